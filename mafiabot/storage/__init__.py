@@ -1,0 +1,85 @@
+"""Persistence of games, conduct and ratings (SQLModel over SQLite or PostgreSQL).
+
+    storage = Storage.open("sqlite:///mafiabot.db")   # migrates to head, then serves
+    game = storage.create_game(guild_id=…, voice_channel_id=…, text_channel_id=…, ruleset_id="city", seed=7)
+    storage.append_command(game.id, {"type": "vote", …})
+
+Every method is synchronous and opens its own session; call them from the bot with `asyncio.to_thread`.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from mafiabot.ratings import EloConfig, PointsRules
+from mafiabot.storage.base import Clock, NotFound, StorageError, utc_now
+from mafiabot.storage.conduct import ConductMixin
+from mafiabot.storage.games import SeatAssignment, SeatResult
+from mafiabot.storage.migrate import DEFAULT_URL, make_engine, upgrade
+from mafiabot.storage.models import (
+    Foul,
+    Game,
+    GameStatus,
+    GuildSettings,
+    Participant,
+    PendingUnmute,
+    Player,
+    RatingChange,
+    Season,
+)
+from mafiabot.storage.reports import Board, BoardRow, GameRecord, GameSummary, Profile, ReportsMixin, Tally
+
+
+class Storage(ConductMixin, ReportsMixin):
+    """The bot's one entry point to the database."""
+
+    def __init__(
+        self,
+        engine: sa.Engine,
+        clock: Clock = utc_now,
+        *,
+        elo_config: EloConfig | None = None,
+        points_rules: PointsRules | None = None,
+    ) -> None:
+        super().__init__(engine, clock)
+        self.elo_config = elo_config or EloConfig()
+        self.points_rules = points_rules or PointsRules()
+
+    @classmethod
+    def open(cls, url: str = DEFAULT_URL, clock: Clock = utc_now, *, migrate: bool = True) -> Storage:
+        """Connect to `url`, bring the schema to head unless told not to, and serve."""
+        engine = make_engine(url)
+        if migrate:
+            upgrade(engine)
+        return cls(engine, clock)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+__all__ = [
+    "DEFAULT_URL",
+    "Board",
+    "BoardRow",
+    "Clock",
+    "Foul",
+    "Game",
+    "GameRecord",
+    "GameStatus",
+    "GameSummary",
+    "GuildSettings",
+    "NotFound",
+    "Participant",
+    "PendingUnmute",
+    "Player",
+    "Profile",
+    "RatingChange",
+    "Season",
+    "SeatAssignment",
+    "SeatResult",
+    "Storage",
+    "StorageError",
+    "Tally",
+    "make_engine",
+    "upgrade",
+]

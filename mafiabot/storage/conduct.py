@@ -1,0 +1,118 @@
+"""Fouls, members waiting to be unmuted, and per-guild settings."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import col, select
+
+from mafiabot.storage.base import NotFound, StorageBase, StorageError
+from mafiabot.storage.models import Foul, Game, GuildSettings, PendingUnmute
+
+_SETTINGS_FIELDS = frozenset({"host_role_id", "volume", "audio_enabled", "ruleset_defaults"})
+
+
+class ConductMixin(StorageBase):
+    # --- fouls ---------------------------------------------------------------------------------------
+
+    def add_foul(
+        self,
+        game_id: int,
+        *,
+        seat: int,
+        user_id: int,
+        reason: str,
+        day: int,
+        given_by: int | None = None,
+        automatic: bool = False,
+        at: datetime | None = None,
+    ) -> Foul:
+        """Record a foul; `given_by` is the moderator, or None with `automatic` for the bot's own."""
+        if not automatic and given_by is None:
+            raise StorageError("a foul is given by a moderator or marked automatic")
+        with self._session() as session:
+            if session.get(Game, game_id) is None:
+                raise NotFound(f"no game {game_id}")
+            foul = Foul(
+                game_id=game_id,
+                seat=seat,
+                user_id=user_id,
+                reason=reason[:200],
+                day=day,
+                given_by=given_by,
+                automatic=automatic,
+                given_at=self._now(at),
+            )
+            session.add(foul)
+            session.flush()
+            return foul
+
+    def withdraw_foul(self, foul_id: int, *, by: int, reason: str, at: datetime | None = None) -> Foul:
+        with self._session() as session:
+            foul = session.get(Foul, foul_id)
+            if foul is None:
+                raise NotFound(f"no foul {foul_id}")
+            if foul.withdrawn_at is not None:
+                raise StorageError(f"foul {foul_id} is already withdrawn")
+            foul.withdrawn_by, foul.withdrawn_at, foul.withdrawn_reason = by, self._now(at), reason[:200]
+            session.add(foul)
+            session.flush()
+            return foul
+
+    def fouls(self, game_id: int, *, include_withdrawn: bool = False, seat: int | None = None) -> list[Foul]:
+        with self._session() as session:
+            query = select(Foul).where(Foul.game_id == game_id)
+            if not include_withdrawn:
+                query = query.where(col(Foul.withdrawn_at).is_(None))
+            if seat is not None:
+                query = query.where(Foul.seat == seat)
+            return list(session.exec(query.order_by(col(Foul.given_at), col(Foul.id))))
+
+    # --- pending unmutes -----------------------------------------------------------------------------
+
+    def add_pending_unmute(self, guild_id: int, user_id: int, *, at: datetime | None = None) -> None:
+        """Remember to unmute a member on his next connect; adding twice keeps one entry."""
+        with self._session() as session:
+            if session.get(PendingUnmute, (guild_id, user_id)) is None:
+                session.add(PendingUnmute(guild_id=guild_id, user_id=user_id, created_at=self._now(at)))
+
+    def pop_pending_unmute(self, guild_id: int, user_id: int) -> bool:
+        """True once if the member was waiting to be unmuted (the entry is removed)."""
+        with self._session() as session:
+            result = session.execute(
+                sa.delete(PendingUnmute).where(
+                    col(PendingUnmute.guild_id) == guild_id, col(PendingUnmute.user_id) == user_id
+                )
+            )
+            return bool(getattr(result, "rowcount", 0))
+
+    def pending_unmutes(self, guild_id: int | None = None) -> list[PendingUnmute]:
+        with self._session() as session:
+            query = select(PendingUnmute)
+            if guild_id is not None:
+                query = query.where(PendingUnmute.guild_id == guild_id)
+            return list(session.exec(query.order_by(col(PendingUnmute.created_at))))
+
+    # --- guild settings ------------------------------------------------------------------------------
+
+    def guild_settings(self, guild_id: int) -> GuildSettings:
+        """The stored settings, or the defaults for a guild that never changed any."""
+        with self._session() as session:
+            row = session.get(GuildSettings, guild_id)
+            return row if row is not None else GuildSettings(guild_id=guild_id, ruleset_defaults={})
+
+    def update_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
+        unknown = set(changes) - _SETTINGS_FIELDS
+        if unknown:
+            raise StorageError(f"unknown guild settings: {', '.join(sorted(unknown))}")
+        with self._session() as session:
+            row = session.get(GuildSettings, guild_id)
+            if row is None:
+                row = GuildSettings(guild_id=guild_id, ruleset_defaults={})
+            for name, value in changes.items():
+                setattr(row, name, dict(value) if name == "ruleset_defaults" else value)
+            session.add(row)
+            session.flush()
+            return row

@@ -1,0 +1,285 @@
+"""Seasons, players and games: creation, the command log, timers, the end of a game."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Session, col, select
+
+from mafiabot.storage.base import NotFound, StorageBase, StorageError
+from mafiabot.storage.models import Game, GameCommand, GameStatus, Participant, Player, Season
+
+
+@dataclass(frozen=True)
+class SeatAssignment:
+    """Who sits where after the deal."""
+
+    seat: int
+    user_id: int
+    display_name: str
+    role_id: str
+    side_id: str
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """How the game ended for one seat."""
+
+    seat: int
+    result: str  # win / loss / draw
+    fouls: int = 0
+    points: float = 0.0
+    removed: bool = False
+    left: bool = False
+
+
+class GamesMixin(StorageBase):
+    # --- seasons -------------------------------------------------------------------------------------
+
+    def current_season(self, guild_id: int, *, at: datetime | None = None) -> Season:
+        """The guild's open season; the first call for a guild opens season 1."""
+        with self._session() as session:
+            return self._current_season(session, guild_id, self._now(at))
+
+    def _current_season(self, session: Session, guild_id: int, now: datetime) -> Season:
+        query = select(Season).where(Season.guild_id == guild_id, col(Season.ended_at).is_(None))
+        season = session.exec(query).first()
+        if season is None:
+            season = Season(guild_id=guild_id, number=1, name="Сезон 1", started_at=now)
+            session.add(season)
+            session.flush()
+        return season
+
+    def start_new_season(
+        self, guild_id: int, name: str | None = None, *, at: datetime | None = None
+    ) -> Season:
+        """Close the open season (its games and ratings stay) and open the next one."""
+        now = self._now(at)
+        with self._session() as session:
+            current = self._current_season(session, guild_id, now)
+            current.ended_at = now
+            session.add(current)
+            season = Season(
+                guild_id=guild_id,
+                number=current.number + 1,
+                name=name or f"Сезон {current.number + 1}",
+                started_at=now,
+            )
+            session.add(season)
+            session.flush()
+            return season
+
+    def seasons(self, guild_id: int) -> list[Season]:
+        with self._session() as session:
+            query = select(Season).where(Season.guild_id == guild_id).order_by(col(Season.number))
+            return list(session.exec(query))
+
+    def season(self, guild_id: int, number: int) -> Season:
+        with self._session() as session:
+            query = select(Season).where(Season.guild_id == guild_id, Season.number == number)
+            season = session.exec(query).first()
+            if season is None:
+                raise NotFound(f"guild {guild_id} has no season {number}")
+            return season
+
+    # --- players -------------------------------------------------------------------------------------
+
+    def upsert_player(self, guild_id: int, user_id: int, display_name: str) -> Player:
+        with self._session() as session:
+            return self._upsert_player(session, guild_id, user_id, display_name)
+
+    def _upsert_player(self, session: Session, guild_id: int, user_id: int, display_name: str) -> Player:
+        query = select(Player).where(Player.guild_id == guild_id, Player.user_id == user_id)
+        player = session.exec(query).first()
+        if player is None:
+            player = Player(guild_id=guild_id, user_id=user_id, display_name=display_name[:100])
+        else:
+            player.display_name = display_name[:100]
+        session.add(player)
+        session.flush()
+        return player
+
+    def player(self, guild_id: int, user_id: int) -> Player | None:
+        with self._session() as session:
+            query = select(Player).where(Player.guild_id == guild_id, Player.user_id == user_id)
+            return session.exec(query).first()
+
+    # --- games ---------------------------------------------------------------------------------------
+
+    def create_game(
+        self,
+        *,
+        guild_id: int,
+        voice_channel_id: int,
+        text_channel_id: int,
+        ruleset_id: str,
+        seed: int,
+        options: dict[str, Any] | None = None,
+        at: datetime | None = None,
+    ) -> Game:
+        """A new running game in the guild's open season."""
+        now = self._now(at)
+        with self._session() as session:
+            season = self._current_season(session, guild_id, now)
+            assert season.id is not None
+            game = Game(
+                guild_id=guild_id,
+                season_id=season.id,
+                voice_channel_id=voice_channel_id,
+                text_channel_id=text_channel_id,
+                ruleset_id=ruleset_id,
+                options=dict(options or {}),
+                seed=seed,
+                status=GameStatus.RUNNING,
+                created_at=now,
+                winners=[],
+                timers={},
+            )
+            session.add(game)
+            session.flush()
+            return game
+
+    def game(self, game_id: int) -> Game:
+        with self._session() as session:
+            return self._game(session, game_id)
+
+    def _game(self, session: Session, game_id: int, *, lock: bool = False) -> Game:
+        query = select(Game).where(Game.id == game_id)
+        if lock:
+            query = query.with_for_update()
+        game = session.exec(query).first()
+        if game is None:
+            raise NotFound(f"no game {game_id}")
+        return game
+
+    def _running_game(self, session: Session, game_id: int) -> Game:
+        game = self._game(session, game_id, lock=True)
+        if game.status != GameStatus.RUNNING:
+            raise StorageError(f"game {game_id} is {game.status}, not running")
+        return game
+
+    def running_games(self, guild_id: int | None = None) -> list[Game]:
+        """Games to resume after a restart, oldest first."""
+        with self._session() as session:
+            query = select(Game).where(Game.status == GameStatus.RUNNING)
+            if guild_id is not None:
+                query = query.where(Game.guild_id == guild_id)
+            return list(session.exec(query.order_by(col(Game.id))))
+
+    def set_participants(self, game_id: int, seats: Sequence[SeatAssignment]) -> list[Participant]:
+        """Record the deal (replacing an earlier one of the same running game) and refresh player names."""
+        with self._session() as session:
+            game = self._running_game(session, game_id)
+            if len({s.seat for s in seats}) != len(seats):
+                raise StorageError("a seat is given twice")
+            session.execute(sa.delete(Participant).where(col(Participant.game_id) == game_id))
+            rows = []
+            for s in sorted(seats, key=lambda s: s.seat):
+                self._upsert_player(session, game.guild_id, s.user_id, s.display_name)
+                row = Participant(
+                    game_id=game_id, seat=s.seat, user_id=s.user_id, role_id=s.role_id, side_id=s.side_id
+                )
+                session.add(row)
+                rows.append(row)
+            session.flush()
+            return rows
+
+    def participants(self, game_id: int) -> list[Participant]:
+        with self._session() as session:
+            query = select(Participant).where(Participant.game_id == game_id).order_by(col(Participant.seat))
+            return list(session.exec(query))
+
+    def mark_participant(
+        self, game_id: int, seat: int, *, removed: bool | None = None, left: bool | None = None
+    ) -> None:
+        """Flag a seat as removed from the table or gone before the end, as it happens."""
+        with self._session() as session:
+            self._running_game(session, game_id)
+            query = select(Participant).where(Participant.game_id == game_id, Participant.seat == seat)
+            row = session.exec(query).first()
+            if row is None:
+                raise NotFound(f"game {game_id} has no seat {seat}")
+            if removed is not None:
+                row.removed = removed
+            if left is not None:
+                row.left = left
+            session.add(row)
+
+    # --- command log and timers ----------------------------------------------------------------------
+
+    def append_command(self, game_id: int, command: dict[str, Any], *, at: datetime | None = None) -> int:
+        """Append one engine command to a running game's log; returns its position (0-based)."""
+        now = self._now(at)
+        with self._session() as session:
+            self._running_game(session, game_id)  # locks the game row, so appends are serialised
+            last = session.exec(
+                select(sa.func.max(GameCommand.seq)).where(GameCommand.game_id == game_id)
+            ).one()
+            seq = 0 if last is None else last + 1
+            session.add(GameCommand(game_id=game_id, seq=seq, command=dict(command), created_at=now))
+            return seq
+
+    def command_log(self, game_id: int) -> list[dict[str, Any]]:
+        with self._session() as session:
+            self._game(session, game_id)
+            query = select(GameCommand).where(GameCommand.game_id == game_id).order_by(col(GameCommand.seq))
+            return [row.command for row in session.exec(query)]
+
+    def set_timers(self, game_id: int, timers: dict[str, Any]) -> None:
+        """Replace the running game's timer state (phase deadline as ISO text, paused flag, …)."""
+        with self._session() as session:
+            game = self._running_game(session, game_id)
+            game.timers = dict(timers)
+            session.add(game)
+
+    # --- the end -------------------------------------------------------------------------------------
+
+    def finish_game(
+        self,
+        game_id: int,
+        *,
+        winners: Sequence[str],
+        results: Sequence[SeatResult],
+        reason: str | None = None,
+        at: datetime | None = None,
+    ) -> Game:
+        """Close a running game: winners (side ids), each seat's result; timers are cleared."""
+        now = self._now(at)
+        with self._session() as session:
+            game = self._running_game(session, game_id)
+            seats = {
+                p.seat: p for p in session.exec(select(Participant).where(Participant.game_id == game_id))
+            }
+            for r in results:
+                if r.result not in ("win", "loss", "draw"):
+                    raise StorageError(f"unknown result {r.result!r}")
+                row = seats.get(r.seat)
+                if row is None:
+                    raise NotFound(f"game {game_id} has no seat {r.seat}")
+                row.result, row.fouls, row.points = r.result, r.fouls, r.points
+                row.removed, row.left = r.removed or row.removed, r.left or row.left
+                session.add(row)
+            game.status = GameStatus.FINISHED
+            game.winners = list(winners)
+            game.ended_at = now
+            game.end_reason = reason
+            game.timers = {}
+            session.add(game)
+            session.flush()
+            return game
+
+    def abort_game(self, game_id: int, reason: str, *, at: datetime | None = None) -> Game:
+        """Stop a running game without a result; it is kept, but rates nobody."""
+        with self._session() as session:
+            game = self._running_game(session, game_id)
+            game.status = GameStatus.ABORTED
+            game.ended_at = self._now(at)
+            game.end_reason = reason[:200]
+            game.timers = {}
+            session.add(game)
+            session.flush()
+            return game

@@ -1,0 +1,112 @@
+"""Engines and Alembic migrations, driven from Python (no alembic.ini).
+
+The bot calls `upgrade(url)` on start. Developers add a revision after changing `models.py` with
+`python -m mafiabot.storage.migrate revision "what changed" [URL]` (autogenerate against a database that
+is at head; by default a scratch SQLite file), then read and fix the generated file.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlmodel import SQLModel
+
+import mafiabot.storage.models  # noqa: F401  (registers the tables on SQLModel.metadata)
+
+DEFAULT_URL = "sqlite:///mafiabot.db"
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+
+
+def make_engine(url: str = DEFAULT_URL, **kwargs: Any) -> sa.Engine:
+    """An engine for `url`; SQLite gets foreign keys on and may be used from worker threads."""
+    if url.startswith("sqlite"):
+        kwargs.setdefault("connect_args", {"check_same_thread": False})
+        engine = sa.create_engine(url, **kwargs)
+        sa.event.listen(engine, "connect", _sqlite_on_connect)
+        return engine
+    kwargs.setdefault("pool_pre_ping", True)
+    return sa.create_engine(url, **kwargs)
+
+
+def _sqlite_on_connect(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def _config(connection: sa.Connection | None = None) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+def _run(target: str | sa.Engine, action: Any, *args: Any, **kwargs: Any) -> None:
+    engine = make_engine(target) if isinstance(target, str) else target
+    try:
+        with engine.begin() as connection:
+            action(_config(connection), *args, **kwargs)
+    finally:
+        if isinstance(target, str):
+            engine.dispose()
+
+
+def upgrade(target: str | sa.Engine = DEFAULT_URL, revision: str = "head") -> None:
+    """Bring the database at `target` (URL or engine) up to `revision`; creates the tables if empty."""
+    _run(target, command.upgrade, revision)
+
+
+def downgrade(target: str | sa.Engine, revision: str) -> None:
+    _run(target, command.downgrade, revision)
+
+
+def head_revision() -> str:
+    head = ScriptDirectory.from_config(_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def current_revision(target: str | sa.Engine) -> str | None:
+    engine = make_engine(target) if isinstance(target, str) else target
+    try:
+        with engine.connect() as connection:
+            return MigrationContext.configure(connection).get_current_revision()
+    finally:
+        if isinstance(target, str):
+            engine.dispose()
+
+
+def schema_differences(target: str | sa.Engine) -> list[Any]:
+    """What autogenerate would change to make the database match the models (empty when they agree)."""
+    engine = make_engine(target) if isinstance(target, str) else target
+    try:
+        with engine.connect() as connection:
+            context = MigrationContext.configure(connection, opts={"compare_type": True})
+            return list(compare_metadata(context, SQLModel.metadata))
+    finally:
+        if isinstance(target, str):
+            engine.dispose()
+
+
+def revision(message: str, url: str | None = None) -> None:
+    """Autogenerate a new revision file from the difference between head and the models."""
+    with tempfile.TemporaryDirectory() as scratch:
+        target = url or f"sqlite:///{scratch}/revision.db"
+        upgrade(target)
+        _run(target, command.revision, message=message, autogenerate=True)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 3 or sys.argv[1] != "revision":
+        sys.exit('usage: python -m mafiabot.storage.migrate revision "message" [URL]')
+    revision(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)

@@ -1,0 +1,203 @@
+"""Database tables of the bot (SQLModel).
+
+Discord ids (guild, user, channel, role) are 64-bit snowflakes and use BIGINT; row ids are plain
+integers so that SQLite's rowid autoincrement works. Every timestamp is stored as UTC (see `UTCDateTime`).
+Any change here needs a new Alembic revision in `migrations/versions/`; a test compares the two.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.types import TypeDecorator
+from sqlmodel import Field, SQLModel
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timezone-aware UTC datetime on every backend.
+
+    SQLite has no timezone support, so values are stored naive in UTC and get their tzinfo back on read;
+    naive input is refused rather than guessed.
+    """
+
+    impl = sa.DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to the database; pass an aware UTC datetime")
+        return value.astimezone(UTC).replace(tzinfo=None)
+
+    def process_result_value(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC)
+
+
+def _snowflake(*, nullable: bool = False, index: bool = False) -> Any:
+    return Field(sa_type=sa.BigInteger, nullable=nullable, index=index)
+
+
+def _json(default_factory: Any) -> Any:
+    return Field(default_factory=default_factory, sa_type=sa.JSON, nullable=False)
+
+
+def _time(*, nullable: bool = False) -> Any:
+    return Field(default=None, sa_type=UTCDateTime, nullable=nullable)
+
+
+class GameStatus:
+    RUNNING = "running"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+class Player(SQLModel, table=True):
+    """A member of a guild who has played at least once; `display_name` is refreshed on every game."""
+
+    __tablename__ = "players"
+    __table_args__ = (sa.UniqueConstraint("guild_id", "user_id", name="uq_players_guild_user"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _snowflake()
+    user_id: int = _snowflake()
+    display_name: str = Field(sa_type=sa.String(100))
+
+
+class Season(SQLModel, table=True):
+    """A rating period of one guild; the open season has `ended_at` NULL. Old seasons are kept."""
+
+    __tablename__ = "seasons"
+    __table_args__ = (sa.UniqueConstraint("guild_id", "number", name="uq_seasons_guild_number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _snowflake(index=True)
+    number: int
+    name: str = Field(sa_type=sa.String(100))
+    started_at: datetime = _time()
+    ended_at: datetime | None = _time(nullable=True)
+
+
+class Game(SQLModel, table=True):
+    """One game, running or over. Its command log lives in `game_commands`, one row per command."""
+
+    __tablename__ = "games"
+    __table_args__ = (sa.Index("ix_games_guild_status", "guild_id", "status"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _snowflake()
+    season_id: int = Field(foreign_key="seasons.id", index=True)
+    voice_channel_id: int = _snowflake()
+    text_channel_id: int = _snowflake()
+    ruleset_id: str = Field(sa_type=sa.String(40))
+    options: dict[str, Any] = _json(dict)
+    seed: int = Field(sa_type=sa.BigInteger)
+    status: str = Field(default=GameStatus.RUNNING, sa_type=sa.String(20))
+    created_at: datetime = _time()
+    ended_at: datetime | None = _time(nullable=True)
+    end_reason: str | None = Field(default=None, sa_type=sa.String(200), nullable=True)
+    winners: list[str] = _json(list)
+    # Phase deadline and other timer state, so that a restarted bot resumes with the time that was left.
+    # Added in revision 0002; the server default fills games created before it.
+    timers: dict[str, Any] = Field(
+        default_factory=dict,
+        sa_type=sa.JSON,
+        nullable=False,
+        sa_column_kwargs={"server_default": sa.text("'{}'")},
+    )
+
+
+class GameCommand(SQLModel, table=True):
+    """One command of a game's engine log. A row per command makes an append a single INSERT."""
+
+    __tablename__ = "game_commands"
+
+    game_id: int = Field(foreign_key="games.id", primary_key=True)
+    seq: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    command: dict[str, Any] = _json(dict)
+    created_at: datetime = _time()
+
+
+class Participant(SQLModel, table=True):
+    """A seat of a game: who sat there, their role and side, and how the game ended for them."""
+
+    __tablename__ = "participants"
+    __table_args__ = (
+        sa.UniqueConstraint("game_id", "seat", name="uq_participants_game_seat"),
+        sa.Index("ix_participants_user", "user_id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id")
+    seat: int
+    user_id: int = _snowflake()
+    role_id: str = Field(sa_type=sa.String(40))
+    side_id: str = Field(sa_type=sa.String(40))
+    result: str | None = Field(default=None, sa_type=sa.String(10), nullable=True)  # win / loss / draw
+    fouls: int = 0
+    points: float = 0.0
+    removed: bool = False  # removed from the table (fouls, immediate removal)
+    left: bool = False  # left the game before its end (D-F4)
+
+
+class Foul(SQLModel, table=True):
+    """A foul («замечание»): who gave it (NULL `given_by` with `automatic` for the bot's own) and when."""
+
+    __tablename__ = "fouls"
+    __table_args__ = (sa.Index("ix_fouls_game", "game_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id")
+    seat: int
+    user_id: int = _snowflake(index=True)
+    reason: str = Field(sa_type=sa.String(200))
+    given_by: int | None = _snowflake(nullable=True)
+    given_at: datetime = _time()
+    day: int
+    automatic: bool = False
+    withdrawn_by: int | None = _snowflake(nullable=True)
+    withdrawn_at: datetime | None = _time(nullable=True)
+    withdrawn_reason: str | None = Field(default=None, sa_type=sa.String(200), nullable=True)
+
+
+class RatingChange(SQLModel, table=True):
+    """One change of one rating track; a player's rating is the sum of his changes in the season."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (sa.Index("ix_rating_changes_board", "guild_id", "season_id", "track", "user_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _snowflake()
+    season_id: int = Field(foreign_key="seasons.id")
+    user_id: int = _snowflake()
+    game_id: int | None = Field(default=None, foreign_key="games.id", nullable=True, index=True)
+    track: str = Field(sa_type=sa.String(20))  # points / elo_red / elo_black
+    delta: float
+    reason: str = Field(sa_type=sa.String(200))
+    created_at: datetime = _time()
+
+
+class PendingUnmute(SQLModel, table=True):
+    """A member the bot muted who left voice; unmute them when they next connect (survives a restart)."""
+
+    __tablename__ = "pending_unmutes"
+
+    guild_id: int = Field(sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    user_id: int = Field(sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    created_at: datetime = _time()
+
+
+class GuildSettings(SQLModel, table=True):
+    """Per-guild settings; a guild without a row uses the defaults below."""
+
+    __tablename__ = "guild_settings"
+
+    guild_id: int = Field(sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    host_role_id: int | None = _snowflake(nullable=True)
+    volume: float = 1.0
+    audio_enabled: bool = True
+    ruleset_defaults: dict[str, Any] = _json(dict)

@@ -1,0 +1,242 @@
+"""Rating changes and everything read from them: leaderboards, profiles, history, season export."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlmodel import Session, col, select
+
+from mafiabot.ratings import (
+    POINTS_TRACK,
+    BestMove,
+    EloConfig,
+    FinishedGame,
+    PlayerStanding,
+    PointsRules,
+    RatedSeat,
+    RatingDelta,
+    Reason,
+    Result,
+    SeasonLedger,
+    Team,
+    extra_points,
+    ledger_from_totals,
+)
+from mafiabot.storage.base import NotFound, StorageError
+from mafiabot.storage.games import GamesMixin
+from mafiabot.storage.models import Game, GameStatus, Participant, RatingChange
+
+TRACKS = (POINTS_TRACK, Team.RED.track, Team.BLACK.track)
+ELO_TRACKS = (Team.RED.track, Team.BLACK.track)
+
+
+class StandingsMixin(GamesMixin):
+    elo_config: EloConfig = EloConfig()
+    points_rules: PointsRules = PointsRules()
+
+    # --- writing -------------------------------------------------------------------------------------
+
+    def record_rating_changes(
+        self,
+        guild_id: int,
+        deltas: Iterable[RatingDelta],
+        *,
+        game_id: int | None = None,
+        season_id: int | None = None,
+        at: datetime | None = None,
+    ) -> list[RatingChange]:
+        """Store rating changes in the game's season (or the given one, or the open one)."""
+        now = self._now(at)
+        with self._session() as session:
+            season_id = self._season_for(session, guild_id, game_id, season_id, now)
+            rows = [
+                RatingChange(
+                    guild_id=guild_id,
+                    season_id=season_id,
+                    user_id=d.user_id,
+                    game_id=game_id,
+                    track=_checked_track(d.track),
+                    delta=d.delta,
+                    reason=d.reason[:200],
+                    created_at=now,
+                )
+                for d in deltas
+            ]
+            session.add_all(rows)
+            session.flush()
+            return rows
+
+    def _season_for(
+        self, session: Session, guild_id: int, game_id: int | None, season_id: int | None, now: datetime
+    ) -> int:
+        if game_id is not None:
+            game = self._game(session, game_id)
+            if game.guild_id != guild_id:
+                raise StorageError(f"game {game_id} belongs to another guild")
+            return game.season_id
+        if season_id is not None:
+            return season_id
+        season = self._current_season(session, guild_id, now)
+        assert season.id is not None
+        return season.id
+
+    def season_ledger(self, guild_id: int, season_id: int | None = None) -> SeasonLedger:
+        """The season's running totals, ready to rate the next game."""
+        with self._session() as session:
+            season_id = self._season_for(session, guild_id, None, season_id, self.clock())
+            return self._ledger(session, guild_id, season_id)
+
+    def _ledger(self, session: Session, guild_id: int, season_id: int) -> SeasonLedger:
+        standings: dict[int, PlayerStanding] = defaultdict(PlayerStanding)
+        sums = session.execute(
+            sa.select(
+                col(RatingChange.user_id), col(RatingChange.track), sa.func.sum(col(RatingChange.delta))
+            )
+            .where(col(RatingChange.guild_id) == guild_id, col(RatingChange.season_id) == season_id)
+            .group_by(col(RatingChange.user_id), col(RatingChange.track))
+        )
+        base = self.elo_config.base
+        for user_id, track, total in sums:
+            if track == POINTS_TRACK:
+                standings[user_id].points = float(total)
+            elif track == Team.RED.track:
+                standings[user_id].red = base + float(total)
+            elif track == Team.BLACK.track:
+                standings[user_id].black = base + float(total)
+        rated = session.execute(
+            sa.select(col(RatingChange.user_id), sa.func.count(sa.distinct(col(RatingChange.game_id))))
+            .where(col(RatingChange.guild_id) == guild_id, col(RatingChange.season_id) == season_id)
+            .where(col(RatingChange.track).in_(ELO_TRACKS))
+            .group_by(col(RatingChange.user_id))
+        )
+        for user_id, count in rated:
+            standings[user_id].rated_games = int(count)
+        return ledger_from_totals(
+            black_wins=self._decided_games(session, season_id, self.elo_config.black_sides),
+            red_wins=self._decided_games(session, season_id, self.elo_config.red_sides),
+            standings=standings,
+            config=self.elo_config,
+            rules=self.points_rules,
+        )
+
+    def _decided_games(self, session: Session, season_id: int, sides: frozenset[str]) -> int:
+        query = (
+            sa.select(sa.func.count(sa.distinct(col(Participant.game_id))))
+            .join(Game, col(Game.id) == col(Participant.game_id))
+            .where(col(Game.season_id) == season_id, col(Game.status) == GameStatus.FINISHED)
+            .where(col(Participant.result) == Result.WIN.value, col(Participant.side_id).in_(sides))
+        )
+        return int(session.execute(query).scalar_one())
+
+    def rate_game(
+        self, game_id: int, *, best_move: BestMove | None = None, at: datetime | None = None
+    ) -> list[RatingDelta]:
+        """Rate a finished game on both tracks, store the changes and each seat's points; once per game.
+
+        A removed seat counts as removed by fouls (−0.5); a seat that left counts as leaving early (−5).
+        """
+        now = self._now(at)
+        with self._session() as session:
+            game = self._game(session, game_id, lock=True)
+            if game.status != GameStatus.FINISHED:
+                raise StorageError(f"game {game_id} is {game.status}; only finished games are rated")
+            already = session.exec(
+                select(col(RatingChange.id)).where(
+                    col(RatingChange.game_id) == game_id,
+                    ~col(RatingChange.reason).startswith(Reason.MODERATOR.value),
+                )
+            ).first()
+            if already is not None:
+                raise StorageError(f"game {game_id} is already rated")
+            seats = list(session.exec(select(Participant).where(col(Participant.game_id) == game_id)))
+            if any(p.result is None for p in seats):
+                raise StorageError(f"game {game_id} has seats without a result")
+            ledger = self._ledger(session, game.guild_id, game.season_id)
+            finished = FinishedGame(
+                seats=[
+                    RatedSeat(
+                        p.seat,
+                        p.user_id,
+                        p.side_id,
+                        Result(p.result or Result.DRAW),
+                        removed_by_fouls=p.removed and not p.left,
+                        left_early=p.left,
+                    )
+                    for p in seats
+                ],
+                best_move=best_move,
+            )
+            deltas = ledger.rate_game(finished)
+            points: dict[int, float] = defaultdict(float)
+            for d in deltas:
+                session.add(
+                    RatingChange(
+                        guild_id=game.guild_id,
+                        season_id=game.season_id,
+                        user_id=d.user_id,
+                        game_id=game_id,
+                        track=d.track,
+                        delta=d.delta,
+                        reason=d.reason[:200],
+                        created_at=now,
+                    )
+                )
+                if d.track == POINTS_TRACK:
+                    points[d.user_id] += d.delta
+            for p in seats:
+                p.points = points[p.user_id]
+                session.add(p)
+            return deltas
+
+    def add_extra_points(
+        self,
+        game_id: int,
+        *,
+        user_id: int,
+        amount: float,
+        reason: str,
+        given_by: int,
+        at: datetime | None = None,
+    ) -> RatingChange:
+        """A moderator's extra points for a player of a game, within the per-game cap (`PointsRules`)."""
+        now = self._now(at)
+        with self._session() as session:
+            game = self._game(session, game_id, lock=True)
+            seat = session.exec(
+                select(Participant).where(
+                    col(Participant.game_id) == game_id, col(Participant.user_id) == user_id
+                )
+            ).first()
+            if seat is None:
+                raise NotFound(f"user {user_id} did not play game {game_id}")
+            given = session.exec(
+                select(col(RatingChange.delta)).where(
+                    col(RatingChange.game_id) == game_id,
+                    col(RatingChange.user_id) == user_id,
+                    col(RatingChange.reason).startswith(Reason.MODERATOR.value),
+                )
+            ).all()
+            award = extra_points(user_id, amount, reason, already_given=given, rules=self.points_rules)
+            row = RatingChange(
+                guild_id=game.guild_id,
+                season_id=game.season_id,
+                user_id=user_id,
+                game_id=game_id,
+                track=POINTS_TRACK,
+                delta=award.points,
+                reason=f"{Reason.MODERATOR.value}: {award.note} (by {given_by})"[:200],
+                created_at=now,
+            )
+            seat.points += award.points
+            session.add_all([row, seat])
+            session.flush()
+            return row
+
+
+def _checked_track(track: str) -> str:
+    if track not in TRACKS:
+        raise StorageError(f"unknown rating track {track!r}")
+    return track

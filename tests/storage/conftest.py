@@ -1,0 +1,127 @@
+"""Every storage test runs twice: on SQLite and on a real PostgreSQL.
+
+PostgreSQL comes from MAFIABOT_TEST_POSTGRES_URL (`eval "$(bash scripts/ci-postgres.sh)"` starts one).
+Unset, the PostgreSQL half is skipped with a message saying so; with CI=true it fails instead, so that a
+green CI always means both backends ran.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Callable, Iterator
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.engine import make_url
+from storage_helpers import GUILD, SEATS_7, FakeClock
+
+from mafiabot.storage import Game, SeatAssignment, Storage, make_engine, upgrade
+
+POSTGRES_ENV = "MAFIABOT_TEST_POSTGRES_URL"
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+
+def postgres_url() -> str:
+    url = os.environ.get(POSTGRES_ENV, "").strip()
+    if url:
+        return url
+    message = (
+        f"{POSTGRES_ENV} is not set, so the PostgreSQL half of the storage suite did NOT run. "
+        'Start a server with: eval "$(bash scripts/ci-postgres.sh)"'
+    )
+    if in_ci():
+        pytest.fail(f"CI=true: {message}", pytrace=False)
+    pytest.skip(message)
+
+
+def drop_everything(engine: sa.Engine) -> None:
+    """Leave the database empty, whatever an earlier run left in it (tables of any revision)."""
+    metadata = sa.MetaData()
+    metadata.reflect(engine)
+    metadata.drop_all(engine)
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture(scope="session")
+def database_url(backend: str, tmp_path_factory: pytest.TempPathFactory) -> str:
+    if backend == "sqlite":
+        return f"sqlite:///{tmp_path_factory.mktemp('sqlite')}/suite.db"
+    return postgres_url()
+
+
+@pytest.fixture(scope="session")
+def migrated_engine(database_url: str) -> Iterator[sa.Engine]:
+    engine = make_engine(database_url)
+    drop_everything(engine)
+    upgrade(engine)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def storage(migrated_engine: sa.Engine, clock: FakeClock) -> Storage:
+    """A migrated, empty database per test (rows are wiped, the schema is kept)."""
+    from sqlmodel import SQLModel
+
+    tables = list(reversed(SQLModel.metadata.sorted_tables))
+    with migrated_engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            names = ", ".join(f'"{t.name}"' for t in tables)
+            connection.execute(sa.text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+        else:
+            for table in tables:
+                connection.execute(table.delete())
+    return Storage(migrated_engine, clock)
+
+
+@pytest.fixture
+def scratch_url(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A brand-new empty database on the test's backend, for migration tests."""
+    if backend == "sqlite":
+        yield f"sqlite:///{tmp_path_factory.mktemp('scratch')}/scratch.db"
+        return
+    base = make_url(postgres_url())
+    name = f"mafiabot_scratch_{uuid.uuid4().hex[:10]}"
+    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
+        yield base.set(database=name).render_as_string(hide_password=False)
+        with admin.connect() as connection:
+            connection.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    finally:
+        admin.dispose()
+
+
+@pytest.fixture
+def new_game(storage: Storage) -> Callable[..., Game]:
+    """A running game in GUILD with the seven seats above, unless told otherwise."""
+
+    def make(guild_id: int = GUILD, seats: list[SeatAssignment] | None = None, **kwargs: object) -> Game:
+        fields: dict[str, object] = {
+            "voice_channel_id": 700_000_000_000_000_001,
+            "text_channel_id": 700_000_000_000_000_002,
+            "ruleset_id": "classic",
+            "seed": 2**63 - 1,
+            "options": {"night_seconds": 30},
+        }
+        fields.update(kwargs)
+        game = storage.create_game(guild_id=guild_id, **fields)  # type: ignore[arg-type]
+        assert game.id is not None
+        storage.set_participants(game.id, SEATS_7 if seats is None else seats)
+        return game
+
+    return make
