@@ -1,0 +1,3 @@
+from audio.cli import main
+
+raise SystemExit(main())

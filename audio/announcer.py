@@ -1,0 +1,56 @@
+"""From a phrase id and its params to what the host says: the words, the text mirror and the cached clip."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from audio import phrases
+from audio.cache import Clip, ClipCache
+from audio.engines.base import Engine, EngineError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Announcement:
+    phrase_id: str
+    text: str
+    """Spoken form, numbers in words: «Слово игроку номер три.»"""
+    mirror_text: str
+    """Text-channel form, numbers as digits: «Слово игроку номер 3.»"""
+    clip: Clip | None
+    """None for private phrases, the text-only engine, or when no engine could render it."""
+
+    @property
+    def duration(self) -> float:
+        return self.clip.playback_duration if self.clip else 0.0
+
+
+class Announcer:
+    def __init__(self, engine: Engine, cache: ClipCache) -> None:
+        self.engine = engine
+        self.cache = cache
+
+    def prepare(self, phrase_id: str, params: Mapping[str, Any] | None = None) -> Announcement:
+        """Render the phrase and fetch (or make) its clip. Blocking; see ``prepare_async``.
+
+        Phrase errors (unknown id, missing param) propagate: they are bugs. Engine errors do not: the game
+        goes on with the text only.
+        """
+        phrase = phrases.get(phrase_id)
+        text = phrases.render(phrase_id, params)
+        mirror = phrases.render(phrase_id, params, numbers="digits")
+        clip = None
+        if phrase.spoken and self.engine.speaks:
+            try:
+                clip = self.cache.render(self.engine, text)
+            except EngineError as exc:
+                log.warning("no audio for %s (%s): %s", phrase_id, self.engine.source, exc)
+        return Announcement(phrase_id, text, mirror, clip)
+
+    async def prepare_async(self, phrase_id: str, params: Mapping[str, Any] | None = None) -> Announcement:
+        return await asyncio.to_thread(self.prepare, phrase_id, params)

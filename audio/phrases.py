@@ -1,0 +1,265 @@
+"""The host's phrase catalogue (ANNOUNCEMENTS.md as data) and rendering with Russian grammar.
+
+``render("hw_vote_result", {"seat": 3, "count": 5})`` → «За игрока номер три подано голосов: пять.»
+Numbers are spelled out for speech; ``numbers="digits"`` gives the same sentence for the text mirror.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any, Literal
+
+from audio import numbers
+from audio.catalogue_md import DATA_PATH, PRESETS
+
+NumberStyle = Literal["words", "digits"]
+SEATS = range(1, 21)
+COUNTS = range(0, 21)
+_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+
+
+class PhraseError(Exception):
+    """Base of the errors raised while looking up or rendering a phrase."""
+
+
+class UnknownPhrase(PhraseError, LookupError):
+    """No phrase with this id in ANNOUNCEMENTS.md."""
+
+
+class MissingPlaceholder(PhraseError, LookupError):
+    """The params lack a value that the phrase's text needs."""
+
+
+class InvalidParam(PhraseError, ValueError):
+    """A param has the wrong type or an impossible value (seat 0, a name that is not text…)."""
+
+
+@dataclass(frozen=True)
+class CountForm:
+    """How ``{count}`` is read in one phrase: the counted noun's gender and, for «не меньше {count} голосов»,
+    the case and the noun that must agree with the number (the text's fixed «голосов» is replaced)."""
+
+    gender: numbers.Gender = "m"
+    case: numbers.Case = "nom"
+    noun: numbers.Noun | None = None
+    replaces: str = ""
+
+
+# Counts whose noun is not masculine or that govern a following noun. Everything else: masculine, nominative.
+COUNT_FORMS: dict[str, CountForm] = {
+    "foul_given": CountForm(gender="n"),  # «Замечаний: одно.»
+    "sm_vote_start": CountForm(
+        case="gen", noun=numbers.VOTE, replaces="голосов"
+    ),  # «не меньше одного голоса»
+}
+
+
+@dataclass(frozen=True)
+class Phrase:
+    id: str
+    text: str
+    presets: tuple[str, ...]
+    condition: str
+    spoken: bool
+    placeholders: tuple[str, ...]
+    section: str
+    when: str
+
+    @property
+    def fixed(self) -> bool:
+        """True when the text has no placeholder, so one clip serves every game."""
+        return not self.placeholders
+
+
+@dataclass(frozen=True)
+class PrebuildItem:
+    """One text that ``prebuild`` renders ahead of time."""
+
+    phrase_id: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    text: str = ""
+
+
+@cache
+def _catalogue() -> tuple[dict[str, Phrase], dict[str, dict[str, list[str]]]]:
+    data = json.loads(DATA_PATH.read_text(encoding="utf-8"))
+    catalogue = {
+        row["id"]: Phrase(
+            id=row["id"],
+            text=row["text"],
+            presets=tuple(row["presets"]),
+            condition=row["condition"],
+            spoken=row["spoken"],
+            placeholders=tuple(row["placeholders"]),
+            section=row["section"],
+            when=row["when"],
+        )
+        for row in data["phrases"]
+    }
+    for phrase_id, form in COUNT_FORMS.items():
+        if form.replaces and "{count} " + form.replaces not in catalogue[phrase_id].text:
+            raise RuntimeError(f"{phrase_id}: expected «{{count}} {form.replaces}» in its text")
+    return catalogue, data["generic_events"]
+
+
+def get(phrase_id: str) -> Phrase:
+    try:
+        return _catalogue()[0][phrase_id]
+    except KeyError:
+        raise UnknownPhrase(f"unknown phrase id {phrase_id!r}") from None
+
+
+def all_phrases(preset: str | None = None, *, spoken: bool | None = None) -> list[Phrase]:
+    """Phrases in ANNOUNCEMENTS.md order, optionally only one preset's and only public (spoken) ones."""
+    if preset is not None and preset not in PRESETS:
+        raise ValueError(f"unknown preset {preset!r}; known: {', '.join(PRESETS)}")
+    return [
+        p
+        for p in _catalogue()[0].values()
+        if (preset is None or preset in p.presets) and (spoken is None or p.spoken == spoken)
+    ]
+
+
+def fixed_phrases(preset: str | None = None) -> list[Phrase]:
+    """Spoken phrases without placeholders (one clip each), for one preset or all."""
+    return [p for p in all_phrases(preset, spoken=True) if p.fixed]
+
+
+def number_phrases(preset: str | None = None) -> list[Phrase]:
+    """Spoken phrases whose only placeholder is ``seat`` or ``count``: finite, so prebuilt for 1–20."""
+    return [p for p in all_phrases(preset, spoken=True) if p.placeholders in (("seat",), ("count",))]
+
+
+def prebuild_items(preset: str | None = None) -> list[PrebuildItem]:
+    """Every fixed phrase, plus each number phrase for seats 1–20 (counts 0–20); one item per text."""
+    items: list[PrebuildItem] = []
+    seen: set[str] = set()
+
+    def add(phrase: Phrase, params: dict[str, Any]) -> None:
+        text = render(phrase.id, params)
+        if text not in seen:
+            seen.add(text)
+            items.append(PrebuildItem(phrase.id, params, text))
+
+    for phrase in fixed_phrases(preset):
+        add(phrase, {})
+    for phrase in number_phrases(preset):
+        for n in SEATS if phrase.placeholders == ("seat",) else COUNTS:
+            add(phrase, {phrase.placeholders[0]: n})
+    return items
+
+
+def generic_phrase_ids(event: str, preset: str) -> list[str]:
+    """Phrase ids that ANNOUNCEMENTS.md's "Generic events" table gives for ``event`` in ``preset``."""
+    table = _catalogue()[1]
+    if event not in table:
+        raise UnknownPhrase(f"unknown generic event {event!r}")
+    return list(table[event].get(preset, []))
+
+
+def generic_events() -> list[str]:
+    return list(_catalogue()[1])
+
+
+def render(phrase_id: str, params: Mapping[str, Any] | None = None, *, numbers: NumberStyle = "words") -> str:
+    """The phrase's text with its placeholders filled. Extra params are ignored.
+
+    Raises UnknownPhrase, MissingPlaceholder or InvalidParam.
+    """
+    phrase = get(phrase_id)
+    values = params or {}
+    missing = [name for name in phrase.placeholders if name not in values]
+    if missing:
+        raise MissingPlaceholder(f"{phrase_id} needs {', '.join(missing)}; got {sorted(values)}")
+    digits = numbers == "digits"
+    text = phrase.text
+    form = COUNT_FORMS.get(phrase_id, CountForm())
+    if form.replaces:
+        text = text.replace("{count} " + form.replaces, "{count}")
+    return _PLACEHOLDER.sub(lambda m: _fill(phrase_id, m.group(1), values[m.group(1)], form, digits), text)
+
+
+def _fill(phrase_id: str, name: str, value: Any, form: CountForm, digits: bool) -> str:
+    where = f"{phrase_id}: {{{name}}}"
+    if name in ("seat", "target"):
+        return _seat(value, digits, where)
+    if name == "seats":
+        return _join([_seat(v, digits, where) for v in _sequence(value, where)])
+    if name == "count":
+        n = _int(value, where, minimum=0)
+        if form.noun is not None:
+            return numbers.count_phrase(n, form.noun, case=form.case, digits=digits)
+        return str(n) if digits else numbers.cardinal(n, gender=form.gender, case=form.case)
+    if name in ("name", "role", "preset", "role_description"):
+        return _text(value, where)
+    if name == "teams":
+        return (
+            _text(value, where)
+            if isinstance(value, str)
+            else _join([_text(v, where) for v in _sequence(value, where)])
+        )
+    if name == "seats_list":
+        return "; ".join(_row(row, ("seat", "name"), digits, where) for row in _sequence(value, where))
+    if name == "roles_list":
+        return "; ".join(
+            _row(row, ("seat", "name", "role"), digits, where) for row in _sequence(value, where)
+        )
+    raise InvalidParam(f"{where} is a placeholder this renderer does not know")
+
+
+def _int(value: Any, where: str, *, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidParam(f"{where} must be an int, got {value!r}")
+    if not minimum <= value <= numbers.MAX_NUMBER:
+        raise InvalidParam(f"{where} must be ≥ {minimum}, got {value}")
+    return value
+
+
+def _seat(value: Any, digits: bool, where: str) -> str:
+    # After «номер» Russian keeps the nominative cardinal in every case: «игроку номер три».
+    n = _int(value, where, minimum=1)
+    return str(n) if digits else numbers.cardinal(n)
+
+
+def _text(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidParam(f"{where} must be a str, got {value!r}")
+    return " ".join(value.split())  # newlines or tabs in a display name would break the sentence
+
+
+def _sequence(value: Any, where: str) -> Sequence[Any]:
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence) or not value:
+        raise InvalidParam(f"{where} must be a non-empty list, got {value!r}")
+    return value
+
+
+def _row(row: Any, keys: tuple[str, ...], digits: bool, where: str) -> str:
+    """One «номер — имя (— роль)» entry, from a mapping with ``keys`` or a tuple in that order."""
+    if isinstance(row, Mapping):
+        if any(key not in row for key in keys):
+            raise InvalidParam(f"{where} rows need keys {keys}, got {row!r}")
+        fields = [row[key] for key in keys]
+    elif isinstance(row, Sequence) and not isinstance(row, str) and len(row) == len(keys):
+        fields = list(row)
+    else:
+        raise InvalidParam(f"{where} rows must be {keys} tuples or mappings, got {row!r}")
+    return " — ".join([_seat(fields[0], digits, where), *(_text(f, where) for f in fields[1:])])
+
+
+def _join(items: list[str]) -> str:
+    """«три», «три и пять», «три, пять и семь»."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " и " + items[-1]
+
+
+def iter_placeholders() -> Iterator[str]:
+    """Every placeholder name used in the catalogue (for documentation tests)."""
+    seen: set[str] = set()
+    for phrase in _catalogue()[0].values():
+        for name in phrase.placeholders:
+            if name not in seen:
+                seen.add(name)
+                yield name
