@@ -66,12 +66,12 @@ def batchexecute_answer(mp3: bytes) -> bytes:
     inner = json.dumps([base64.b64encode(mp3).decode()])
     rows = [["wrb.fr", "jQ1olc", inner, None, None, None, "generic"], ["di", 42]]
     payload = json.dumps(rows)
-    return f")]}}'\n\n{len(payload)}\n{payload}\n25\n[[\"e\",4,null,null,{len(payload)}]]\n".encode()
+    return f')]}}\'\n\n{len(payload)}\n{payload}\n25\n[["e",4,null,null,{len(payload)}]]\n'.encode()
 
 
 @dataclass
 class StandIn:
-    """A local HTTP server answering POSTs from a script of (status, headers, body); then repeats ``default``."""
+    """A local HTTP server answering POSTs from ``script`` (status, headers, body), then with ``default``."""
 
     url: str = ""
     script: list[tuple[int, dict[str, str], bytes]] = field(default_factory=list)
@@ -94,7 +94,7 @@ def stand_in() -> Iterator[StandIn]:
     lock = threading.Lock()
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+        def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers.get("Content-Length", 0))).decode()
             with lock:
                 state.requests.append((self.path, body))
