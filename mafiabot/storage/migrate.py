@@ -54,8 +54,22 @@ def _config(connection: sa.Connection | None = None) -> Config:
 def _run(target: str | sa.Engine, action: Any, *args: Any, **kwargs: Any) -> None:
     engine = make_engine(target) if isinstance(target, str) else target
     try:
-        with engine.begin() as connection:
-            action(_config(connection), *args, **kwargs)
+        with engine.connect() as connection:
+            sqlite = connection.dialect.name == "sqlite"
+            if sqlite:
+                # SQLite rebuilds a table to alter it (batch mode): dropping the old copy would break the
+                # foreign keys of every referencing row. The pragma only works outside a transaction.
+                connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+                connection.commit()
+            try:
+                with connection.begin():
+                    action(_config(connection), *args, **kwargs)
+                    if sqlite and connection.exec_driver_sql("PRAGMA foreign_key_check").first():
+                        raise RuntimeError("the migration left rows whose foreign keys point nowhere")
+            finally:
+                if sqlite:
+                    connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+                    connection.commit()
     finally:
         if isinstance(target, str):
             engine.dispose()

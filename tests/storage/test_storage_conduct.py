@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+import pytest
+import sqlalchemy as sa
+from storage_helpers import GUILD, OTHER_GUILD, START, FakeClock
+
+from mafiabot.storage import NotFound, Storage, StorageError
+
+MODERATOR = 555_000_000_000_000_555
+
+
+def test_fouls_are_logged_with_who_and_when(storage: Storage, new_game, clock: FakeClock) -> None:
+    game = new_game()
+    first = storage.add_foul(game.id, seat=3, user_id=103, reason="self_vote", day=1, automatic=True)
+    clock.advance(minutes=2)
+    second = storage.add_foul(game.id, seat=3, user_id=103, reason="insult", day=1, given_by=MODERATOR)
+    assert (first.automatic, first.given_by, first.given_at) == (True, None, START)
+    assert (second.automatic, second.given_by, second.reason) == (False, MODERATOR, "insult")
+    assert [f.id for f in storage.fouls(game.id)] == [first.id, second.id]
+    assert storage.fouls(game.id, seat=4) == []
+
+
+def test_withdrawn_foul_no_longer_counts(storage: Storage, new_game, clock: FakeClock) -> None:
+    game = new_game()
+    foul = storage.add_foul(game.id, seat=2, user_id=102, reason="out_of_turn", day=2, given_by=MODERATOR)
+    later = clock.advance(minutes=1)
+    withdrawn = storage.withdraw_foul(foul.id, by=MODERATOR, reason="это был не он")
+    assert (withdrawn.withdrawn_by, withdrawn.withdrawn_at, withdrawn.withdrawn_reason) == (
+        MODERATOR,
+        later,
+        "это был не он",
+    )
+    assert storage.fouls(game.id) == []
+    [kept] = storage.fouls(game.id, include_withdrawn=True)
+    assert kept.withdrawn_at == later
+    with pytest.raises(StorageError, match="already"):
+        storage.withdraw_foul(foul.id, by=MODERATOR, reason="again")
+    with pytest.raises(NotFound):
+        storage.withdraw_foul(9999, by=MODERATOR, reason="x")
+
+
+def test_a_foul_has_an_author(storage: Storage, new_game) -> None:
+    game = new_game()
+    with pytest.raises(StorageError):
+        storage.add_foul(game.id, seat=1, user_id=101, reason="x", day=1)
+    with pytest.raises(NotFound):
+        storage.add_foul(12345, seat=1, user_id=101, reason="x", day=1, automatic=True)
+
+
+def test_pending_unmutes_survive_a_restart(storage: Storage, migrated_engine: sa.Engine) -> None:
+    storage.add_pending_unmute(GUILD, 101)
+    storage.add_pending_unmute(GUILD, 101)  # muted twice, unmuted once
+    storage.add_pending_unmute(GUILD, 102)
+    storage.add_pending_unmute(OTHER_GUILD, 101)
+
+    restarted = Storage(migrated_engine)
+    assert sorted(p.user_id for p in restarted.pending_unmutes(GUILD)) == [101, 102]
+    assert len(restarted.pending_unmutes()) == 3
+    assert restarted.pop_pending_unmute(GUILD, 101) is True
+    assert restarted.pop_pending_unmute(GUILD, 101) is False
+    assert [p.user_id for p in restarted.pending_unmutes(GUILD)] == [102]
+    assert [p.guild_id for p in restarted.pending_unmutes(OTHER_GUILD)] == [OTHER_GUILD]
+
+
+def test_guild_settings_default_and_update(storage: Storage) -> None:
+    defaults = storage.guild_settings(GUILD)
+    assert (defaults.host_role_id, defaults.volume, defaults.audio_enabled, defaults.ruleset_defaults) == (
+        None,
+        1.0,
+        True,
+        {},
+    )
+    storage.update_guild_settings(GUILD, host_role_id=333_000_000_000_000_333, volume=0.5)
+    storage.update_guild_settings(GUILD, audio_enabled=False, ruleset_defaults={"city": {"speech": 60}})
+    stored = storage.guild_settings(GUILD)
+    assert (stored.host_role_id, stored.volume, stored.audio_enabled) == (333_000_000_000_000_333, 0.5, False)
+    assert stored.ruleset_defaults == {"city": {"speech": 60}}
+    assert storage.guild_settings(OTHER_GUILD).volume == 1.0
+    with pytest.raises(StorageError, match="token"):
+        storage.update_guild_settings(GUILD, token="secret")

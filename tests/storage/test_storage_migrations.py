@@ -1,0 +1,145 @@
+"""Migrations: an empty database reaches head; a database at the previous revision keeps its data."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+import pytest
+import sqlalchemy as sa
+from storage_helpers import GUILD
+
+from mafiabot.storage import Storage, make_engine, upgrade
+from mafiabot.storage.migrate import current_revision, downgrade, head_revision, schema_differences
+
+TABLES = {
+    "players",
+    "seasons",
+    "games",
+    "game_commands",
+    "participants",
+    "fouls",
+    "rating_changes",
+    "pending_unmutes",
+    "guild_settings",
+}
+
+
+def table_names(url: str) -> set[str]:
+    engine = make_engine(url)
+    try:
+        return set(sa.inspect(engine).get_table_names()) - {"alembic_version"}
+    finally:
+        engine.dispose()
+
+
+def test_empty_database_to_head(scratch_url: str) -> None:
+    assert current_revision(scratch_url) is None
+    upgrade(scratch_url)
+    assert current_revision(scratch_url) == head_revision() == "0002"
+    assert table_names(scratch_url) == TABLES
+    upgrade(scratch_url)  # a second start changes nothing
+    assert current_revision(scratch_url) == "0002"
+
+
+def test_models_and_migrations_agree(scratch_url: str) -> None:
+    """What `alembic revision --autogenerate` would write after the last revision must be empty."""
+    upgrade(scratch_url)
+    assert schema_differences(scratch_url) == []
+
+
+def test_upgrade_from_previous_revision_keeps_data(scratch_url: str) -> None:
+    upgrade(scratch_url, "0001")
+    assert table_names(scratch_url) == TABLES - {"pending_unmutes", "guild_settings"}
+    engine = make_engine(scratch_url)
+    started = datetime(2026, 1, 5, 19, 0)
+    with engine.begin() as connection:
+        connection.execute(
+            sa.text(
+                "INSERT INTO seasons (id, guild_id, number, name, started_at)"
+                " VALUES (1, :g, 1, 'Сезон 1', :t)"
+            ),
+            {"g": GUILD, "t": started},
+        )
+        connection.execute(
+            sa.text(
+                "INSERT INTO games (id, guild_id, season_id, voice_channel_id, text_channel_id, ruleset_id,"
+                " options, seed, status, created_at, winners)"
+                " VALUES (1, :g, 1, 11, 12, 'city', :options, 42, 'running', :t, :winners)"
+            ),
+            {"g": GUILD, "t": started, "options": json.dumps({"night": 30}), "winners": "[]"},
+        )
+        connection.execute(
+            sa.text("INSERT INTO game_commands (game_id, seq, command, created_at) VALUES (1, 0, :c, :t)"),
+            {"c": json.dumps({"type": "start"}), "t": started},
+        )
+        connection.execute(
+            sa.text(
+                "INSERT INTO rating_changes (guild_id, season_id, user_id, game_id, track, delta, reason,"
+                " created_at) VALUES (:g, 1, 101, 1, 'points', 1.0, 'win', :t)"
+            ),
+            {"g": GUILD, "t": started},
+        )
+    if engine.dialect.name == "postgresql":
+        # Rows were inserted with explicit ids: move the sequences on, as a real 0001 database would have.
+        with engine.begin() as connection:
+            for table in ("seasons", "games"):
+                connection.execute(sa.text(f"SELECT setval('{table}_id_seq', (SELECT max(id) FROM {table}))"))
+    engine.dispose()
+
+    storage = Storage.open(scratch_url)  # the bot's start: migrates to head
+    try:
+        assert current_revision(scratch_url) == "0002"
+        [game] = storage.running_games()
+        assert (game.id, game.guild_id, game.options, game.seed) == (1, GUILD, {"night": 30}, 42)
+        assert game.timers == {}  # filled by the new column's default
+        assert storage.command_log(1) == [{"type": "start"}]
+        assert storage.current_season(GUILD).id == 1
+        assert storage.leaderboard(GUILD, min_games=0).total == 0  # no finished games yet
+        storage.set_timers(1, {"phase_deadline": "2026-01-05T19:01:00+00:00"})
+        storage.add_pending_unmute(GUILD, 101)
+        assert [p.user_id for p in storage.pending_unmutes(GUILD)] == [101]
+        assert (
+            storage.create_game(
+                guild_id=GUILD, voice_channel_id=1, text_channel_id=2, ruleset_id="city", seed=1
+            ).id
+            == 2
+        )
+    finally:
+        storage.close()
+
+
+def test_downgrade_and_upgrade_again(scratch_url: str) -> None:
+    upgrade(scratch_url)
+    downgrade(scratch_url, "0001")
+    assert current_revision(scratch_url) == "0001"
+    assert "pending_unmutes" not in table_names(scratch_url)
+    downgrade(scratch_url, "base")
+    assert table_names(scratch_url) == set()
+    upgrade(scratch_url)
+    assert table_names(scratch_url) == TABLES
+
+
+def test_open_defaults_to_a_sqlite_file(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    storage = Storage.open()
+    try:
+        assert storage.engine.url.render_as_string() == "sqlite:///mafiabot.db"
+        assert (tmp_path / "mafiabot.db").exists()
+        assert storage.current_season(GUILD).number == 1
+    finally:
+        storage.close()
+
+
+def test_foreign_keys_are_enforced_after_migrating(scratch_url: str) -> None:
+    storage = Storage.open(scratch_url)  # migrates through the same pool the service then uses
+    try:
+        with pytest.raises(sa.exc.IntegrityError), storage.engine.begin() as connection:
+            connection.execute(
+                sa.text(
+                    """INSERT INTO participants (game_id, seat, user_id, role_id, side_id, fouls, points,
+                    removed, "left") VALUES (404, 1, 1, 'civilian', 'town', 0, 0, false, false)"""
+                )
+            )
+    finally:
+        storage.close()
