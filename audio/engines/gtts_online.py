@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import logging
 import random
 import re
@@ -27,7 +28,7 @@ log = logging.getLogger(__name__)
 
 DEFAULT_BASE_URL = "https://translate.google.com"
 RPC_PATH = "/_/TranslateWebserverUi/data/batchexecute"
-_AUDIO = re.compile(r'jQ1olc","\[\\"([A-Za-z0-9+/=]+)\\"')
+_AUDIO = re.compile(r'jQ1olc"\s*,\s*"\[\\"([A-Za-z0-9+/=]+)\\"')
 _RETRYABLE = {429, 500, 502, 503, 504}
 
 
@@ -123,11 +124,23 @@ class GTTSEngine(Engine):
 
 
 def _extract_audio(answer: str) -> bytes:
-    """The MP3 bytes in a batchexecute answer (base64 in the ``jQ1olc`` RPC line), or b"" if none."""
+    """The MP3 bytes in a batchexecute answer, or b"" if it has none.
+
+    The answer is a ``)]}'`` guard followed by length-prefixed JSON lines; the ``jQ1olc`` RPC row carries a
+    JSON-encoded list whose first item is the base64 audio.
+    """
     parts = []
-    for match in _AUDIO.finditer(answer):
+    for line in answer.splitlines():
+        if "jQ1olc" not in line:
+            continue
         try:
-            parts.append(base64.b64decode(match.group(1), validate=True))
-        except binascii.Error:
-            return b""
+            rows = json.loads(line)
+            encoded = [json.loads(row[2])[0] for row in rows if row[:2] == ["wrb.fr", "jQ1olc"] and row[2]]
+        except (json.JSONDecodeError, TypeError, IndexError, KeyError):
+            encoded = _AUDIO.findall(line)  # not JSON after all: look for the row's usual compact form
+        for item in encoded:
+            try:
+                parts.append(base64.b64decode(item, validate=True))
+            except (binascii.Error, TypeError, ValueError):
+                return b""
     return b"".join(parts)

@@ -63,9 +63,10 @@ def mp3_bytes(tmp_path_factory: pytest.TempPathFactory) -> bytes:
 
 def batchexecute_answer(mp3: bytes) -> bytes:
     """An answer shaped like translate.google.com's batchexecute RPC with the audio in base64."""
-    inner = json.dumps([base64.b64encode(mp3).decode()])
+    compact = (",", ":")
+    inner = json.dumps([base64.b64encode(mp3).decode()], separators=compact)
     rows = [["wrb.fr", "jQ1olc", inner, None, None, None, "generic"], ["di", 42]]
-    payload = json.dumps(rows)
+    payload = json.dumps(rows, separators=compact)
     return f')]}}\'\n\n{len(payload)}\n{payload}\n25\n[["e",4,null,null,{len(payload)}]]\n'.encode()
 
 
