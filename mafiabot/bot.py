@@ -1,0 +1,163 @@
+"""The bot: a `commands.Bot` with one `/mafia` command group that every cog adds its subcommands to."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from discord.utils import MISSING
+
+from mafiabot.cogs import DEFAULT_COGS
+from mafiabot.config import Settings
+from mafiabot.errors import NotAllowedHere, user_message
+from mafiabot.logs import bind
+
+log = logging.getLogger(__name__)
+
+GENERIC_FAILURE = "Что-то пошло не так. Ошибка записана в журнал, попробуйте ещё раз."
+
+
+def bind_interaction(interaction: discord.Interaction[Any]) -> None:
+    """Put the interaction's ids on every log record of the task that handles it."""
+    command = interaction.command.qualified_name if interaction.command else None
+    bind(
+        guild_id=interaction.guild_id,
+        channel_id=interaction.channel_id,
+        user_id=interaction.user.id,
+        command=command,
+    )
+
+
+async def reply_ephemeral(interaction: discord.Interaction[Any], content: str) -> None:
+    """Answer the interaction privately whether or not it was answered already."""
+    if interaction.response.is_done():
+        await interaction.followup.send(content, ephemeral=True)
+    else:
+        await interaction.response.send_message(content, ephemeral=True)
+
+
+class MafiaTree(app_commands.CommandTree["MafiaBot"]):
+    async def interaction_check(self, interaction: discord.Interaction[MafiaBot], /) -> bool:
+        bind_interaction(interaction)
+        allowed = self.client.settings.guild_ids
+        if allowed and interaction.guild_id not in allowed:
+            raise NotAllowedHere()
+        return True
+
+    async def on_error(
+        self, interaction: discord.Interaction[MafiaBot], error: app_commands.AppCommandError, /
+    ) -> None:
+        message = user_message(error)
+        if message is None:
+            original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+            log.error("Command failed", exc_info=(type(original), original, original.__traceback__))
+            message = GENERIC_FAILURE
+        else:
+            log.info("Command refused: %s", message)
+        try:
+            await reply_ephemeral(interaction, message)
+        except discord.HTTPException:
+            log.warning("Could not tell the user about the error", exc_info=True)
+
+
+class MafiaBot(commands.Bot):
+    """Loads cogs by name (one failing does not stop the others) and syncs `/mafia` on start."""
+
+    def __init__(self, settings: Settings, *, cogs: Sequence[str] | None = None, **options: Any) -> None:
+        intents = discord.Intents.default()
+        intents.members = True  # seats and voice checks need the member list
+        options.setdefault("allowed_mentions", discord.AllowedMentions(everyone=False, roles=False))
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=MafiaTree,
+            **options,
+        )
+        self.settings = settings
+        self.cog_names: tuple[str, ...] = tuple(cogs if cogs is not None else settings.cogs or DEFAULT_COGS)
+        self.mafia = app_commands.Group(
+            name="mafia", description="Игра «Мафия»: правила, помощь, проверка готовности", guild_only=True
+        )
+        self.failed_cogs: dict[str, BaseException] = {}
+        self._subcommands_of: dict[str, list[str]] = {}  # cog name -> its /mafia subcommands
+        self.synced_commands: list[app_commands.AppCommand] = []
+
+    async def setup_hook(self) -> None:
+        await self.load_cogs()
+        guilds = [discord.Object(id=guild_id) for guild_id in self.settings.guild_ids]
+        self.tree.add_command(self.mafia, guilds=guilds or MISSING)
+        await self.sync_commands()
+
+    async def load_cogs(self) -> None:
+        for name in self.cog_names:
+            try:
+                await self.load_extension(name)
+            except commands.ExtensionError as exc:
+                self.failed_cogs[name] = exc
+                log.error("Cog %s failed to load; the others go on", name, exc_info=exc)
+            else:
+                log.info("Cog %s loaded", name)
+
+    async def add_cog(
+        self,
+        cog: commands.Cog,
+        /,
+        *,
+        override: bool = False,
+        guild: discord.abc.Snowflake | None = MISSING,
+        guilds: Sequence[discord.abc.Snowflake] = MISSING,
+    ) -> None:
+        # A cog's top-level app commands become subcommands of /mafia, so the whole bot is one command.
+        await super().add_cog(cog, override=override, guild=guild, guilds=guilds)
+        names = []
+        for command in cog.get_app_commands():
+            self.tree.remove_command(command.name)
+            self.mafia.add_command(command, override=override)
+            names.append(command.name)
+        self._subcommands_of[cog.qualified_name] = names
+
+    async def remove_cog(
+        self,
+        name: str,
+        /,
+        *,
+        guild: discord.abc.Snowflake | None = MISSING,
+        guilds: Sequence[discord.abc.Snowflake] = MISSING,
+    ) -> commands.Cog | None:
+        for command_name in self._subcommands_of.pop(name, []):
+            self.mafia.remove_command(command_name)
+        return await super().remove_cog(name, guild=guild, guilds=guilds)
+
+    async def sync_commands(self) -> None:
+        """Publish `/mafia`: per allowed guild when an allow-list is set, else globally."""
+        targets: list[discord.Object | None] = [discord.Object(id=g) for g in self.settings.guild_ids]
+        self.synced_commands = []
+        for guild in targets or [None]:
+            try:
+                synced = await self.tree.sync(guild=guild)
+            except discord.HTTPException:
+                log.exception("Command sync failed", extra={"guild_id": guild.id if guild else None})
+                continue
+            self.synced_commands.extend(synced)
+            log.info(
+                "Synced %d command(s) %s",
+                len(synced),
+                "globally" if guild is None else "to guild",
+                extra={"guild_id": guild.id if guild else None},
+            )
+
+    async def on_ready(self) -> None:
+        assert self.user is not None
+        log.info("Connected as %s (id %s) to %d guild(s)", self.user, self.user.id, len(self.guilds))
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        allowed = self.settings.guild_ids
+        if allowed and guild.id not in allowed:
+            log.warning("Joined a guild outside the allow-list", extra={"guild_id": guild.id})
+        else:
+            log.info("Joined guild %s", guild.name, extra={"guild_id": guild.id})

@@ -1,0 +1,91 @@
+"""`/mafia help` and `/mafia rules`: what the bot does and which rulebooks it plays."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from mafiabot.bot import MafiaBot, bind_interaction
+from mafiabot.presets import PRESETS, PRESETS_BY_ID
+
+HELP_TEXT = (
+    "**Бот-ведущий игры «Мафия»**\n"
+    "Бот ведёт партию в голосовом канале: раздаёт роли в личные сообщения, объявляет фазы голосом, "
+    "считает голоса и выключает микрофон выбывшим.\n\n"
+    "**Команды**\n"
+    "`/mafia help` — эта справка.\n"
+    "`/mafia rules` — правила, по которым можно играть.\n"
+    "`/mafia check` — проверить, что бот может писать вам в личные сообщения и управлять голосовым "
+    "каналом, где вы сидите.\n\n"
+    "Перед игрой откройте личные сообщения от участников сервера: туда придёт ваша роль."
+)
+
+
+class PresetRulesButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mafia:rules:(?P<preset>[a-z]+)"
+):
+    """A button showing one rulebook's summary; its custom_id names the preset, so it outlives restarts."""
+
+    def __init__(self, preset: str) -> None:
+        info = PRESETS_BY_ID[preset]
+        super().__init__(
+            discord.ui.Button(
+                label=info.title, style=discord.ButtonStyle.secondary, custom_id=f"mafia:rules:{preset}"
+            )
+        )
+        self.preset = preset
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PresetRulesButton:
+        preset = match["preset"]
+        if preset not in PRESETS_BY_ID:
+            raise ValueError(f"unknown preset {preset!r}")
+        return cls(preset)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bind_interaction(interaction)
+        info = PRESETS_BY_ID[self.preset]
+        await interaction.response.send_message(
+            f"**{info.title}** (`{info.id}`), {info.players}.\n{info.summary}", ephemeral=True
+        )
+
+
+def rules_view() -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for info in PRESETS:
+        view.add_item(PresetRulesButton(info.id))
+    return view
+
+
+class HelpCog(commands.Cog):
+    def __init__(self, bot: MafiaBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(PresetRulesButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(PresetRulesButton)
+
+    @app_commands.command(name="help", description="Что умеет бот-ведущий и как начать игру")
+    async def help(self, interaction: discord.Interaction[MafiaBot]) -> None:
+        await interaction.response.send_message(HELP_TEXT, ephemeral=True)
+
+    @app_commands.command(name="rules", description="Правила, по которым бот умеет вести игру")
+    async def rules(self, interaction: discord.Interaction[MafiaBot]) -> None:
+        lines = [f"• **{info.title}** — {info.players}" for info in PRESETS]
+        await interaction.response.send_message(
+            "Выберите правила, чтобы узнать о них больше:\n" + "\n".join(lines),
+            view=rules_view(),
+            ephemeral=True,
+        )
+
+
+async def setup(bot: MafiaBot) -> None:
+    await bot.add_cog(HelpCog(bot))

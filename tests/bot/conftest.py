@@ -1,0 +1,96 @@
+"""Fixtures for bot tests: `fake` (the stand-in Discord), `club` (a guild ready for a game) and
+`bot` (the real MafiaBot connected to them). See tests/fakediscord/README.md."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from collections.abc import AsyncIterator
+
+import pytest
+from fakediscord import Club, FakeDiscord
+
+from mafiabot.bot import MafiaBot
+from mafiabot.config import Secret, Settings
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "club(players=10, bot_permissions=..., guild_allow_list=False): how `club` builds the guild",
+    )
+
+
+def _open_sockets() -> set[str]:
+    fd_dir = "/proc/self/fd"
+    found = set()
+    for fd in os.listdir(fd_dir):
+        try:
+            target = os.readlink(os.path.join(fd_dir, fd))
+        except OSError:
+            continue
+        if target.startswith("socket:"):
+            found.add(target)
+    return found
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    server = FakeDiscord()
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()
+    server.check()
+
+
+@pytest.fixture
+def club(fake: FakeDiscord, request: pytest.FixtureRequest) -> Club:
+    marker = request.node.get_closest_marker("club")
+    options = dict(marker.kwargs) if marker else {}
+    options.pop("guild_allow_list", None)
+    return fake.create_club(**options)
+
+
+@pytest.fixture
+async def bot(fake: FakeDiscord, club: Club, request: pytest.FixtureRequest) -> AsyncIterator[MafiaBot]:
+    """The real bot, logged in to the stand-in and past READY; closed with nothing left running."""
+    marker = request.node.get_closest_marker("club")
+    allow_list = (club.id,) if marker and marker.kwargs.get("guild_allow_list") else ()
+    threads_before = set(threading.enumerate())
+    sockets_before = _open_sockets()
+    settings = Settings(token=Secret(fake.token), guild_ids=allow_list)
+    with fake.redirect_discord():
+        client = MafiaBot(settings, guild_ready_timeout=0.05)
+        runner = asyncio.create_task(client.start(fake.token), name="mafiabot under test")
+        ready = asyncio.create_task(client.wait_until_ready())
+        await asyncio.wait([runner, ready], timeout=15, return_when=asyncio.FIRST_COMPLETED)
+        if not ready.done():
+            ready.cancel()
+            await client.close()
+            runner.result() if runner.done() else runner.cancel()
+            raise TimeoutError("the bot did not become ready against the stand-in")
+        try:
+            yield client
+        finally:
+            await client.close()
+            await runner
+    await _assert_nothing_left(threads_before, sockets_before, fake)
+
+
+async def _assert_nothing_left(
+    threads_before: set[threading.Thread], sockets_before: set[str], fake: FakeDiscord
+) -> None:
+    # discord.py's heartbeat and voice threads stop on close; join them rather than sleeping.
+    for thread in set(threading.enumerate()) - threads_before:
+        thread.join(timeout=5)
+    leftover = [t.name for t in set(threading.enumerate()) - threads_before]
+    assert not leftover, f"threads left running: {leftover}"
+    tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()]
+    assert not tasks, f"tasks left running: {tasks}"
+    # The stand-in still listens until its own fixture stops it; only the bot's side must be gone.
+    del fake
+    leaked = _open_sockets() - sockets_before
+    assert not leaked, f"sockets left open: {leaked}"

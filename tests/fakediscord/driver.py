@@ -1,0 +1,430 @@
+"""The driver API: what players do (join voice, talk, run commands, click) and what tests read back.
+
+Every action that sends gateway events returns only after the bot has processed them
+(`Gateway.flush`), so a test can check the bot's cache right after, with no sleep.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from . import permissions as perms
+from .world import (
+    Channel,
+    ChannelType,
+    Guild,
+    Member,
+    Message,
+    Role,
+    User,
+    VoiceState,
+    channel_json,
+    member_json,
+    message_json,
+    role_json,
+    user_json,
+)
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord
+
+# Interaction types
+APPLICATION_COMMAND, MESSAGE_COMPONENT, MODAL_SUBMIT = 2, 3, 5
+# Application command option types
+SUB_COMMAND, SUB_COMMAND_GROUP, STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, NUMBER = (
+    1,
+    2,
+    3,
+    4,
+    5,
+    6,
+    7,
+    8,
+    10,
+)
+
+
+@dataclass
+class Club:
+    """A guild set up for a game: a text channel, a voice channel, players, and the bot's role."""
+
+    guild: Guild
+    text: Channel
+    voice: Channel
+    players: list[Member]
+    bot_role: Role
+
+    @property
+    def id(self) -> int:
+        return self.guild.id
+
+
+@dataclass
+class InteractionRecord:
+    """An interaction the driver sent and everything the bot answered to it."""
+
+    fake: FakeDiscord
+    id: int
+    token: str
+    type: int
+    user_id: int
+    guild_id: int | None
+    channel_id: int
+    data: dict[str, Any]
+    message_id: int | None = None  # the message holding the clicked component
+    callback: dict[str, Any] | None = None  # the raw callback body: {"type": …, "data": …}
+    original: Message | None = None
+    followups: list[Message] = field(default_factory=list)
+    modal: dict[str, Any] | None = None  # the modal the bot opened, if it answered with one
+
+    @property
+    def callback_type(self) -> int | None:
+        return self.callback["type"] if self.callback else None
+
+    @property
+    def messages(self) -> list[Message]:
+        """The response message (if any) and the followups, in order, without deleted ones."""
+        found = ([self.original] if self.original else []) + self.followups
+        return [m for m in found if not m.deleted]
+
+    @property
+    def message(self) -> Message:
+        """The last message the bot answered with."""
+        if not self.messages:
+            raise LookupError(f"interaction {self.id} has no response message (callback {self.callback})")
+        return self.messages[-1]
+
+    @property
+    def content(self) -> str:
+        return self.message.content
+
+    @property
+    def ephemeral(self) -> bool:
+        return self.message.ephemeral
+
+    async def wait_followup(self, count: int = 1, timeout: float = 5.0) -> Message:
+        """Wait for the `count`-th followup (or the edit of a deferred response) and return it."""
+
+        def ready() -> Message | None:
+            if len(self.followups) >= count:
+                return self.followups[count - 1]
+            original = self.original
+            if count == 1 and original is not None and original.edited_timestamp and not original.flags & 128:
+                return original
+            return None
+
+        return await self.fake.wait_for(ready, timeout=timeout, what=f"a followup to interaction {self.id}")
+
+
+class Driver:
+    """Mixed into `FakeDiscord`: world building, player actions, and reads."""
+
+    world: Any
+    gateway: Any
+    voice: Any
+    interactions: dict[int, InteractionRecord]
+    interactions_by_token: dict[str, InteractionRecord]
+    commands: dict[int | None, list[dict[str, Any]]]
+
+    # -- building ---------------------------------------------------------------------------------
+
+    def create_club(
+        self: FakeDiscord,
+        *,
+        players: int = 10,
+        name: str = "Мафия-клуб",
+        bot_permissions: int = perms.BOT_DEFAULT,
+    ) -> Club:
+        """A guild with #игра, a voice channel «Стол», `players` members, and the bot with its role."""
+        world = self.world
+        guild = world.add_guild(name)
+        bot_role = world.add_role(guild, "mafiabot", bot_permissions)
+        world.add_member(guild, world.bot_user, roles=[bot_role])
+        text = world.add_channel(guild, "игра")
+        voice = world.add_channel(guild, "Стол", ChannelType.GUILD_VOICE)
+        members = [world.add_member(guild, world.add_user(f"player{i}")) for i in range(1, players + 1)]
+        return Club(guild, text, voice, members, bot_role)
+
+    async def add_player(self: FakeDiscord, club: Club, username: str) -> Member:
+        member = self.world.add_member(club.guild, self.world.add_user(username))
+        club.players.append(member)
+        self.dispatch("GUILD_MEMBER_ADD", {"guild_id": str(club.id), **member_json(member)})
+        await self.gateway.flush()
+        return member
+
+    async def remove_player(self: FakeDiscord, club: Club, member: Member) -> None:
+        if member.id in club.guild.voice_states:
+            await self.leave_voice(member)
+        del club.guild.members[member.id]
+        club.players.remove(member)
+        self.dispatch("GUILD_MEMBER_REMOVE", {"guild_id": str(club.id), "user": user_json(member.user)})
+        await self.gateway.flush()
+
+    # -- voice ------------------------------------------------------------------------------------
+
+    async def join_voice(
+        self: FakeDiscord,
+        member: Member,
+        channel: Channel,
+        *,
+        self_mute: bool = False,
+        self_deaf: bool = False,
+    ) -> VoiceState:
+        guild = self.world.guilds[member.guild_id]
+        state = guild.voice_states.get(member.id)
+        if state is None:
+            state = guild.voice_states[member.id] = VoiceState(
+                member.id, guild.id, None, secrets.token_hex(16)
+            )
+        state.channel_id, state.self_mute, state.self_deaf = channel.id, self_mute, self_deaf
+        self.dispatch("VOICE_STATE_UPDATE", self.gateway.voice_state_event(guild, member.id))
+        await self.gateway.flush()
+        return state
+
+    async def move_voice(self: FakeDiscord, member: Member, channel: Channel) -> VoiceState:
+        state = self.voice_state(member)
+        assert state is not None, f"{member.user.username} is not in voice"
+        return await self.join_voice(member, channel, self_mute=state.self_mute, self_deaf=state.self_deaf)
+
+    async def leave_voice(self: FakeDiscord, member: Member) -> None:
+        guild = self.world.guilds[member.guild_id]
+        state = guild.voice_states.get(member.id)
+        if state is None:
+            return
+        state.channel_id = None
+        self.dispatch("VOICE_STATE_UPDATE", self.gateway.voice_state_event(guild, member.id))
+        del guild.voice_states[member.id]
+        await self.gateway.flush()
+
+    def voice_state(self: FakeDiscord, member: Member) -> VoiceState | None:
+        """The member's voice state as the stand-in holds it (None: not in voice)."""
+        return self.world.guilds[member.guild_id].voice_states.get(member.id)
+
+    # -- messages ---------------------------------------------------------------------------------
+
+    async def say(self: FakeDiscord, member: Member | User, channel: Channel, content: str) -> Message:
+        user = member.user if isinstance(member, Member) else member
+        message = self.world.add_message(channel, user, content=content)
+        data = message_json(message)
+        if isinstance(member, Member):
+            data["member"] = member_json(member, with_user=False)
+        self.dispatch("MESSAGE_CREATE", data)
+        await self.gateway.flush()
+        return message
+
+    def messages(self: FakeDiscord, channel: Channel, *, ephemeral: bool = False) -> list[Message]:
+        """Messages in a channel, oldest first; ephemeral ones only when asked for."""
+        return [
+            m for m in self.world.messages[channel.id] if not m.deleted and (ephemeral or not m.ephemeral)
+        ]
+
+    def dms(self: FakeDiscord, member: Member | User) -> list[Message]:
+        """What the bot sent this user in private."""
+        user = member.user if isinstance(member, Member) else member
+        channel_id = self.world.dm_channels.get(user.id)
+        return self.messages(self.world.channels[channel_id]) if channel_id else []
+
+    async def wait_for_dm(
+        self: FakeDiscord, member: Member | User, count: int = 1, timeout: float = 5.0
+    ) -> Message:
+        name = member.user.username if isinstance(member, Member) else member.username
+        found = await self.wait_for(
+            lambda: len(self.dms(member)) >= count, timeout=timeout, what=f"DM #{count} to {name}"
+        )
+        assert found
+        return self.dms(member)[count - 1]
+
+    # -- interactions -----------------------------------------------------------------------------
+
+    async def slash(
+        self: FakeDiscord,
+        member: Member,
+        command: str,
+        *,
+        channel: Channel,
+        wait: bool = True,
+        **options: Any,
+    ) -> InteractionRecord:
+        """Run a synced slash command, e.g. `slash(player, "mafia rules", channel=club.text, preset="city")`.
+
+        Option values may be plain values or stand-in objects (a Member/User for a user option, a
+        Channel for a channel option, a Role for a role option). Waits for the bot's callback.
+        """
+        names = command.split()
+        definition = self._command(member.guild_id, names[0])
+        data: dict[str, Any] = {"id": definition["id"], "name": names[0], "type": 1, "options": []}
+        if "guild_id" in definition:
+            data["guild_id"] = definition["guild_id"]
+        level, level_options = definition, data["options"]
+        for name in names[1:]:
+            level = next((o for o in level.get("options", []) if o["name"] == name), None) or {}
+            if level.get("type") not in (SUB_COMMAND, SUB_COMMAND_GROUP):
+                raise LookupError(f"/{command}: no subcommand {name!r}")
+            nested: dict[str, Any] = {"name": name, "type": level["type"], "options": []}
+            level_options.append(nested)
+            level_options = nested["options"]
+        resolved: dict[str, dict[str, Any]] = {}
+        for name, value in options.items():
+            spec = next((o for o in level.get("options", []) if o["name"] == name), None)
+            if spec is None:
+                raise LookupError(f"/{command} has no option {name!r}")
+            level_options.append(
+                {"name": name, "type": spec["type"], "value": self._option_value(value, resolved)}
+            )
+        if resolved:
+            data["resolved"] = resolved
+        return await self._interact(member, channel, APPLICATION_COMMAND, data, wait=wait)
+
+    async def click(
+        self: FakeDiscord,
+        member: Member,
+        message: Message,
+        *,
+        label: str | None = None,
+        custom_id: str | None = None,
+        wait: bool = True,
+    ) -> InteractionRecord:
+        """Click the button with this label or custom_id on a message."""
+        button = message.component(custom_id=custom_id, label=label)
+        if button.get("disabled"):
+            raise AssertionError(f"button {button.get('label')!r} is disabled")
+        data = {"custom_id": button["custom_id"], "component_type": 2}
+        channel = self.world.channels[message.channel_id]
+        return await self._interact(member, channel, MESSAGE_COMPONENT, data, message=message, wait=wait)
+
+    async def select(
+        self: FakeDiscord,
+        member: Member,
+        message: Message,
+        custom_id: str,
+        values: list[str],
+        *,
+        wait: bool = True,
+    ) -> InteractionRecord:
+        """Pick `values` in a string select menu."""
+        menu = message.component(custom_id=custom_id)
+        allowed = {option["value"] for option in menu.get("options", [])}
+        if allowed and not set(values) <= allowed:
+            raise AssertionError(f"{values} are not all options of select {custom_id!r}: {sorted(allowed)}")
+        data = {"custom_id": custom_id, "component_type": menu["type"], "values": values}
+        channel = self.world.channels[message.channel_id]
+        return await self._interact(member, channel, MESSAGE_COMPONENT, data, message=message, wait=wait)
+
+    async def submit_modal(
+        self: FakeDiscord,
+        member: Member,
+        opened_by: InteractionRecord,
+        values: dict[str, str],
+        *,
+        wait: bool = True,
+    ) -> InteractionRecord:
+        """Fill in the modal the bot opened in answer to `opened_by` and submit it."""
+        modal = opened_by.modal
+        if modal is None:
+            raise AssertionError(f"interaction {opened_by.id} was not answered with a modal")
+
+        def fill(component: dict[str, Any]) -> dict[str, Any]:
+            custom_id = component.get("custom_id")
+            filled: dict[str, Any] = {"type": component["type"], "custom_id": custom_id}
+            if component["type"] == 4:  # text input
+                filled["value"] = values.get(custom_id or "", component.get("value") or "")
+            else:
+                value = values.get(custom_id or "", [])
+                filled["values"] = value if isinstance(value, list) else [value]
+            return filled
+
+        components = []
+        for row in modal.get("components", []):
+            if row["type"] == 1:
+                components.append({"type": 1, "components": [fill(c) for c in row["components"]]})
+            elif row["type"] == 18:  # label wrapping one component
+                components.append({"type": 18, "component": fill(row["component"])})
+        data = {"custom_id": modal["custom_id"], "components": components}
+        channel = self.world.channels[opened_by.channel_id]
+        return await self._interact(member, channel, MODAL_SUBMIT, data, wait=wait)
+
+    def _command(self: FakeDiscord, guild_id: int, name: str) -> dict[str, Any]:
+        for scope in (guild_id, None):
+            for definition in self.commands.get(scope, []):
+                if definition["name"] == name:
+                    return definition
+        raise LookupError(f"no synced command /{name} (synced: {self.commands})")
+
+    def _option_value(self: FakeDiscord, value: Any, resolved: dict[str, dict[str, Any]]) -> Any:
+        if isinstance(value, Member):
+            resolved.setdefault("users", {})[str(value.id)] = user_json(value.user)
+            resolved.setdefault("members", {})[str(value.id)] = member_json(value, with_user=False)
+            return str(value.id)
+        if isinstance(value, User):
+            resolved.setdefault("users", {})[str(value.id)] = user_json(value)
+            return str(value.id)
+        if isinstance(value, Channel):
+            resolved.setdefault("channels", {})[str(value.id)] = {
+                **channel_json(value, self.world),
+                "permissions": str(perms.ALL),
+            }
+            return str(value.id)
+        if isinstance(value, Role):
+            resolved.setdefault("roles", {})[str(value.id)] = role_json(value)
+            return str(value.id)
+        return value
+
+    async def _interact(
+        self: FakeDiscord,
+        member: Member,
+        channel: Channel,
+        kind: int,
+        data: dict[str, Any],
+        *,
+        message: Message | None = None,
+        wait: bool,
+    ) -> InteractionRecord:
+        world = self.world
+        guild = world.guilds[member.guild_id]
+        record = InteractionRecord(
+            self,
+            world.snowflake(),
+            f"itoken.{secrets.token_urlsafe(16)}",
+            kind,
+            member.id,
+            guild.id,
+            channel.id,
+            data,
+            message_id=message.id if message else None,
+        )
+        self.interactions[record.id] = record
+        self.interactions_by_token[record.token] = record
+        payload: dict[str, Any] = {
+            "id": str(record.id),
+            "application_id": str(world.application_id),
+            "type": kind,
+            "data": data,
+            "guild_id": str(guild.id),
+            "guild": {"id": str(guild.id), "locale": "ru", "features": []},
+            "channel_id": str(channel.id),
+            "channel": channel_json(channel, world),
+            "member": {
+                **member_json(member),
+                "permissions": str(world.permissions(guild, member.id, channel)),
+            },
+            "token": record.token,
+            "version": 1,
+            "locale": "ru",
+            "guild_locale": "ru",
+            "app_permissions": str(world.permissions(guild, world.bot_user.id, channel)),
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(guild.id)},
+            "context": 0,
+            "attachment_size_limit": 10 * 1024 * 1024,
+        }
+        if message is not None:
+            payload["message"] = message_json(message)
+        self.dispatch("INTERACTION_CREATE", payload)
+        if wait:
+            await self.wait_for(
+                lambda: record.callback is not None,
+                what=f"the bot to answer interaction {record.id} ({data})",
+            )
+        return record

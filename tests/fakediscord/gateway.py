@@ -1,0 +1,231 @@
+"""The gateway websocket: HELLO, heartbeats, IDENTIFY → READY → GUILD_CREATE, member chunking,
+RECONNECT/RESUME, the bot's own voice state (op 4) and every dispatch the stand-in sends.
+
+A session outlives its connection: dispatches go to a backlog with sequence numbers, so a RESUME
+replays what the bot missed, exactly as Discord does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import WSMsgType, web
+
+from .world import Guild, Member, guild_json, member_json, user_json, voice_state_json
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord
+
+HELLO, HEARTBEAT, IDENTIFY, VOICE_STATE, RESUME, RECONNECT, REQUEST_MEMBERS = 10, 1, 2, 4, 6, 7, 8
+INVALID_SESSION, HEARTBEAT_ACK, DISPATCH = 9, 11, 0
+
+
+class Connection:
+    """One websocket; frames go out in order through a queue so `dispatch` can be called anywhere."""
+
+    def __init__(self, ws: web.WebSocketResponse) -> None:
+        self.ws = ws
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.writer = asyncio.create_task(self._write(), name="fakediscord-gateway-writer")
+        self.session: Session | None = None
+        self.last_acked_seq = -1  # the sequence number in the bot's latest heartbeat
+
+    def send(self, payload: dict[str, Any]) -> None:
+        self.queue.put_nowait(payload)
+
+    async def _write(self) -> None:
+        while (payload := await self.queue.get()) is not None:
+            if self.ws.closed:
+                return
+            with contextlib.suppress(ConnectionError):
+                await self.ws.send_str(json.dumps(payload, ensure_ascii=False))
+
+    async def close(self, code: int = 1000) -> None:
+        self.queue.put_nowait(None)
+        await self.writer
+        await self.ws.close(code=code)
+
+
+@dataclass
+class Session:
+    id: str
+    seq: int = 0
+    backlog: list[dict[str, Any]] = field(default_factory=list)
+    connection: Connection | None = None
+
+    def dispatch(self, event: str, data: Any) -> None:
+        self.seq += 1
+        payload = {"op": DISPATCH, "t": event, "s": self.seq, "d": data}
+        self.backlog.append(payload)
+        if self.connection is not None:
+            self.connection.send(payload)
+
+
+class Gateway:
+    heartbeat_interval_ms = 41250
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.sessions: dict[str, Session] = {}
+        self.connections: list[Connection] = []
+        self.session: Session | None = None  # the bot's current session
+        self.identifies = 0
+        self.resumes = 0
+        self.heartbeats = 0
+        self.chunk_requests: list[dict[str, Any]] = []
+        self.chunk_size = 1000
+
+    # -- serving ----------------------------------------------------------------------------------
+
+    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(autoping=True)
+        await ws.prepare(request)
+        connection = Connection(ws)
+        self.connections.append(connection)
+        connection.send({"op": HELLO, "d": {"heartbeat_interval": self.heartbeat_interval_ms}})
+        try:
+            async for message in ws:
+                if message.type == WSMsgType.TEXT:
+                    await self._receive(connection, json.loads(message.data))
+        finally:
+            if connection.session is not None and connection.session.connection is connection:
+                connection.session.connection = None
+            self.connections.remove(connection)
+            connection.queue.put_nowait(None)
+            await connection.writer
+            self.fake.notify()
+        return ws
+
+    async def _receive(self, connection: Connection, payload: dict[str, Any]) -> None:
+        op, data = payload.get("op"), payload.get("d")
+        if op == HEARTBEAT:
+            self.heartbeats += 1
+            connection.last_acked_seq = data if isinstance(data, int) else -1
+            connection.send({"op": HEARTBEAT_ACK})
+        elif op == IDENTIFY:
+            await self._identify(connection, data)
+        elif op == RESUME:
+            self._resume(connection, data)
+        elif op == REQUEST_MEMBERS:
+            self._send_chunks(data)
+        elif op == VOICE_STATE:
+            self.fake.voice.bot_voice_state(data)
+        self.fake.notify()
+
+    async def _identify(self, connection: Connection, data: dict[str, Any]) -> None:
+        if data.get("token") != self.fake.token:
+            await connection.close(code=4004)  # Authentication failed
+            return
+        self.identifies += 1
+        session = Session(secrets.token_hex(16))
+        self.sessions[session.id] = session
+        self.session, session.connection, connection.session = session, connection, session
+        bot = self.fake.world.bot_user
+        guilds = [g for g in self.fake.world.guilds.values() if bot.id in g.members]
+        session.dispatch(
+            "READY",
+            {
+                "v": 10,
+                "user": {**user_json(bot), "verified": True, "mfa_enabled": False, "flags": 0},
+                "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
+                "session_id": session.id,
+                "session_type": "normal",
+                "resume_gateway_url": self.fake.gateway_url,
+                "shard": [0, 1],
+                "application": {"id": str(self.fake.world.application_id), "flags": 0},
+                "private_channels": [],
+                "relationships": [],
+                "presences": [],
+                "user_settings": {},
+                "guild_join_requests": [],
+                "geo_ordered_rtc_regions": ["russia"],
+            },
+        )
+        for guild in guilds:
+            session.dispatch("GUILD_CREATE", self.guild_create(guild))
+
+    def guild_create(self, guild: Guild) -> dict[str, Any]:
+        # Like a large guild: only the bot and members in voice come inline; the rest needs chunking.
+        inline = [
+            m
+            for m in guild.members.values()
+            if m.id == self.fake.world.bot_user.id or m.id in guild.voice_states
+        ]
+        return guild_json(guild, self.fake.world, members=inline)
+
+    def _resume(self, connection: Connection, data: dict[str, Any]) -> None:
+        session = self.sessions.get(data.get("session_id", ""))
+        if session is None or data.get("token") != self.fake.token:
+            connection.send({"op": INVALID_SESSION, "d": False})
+            return
+        self.resumes += 1
+        session.connection, connection.session = connection, session
+        for payload in session.backlog:
+            if payload["s"] > int(data.get("seq") or 0):
+                connection.send(payload)
+        session.dispatch("RESUMED", {})
+
+    def _send_chunks(self, data: dict[str, Any]) -> None:
+        self.chunk_requests.append(data)
+        guild = self.fake.world.guilds[int(data["guild_id"])]
+        members: list[Member] = list(guild.members.values())
+        if data.get("user_ids"):
+            wanted = {int(user_id) for user_id in data["user_ids"]}
+            members = [m for m in members if m.id in wanted]
+        elif data.get("query"):
+            query = str(data["query"]).lower()
+            members = [m for m in members if m.user.username.lower().startswith(query)]
+        if data.get("limit"):
+            members = members[: int(data["limit"])]
+        chunks = [members[i : i + self.chunk_size] for i in range(0, len(members), self.chunk_size)] or [[]]
+        for index, chunk in enumerate(chunks):
+            payload: dict[str, Any] = {
+                "guild_id": str(guild.id),
+                "members": [member_json(m) for m in chunk],
+                "chunk_index": index,
+                "chunk_count": len(chunks),
+            }
+            if data.get("nonce"):
+                payload["nonce"] = data["nonce"]
+            self.dispatch("GUILD_MEMBERS_CHUNK", payload)
+
+    # -- what the driver uses ---------------------------------------------------------------------
+
+    def dispatch(self, event: str, data: Any) -> None:
+        if self.session is not None:
+            self.session.dispatch(event, data)
+
+    def request_reconnect(self) -> None:
+        """Send op 7 RECONNECT: the bot must close, reconnect to resume_gateway_url and RESUME."""
+        assert self.session is not None and self.session.connection is not None, "the bot is not connected"
+        self.session.connection.send({"op": RECONNECT, "d": None})
+
+    async def flush(self, timeout: float = 5.0) -> None:
+        """Return once the bot has processed every event sent so far.
+
+        Discord may ask for a heartbeat (op 1); discord.py answers from its reader, in order, with the
+        last sequence number it processed. So the answer proves every earlier event reached the cache.
+        """
+        session = self.session
+        if session is None or session.connection is None:
+            return
+        connection, target = session.connection, session.seq
+        connection.send({"op": HEARTBEAT, "d": None})
+        await self.fake.wait_for(
+            lambda: connection.last_acked_seq >= target or connection.ws.closed,
+            timeout=timeout,
+            what=f"the bot to process gateway events up to seq {target}",
+        )
+
+    def voice_state_event(self, guild: Guild, user_id: int) -> dict[str, Any]:
+        state = guild.voice_states[user_id]
+        return voice_state_json(state, guild.members.get(user_id))
+
+    async def close_all(self) -> None:
+        for connection in list(self.connections):
+            await connection.close(code=1001)

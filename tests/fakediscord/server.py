@@ -1,0 +1,147 @@
+"""`FakeDiscord`: the stand-in's lifecycle, its records, and waiting on them without sleeping."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from aiohttp import web
+
+from .driver import Driver, InteractionRecord
+from .gateway import Gateway
+from .ratelimits import RateLimits
+from .rest import API_PREFIX, Rest, RestCall
+from .tls import trust_test_certificate
+from .voice import VoiceServer
+from .world import World
+
+
+class FakeDiscord(Driver):
+    """An in-process Discord on 127.0.0.1: REST and gateway on one port, voice on TLS + UDP.
+
+    Everything runs on the test's event loop; `wait_for` wakes whenever the stand-in records
+    something (a REST call, a gateway frame, an audio packet), so tests never sleep.
+    """
+
+    def __init__(self, *, token: str | None = None) -> None:
+        self.token = token or f"fake.{secrets.token_urlsafe(24)}"
+        self.world = World()
+        self.rate_limits = RateLimits()
+        self.calls: list[RestCall] = []
+        self.unknown_routes: list[str] = []
+        self.forbidden: list[tuple[int, int]] = []  # (missing permission bits, channel or guild id)
+        self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None: global) -> synced
+        self.interactions: dict[int, InteractionRecord] = {}
+        self.interactions_by_token: dict[str, InteractionRecord] = {}
+        self.rest = Rest(self)
+        self.gateway = Gateway(self)
+        self.voice = VoiceServer(self)
+        self.port = 0
+        self._runner: web.AppRunner | None = None
+        self._waiters: list[asyncio.Future[None]] = []
+
+    # -- lifecycle -------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_route("*", API_PREFIX + "/{tail:.*}", self.rest.handle)
+        app.router.add_get("/gateway", self.gateway.handle)
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, "127.0.0.1", 0).start()
+        self.port = self._runner.addresses[0][1]
+        certificate = trust_test_certificate()
+        if certificate.aiohttp_was_imported:
+            raise RuntimeError(
+                "aiohttp was imported before tests/conftest.py set SSL_CERT_FILE: "
+                "the fake voice gateway's certificate would not be trusted"
+            )
+        await self.voice.start(certificate.server_context())
+
+    async def stop(self) -> None:
+        await self.gateway.close_all()
+        await self.voice.stop()
+        if self._runner is not None:
+            await self._runner.cleanup()
+        for waiter in self._waiters:
+            waiter.cancel()
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}{API_PREFIX}"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    @contextlib.contextmanager
+    def redirect_discord(self) -> Iterator[None]:
+        """Point discord.py's REST base URL and gateway URL here, restoring them afterwards."""
+        import discord.gateway
+        import discord.http
+        import yarl
+
+        route, gateway = discord.http.Route, discord.gateway.DiscordWebSocket
+        saved = route.BASE, gateway.DEFAULT_GATEWAY
+        route.BASE, gateway.DEFAULT_GATEWAY = self.api_base, yarl.URL(self.gateway_url)
+        try:
+            yield
+        finally:
+            route.BASE, gateway.DEFAULT_GATEWAY = saved
+
+    def check(self) -> None:
+        """Called at teardown: a request the stand-in does not know is a failure of the test."""
+        if self.unknown_routes:
+            raise AssertionError(
+                "the bot called REST routes the stand-in does not serve (add them to "
+                f"tests/fakediscord/rest.py if real Discord has them): {self.unknown_routes}"
+            )
+
+    # -- records and waiting -----------------------------------------------------------------------------
+
+    def notify(self) -> None:
+        waiters, self._waiters = self._waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+
+    async def wait_for(self, predicate: Callable[[], Any], *, timeout: float = 5.0, what: str = "") -> Any:
+        """Return `predicate()` once it is truthy, re-checking whenever the stand-in records something."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not (result := predicate()):
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(f"timed out after {timeout}s waiting for {what or predicate}")
+            waiter = loop.create_future()
+            self._waiters.append(waiter)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(waiter, remaining)
+        return result
+
+    def dispatch(self, event: str, data: Any) -> None:
+        self.gateway.dispatch(event, data)
+        self.notify()
+
+    def calls_to(self, route: str, *, status: int | None = None) -> list[RestCall]:
+        """Recorded calls to a route template, e.g. `calls_to(MEMBER_EDIT)`."""
+        return [c for c in self.calls if c.route == route and (status is None or c.status == status)]
+
+    async def wait_for_call(
+        self,
+        route: str,
+        predicate: Callable[[RestCall], bool] = lambda call: True,
+        *,
+        count: int = 1,
+        timeout: float = 5.0,
+    ) -> list[RestCall]:
+        """Wait until `count` calls to `route` match `predicate`; returns them."""
+
+        def matching() -> list[RestCall] | None:
+            found = [c for c in self.calls_to(route) if predicate(c)]
+            return found if len(found) >= count else None
+
+        return await self.wait_for(matching, timeout=timeout, what=f"{count} call(s) to {route}")

@@ -1,0 +1,251 @@
+"""Voice: the bot's voice state (gateway op 4), the voice gateway over TLS, and the UDP media server.
+
+The media server answers IP discovery, decrypts each RTP packet (aead_xchacha20_poly1305_rtpsize,
+DAVE protocol version 0, so the payload is plain Opus) and keeps the Opus frames per speaker.
+`AudioStore.pcm()` decodes them with libopus so a test can check that real sound arrived.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import secrets
+import ssl
+import struct
+from array import array
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, cast
+
+import nacl.exceptions
+import nacl.secret
+from aiohttp import WSMsgType, web
+
+from .world import VoiceState
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord
+
+# Voice gateway opcodes (v8)
+V_IDENTIFY, V_SELECT_PROTOCOL, V_READY, V_HEARTBEAT, V_SESSION_DESCRIPTION, V_SPEAKING = 0, 1, 2, 3, 4, 5
+V_HEARTBEAT_ACK, V_RESUME, V_HELLO, V_RESUMED = 6, 7, 8, 9
+MODE = "aead_xchacha20_poly1305_rtpsize"
+OGG_HEADERS = (b"OpusHead", b"OpusTags")  # FFmpegOpusAudio sends these as if they were audio
+
+
+@dataclass
+class VoiceSession:
+    user_id: int
+    guild_id: int
+    ssrc: int
+    ws: web.WebSocketResponse
+    secret_key: bytes | None = None
+    speaking: list[int] = field(default_factory=list)  # every SPEAKING flag the bot sent
+
+
+class AudioStore:
+    """Opus frames received per user, in arrival order; decode with `pcm()`."""
+
+    def __init__(self) -> None:
+        self.frames: dict[int, list[bytes]] = {}
+        self.skipped_headers = 0
+        self.undecryptable = 0
+
+    def of(self, user_id: int) -> list[bytes]:
+        return self.frames.get(user_id, [])
+
+    def pcm(self, user_id: int) -> bytes:
+        """48 kHz, 16-bit, stereo, interleaved: what libopus makes of the frames (needs libopus)."""
+        from discord.opus import Decoder
+
+        decoder = Decoder()
+        return b"".join(decoder.decode(frame) for frame in self.of(user_id))
+
+    def clear(self) -> None:
+        self.frames.clear()
+
+
+def dominant_frequency(pcm: bytes, *, rate: int = 48000, channels: int = 2) -> float:
+    """The frequency of a pure tone, from zero crossings of the left channel over its loud part."""
+    samples = array("h")
+    samples.frombytes(pcm[: len(pcm) - len(pcm) % 2])
+    left = samples[::channels]
+    peak = max((abs(s) for s in left), default=0)
+    loud = [i for i, s in enumerate(left) if abs(s) > peak // 4]
+    if peak == 0 or len(loud) < 2:
+        return 0.0
+    segment = left[loud[0] : loud[-1] + 1]
+    crossings = sum(1 for a, b in itertools.pairwise(segment) if (a < 0) != (b < 0))
+    return crossings / 2 / (len(segment) / rate)
+
+
+class _MediaProtocol(asyncio.DatagramProtocol):
+    def __init__(self, voice: VoiceServer) -> None:
+        self.voice = voice
+        self.transport: asyncio.DatagramTransport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.DatagramTransport, transport)
+
+    def datagram_received(self, data: bytes, addr: tuple[str, int]) -> None:
+        if len(data) == 74 and data[:2] == b"\x00\x01":  # IP discovery request
+            reply = bytearray(74)
+            struct.pack_into(">HHI", reply, 0, 2, 70, struct.unpack_from(">I", data, 4)[0])
+            reply[8 : 8 + len(addr[0])] = addr[0].encode()
+            struct.pack_into(">H", reply, 72, addr[1])
+            assert self.transport is not None
+            self.transport.sendto(bytes(reply), addr)
+        elif len(data) > 16 and data[1] & 0x7F == 0x78:  # RTP, Opus payload type
+            self.voice.receive_rtp(data)
+
+
+class VoiceServer:
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.audio = AudioStore()
+        self.sessions: dict[int, VoiceSession] = {}  # ssrc -> session
+        self.tokens: dict[str, tuple[int, int]] = {}  # voice token -> (guild id, user id)
+        self.port = 0
+        self.udp_port = 0
+        self._runner: web.AppRunner | None = None
+        self._transport: asyncio.DatagramTransport | None = None
+
+    async def start(self, ssl_context: ssl.SSLContext) -> None:
+        app = web.Application()
+        app.router.add_get("/", self.handle)
+        self._runner = web.AppRunner(app, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0, ssl_context=ssl_context)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+        loop = asyncio.get_running_loop()
+        transport, _ = await loop.create_datagram_endpoint(
+            lambda: _MediaProtocol(self), local_addr=("127.0.0.1", 0)
+        )
+        self._transport = transport
+        self.udp_port = transport.get_extra_info("sockname")[1]
+
+    async def stop(self) -> None:
+        for session in list(self.sessions.values()):
+            await session.ws.close()
+        if self._transport is not None:
+            self._transport.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    # -- the bot's voice state: gateway op 4 ------------------------------------------------------
+
+    def bot_voice_state(self, data: dict[str, Any]) -> None:
+        world = self.fake.world
+        guild = world.guilds[int(data["guild_id"])]
+        bot_id = world.bot_user.id
+        channel_id = int(data["channel_id"]) if data.get("channel_id") else None
+        state = guild.voice_states.get(bot_id)
+        if state is None:
+            state = guild.voice_states[bot_id] = VoiceState(bot_id, guild.id, None, secrets.token_hex(16))
+        state.channel_id = channel_id
+        state.self_mute, state.self_deaf = bool(data.get("self_mute")), bool(data.get("self_deaf"))
+        self.fake.dispatch("VOICE_STATE_UPDATE", self.fake.gateway.voice_state_event(guild, bot_id))
+        if channel_id is None:
+            del guild.voice_states[bot_id]
+            return
+        token = secrets.token_hex(8)
+        self.tokens[token] = (guild.id, bot_id)
+        endpoint = f"127.0.0.1:{self.port}"
+        self.fake.dispatch(
+            "VOICE_SERVER_UPDATE", {"token": token, "guild_id": str(guild.id), "endpoint": endpoint}
+        )
+
+    # -- the voice gateway ------------------------------------------------------------------------
+
+    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(autoping=True)
+        await ws.prepare(request)
+        await ws.send_json({"op": V_HELLO, "d": {"heartbeat_interval": 13750.0, "v": 8}})
+        session: VoiceSession | None = None
+        try:
+            async for message in ws:
+                if message.type != WSMsgType.TEXT:
+                    continue
+                payload = json.loads(message.data)
+                op, data = payload.get("op"), payload.get("d") or {}
+                if op == V_IDENTIFY:
+                    session = await self._identify(ws, data)
+                elif op == V_SELECT_PROTOCOL and session is not None:
+                    await self._select_protocol(ws, session, data)
+                elif op == V_HEARTBEAT:
+                    await ws.send_json({"op": V_HEARTBEAT_ACK, "d": {"t": data.get("t")}})
+                elif op == V_SPEAKING and session is not None:
+                    session.speaking.append(int(data.get("speaking", 0)))
+                elif op == V_RESUME:
+                    await ws.send_json({"op": V_RESUMED, "d": None})
+                self.fake.notify()
+        finally:
+            if session is not None:
+                self.sessions.pop(session.ssrc, None)
+            self.fake.notify()
+        return ws
+
+    async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> VoiceSession | None:
+        owner = self.tokens.get(str(data.get("token")))
+        if owner is None or owner != (int(data["server_id"]), int(data["user_id"])):
+            await ws.close(code=4004)
+            return None
+        ssrc = len(self.sessions) + 1000 + secrets.randbelow(1000)
+        session = self.sessions[ssrc] = VoiceSession(owner[1], owner[0], ssrc, ws)
+        await ws.send_json(
+            {
+                "op": V_READY,
+                "d": {
+                    "ssrc": ssrc,
+                    "ip": "127.0.0.1",
+                    "port": self.udp_port,
+                    "modes": [MODE, "aead_aes256_gcm_rtpsize"],
+                    "heartbeat_interval": 1,
+                },
+            }
+        )
+        return session
+
+    async def _select_protocol(
+        self, ws: web.WebSocketResponse, session: VoiceSession, data: dict[str, Any]
+    ) -> None:
+        mode = data.get("data", {}).get("mode")
+        if mode != MODE:
+            await ws.close(code=4016)  # Unknown encryption mode
+            return
+        session.secret_key = secrets.token_bytes(32)
+        await ws.send_json(
+            {
+                "op": V_SESSION_DESCRIPTION,
+                "d": {
+                    "mode": MODE,
+                    "secret_key": list(session.secret_key),
+                    "dave_protocol_version": 0,
+                    "audio_codec": "opus",
+                    "media_session_id": secrets.token_hex(8),
+                },
+            }
+        )
+
+    # -- media ------------------------------------------------------------------------------------
+
+    def receive_rtp(self, packet: bytes) -> None:
+        ssrc = struct.unpack_from(">I", packet, 8)[0]
+        session = self.sessions.get(ssrc)
+        if session is None or session.secret_key is None:
+            return
+        header_size = 12
+        if packet[0] & 0x10:  # RTP header extension: its 4-byte header stays in the clear with rtpsize
+            header_size += 4
+        header, ciphertext, nonce = packet[:header_size], packet[header_size:-4], packet[-4:]
+        try:
+            opus = nacl.secret.Aead(session.secret_key).decrypt(ciphertext, header, nonce + bytes(20))
+        except nacl.exceptions.CryptoError:
+            self.audio.undecryptable += 1
+            return
+        if opus.startswith(OGG_HEADERS):
+            self.audio.skipped_headers += 1
+            return
+        self.audio.frames.setdefault(session.user_id, []).append(opus)
+        self.fake.notify()

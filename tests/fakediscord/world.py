@@ -1,0 +1,428 @@
+"""The world the stand-in serves: users, guilds, roles, channels, messages and voice states.
+
+Objects are plain dataclasses; `*_json` functions render them the way Discord's API does (ids as
+strings). Nothing here does I/O: the REST and gateway layers read and change the world, then dispatch.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from . import permissions as perms
+
+DISCORD_EPOCH_MS = 1420070400000
+
+
+class ChannelType:
+    GUILD_TEXT = 0
+    DM = 1
+    GUILD_VOICE = 2
+    GUILD_CATEGORY = 4
+    PUBLIC_THREAD = 11
+    PRIVATE_THREAD = 12
+    GUILD_STAGE_VOICE = 13
+
+    THREADS = (PUBLIC_THREAD, PRIVATE_THREAD)
+    VOICE = (GUILD_VOICE, GUILD_STAGE_VOICE)
+
+
+class Snowflakes:
+    """Real-looking snowflakes: increasing, with a timestamp discord.py can turn into created_at."""
+
+    def __init__(self) -> None:
+        self._counter = itertools.count(1)
+
+    def __call__(self) -> int:
+        ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        return (ms << 22) | (next(self._counter) & 0x3FFFFF)
+
+
+def iso_now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+@dataclass
+class User:
+    id: int
+    username: str
+    global_name: str | None = None
+    bot: bool = False
+    dms_open: bool = True  # False: DMs answer 403 code 50007, like a user who closed them
+
+
+@dataclass
+class Role:
+    id: int
+    name: str
+    permissions: int
+    position: int = 0
+
+
+@dataclass
+class Member:
+    user: User
+    guild_id: int
+    nick: str | None = None
+    roles: list[int] = field(default_factory=list)
+    joined_at: str = field(default_factory=iso_now)
+
+    @property
+    def id(self) -> int:
+        return self.user.id
+
+
+@dataclass
+class Overwrite:
+    id: int
+    type: int  # 0 role, 1 member
+    allow: int = 0
+    deny: int = 0
+
+
+@dataclass
+class Channel:
+    id: int
+    type: int
+    name: str = ""
+    guild_id: int | None = None
+    position: int = 0
+    parent_id: int | None = None
+    overwrites: list[Overwrite] = field(default_factory=list)
+    recipient_id: int | None = None  # DM
+    owner_id: int | None = None  # thread
+    thread_members: set[int] = field(default_factory=set)
+    archived: bool = False
+    invitable: bool = True
+    user_limit: int = 0
+
+
+@dataclass
+class Message:
+    id: int
+    channel_id: int
+    author: User
+    content: str = ""
+    components: list[dict[str, Any]] = field(default_factory=list)
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    flags: int = 0
+    guild_id: int | None = None
+    interaction_id: int | None = None  # the interaction this answers, for responses and followups
+    webhook_id: int | None = None
+    edited_timestamp: str | None = None
+    deleted: bool = False
+    timestamp: str = field(default_factory=iso_now)
+
+    EPHEMERAL = 1 << 6
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & self.EPHEMERAL)
+
+    def component(self, custom_id: str | None = None, label: str | None = None) -> dict[str, Any]:
+        """The component (button, select) with this custom_id or label, searched through action rows."""
+        for row in self.components:
+            for item in row.get("components", []):
+                if (custom_id is not None and item.get("custom_id") == custom_id) or (
+                    label is not None and item.get("label") == label
+                ):
+                    return item
+        raise LookupError(f"message {self.id} has no component custom_id={custom_id!r} label={label!r}")
+
+    def buttons(self) -> list[dict[str, Any]]:
+        return [
+            item for row in self.components for item in row.get("components", []) if item.get("type") == 2
+        ]
+
+
+@dataclass
+class VoiceState:
+    user_id: int
+    guild_id: int
+    channel_id: int | None
+    session_id: str
+    mute: bool = False
+    deaf: bool = False
+    self_mute: bool = False
+    self_deaf: bool = False
+    suppress: bool = False
+
+
+@dataclass
+class Guild:
+    id: int
+    name: str
+    owner_id: int
+    roles: dict[int, Role] = field(default_factory=dict)
+    members: dict[int, Member] = field(default_factory=dict)
+    channel_ids: list[int] = field(default_factory=list)
+    voice_states: dict[int, VoiceState] = field(default_factory=dict)
+
+    @property
+    def everyone(self) -> Role:
+        return self.roles[self.id]
+
+
+class World:
+    """Every object the stand-in knows, with the lookups REST and the driver need."""
+
+    def __init__(self) -> None:
+        self.snowflake = Snowflakes()
+        self.users: dict[int, User] = {}
+        self.guilds: dict[int, Guild] = {}
+        self.channels: dict[int, Channel] = {}
+        self.messages: dict[int, list[Message]] = {}
+        self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
+        self.bot_user = self.add_user("mafiabot", bot=True)
+        self.application_id = self.bot_user.id  # like real bots, the app id is the bot user's id
+
+    # -- building the world -----------------------------------------------------------------------
+
+    def add_user(self, username: str, *, bot: bool = False, global_name: str | None = None) -> User:
+        user = User(self.snowflake(), username, global_name=global_name, bot=bot)
+        self.users[user.id] = user
+        return user
+
+    def add_guild(self, name: str, *, owner: User | None = None) -> Guild:
+        owner = owner or self.add_user(f"{name}-owner")
+        guild = Guild(self.snowflake(), name, owner.id)
+        guild.roles[guild.id] = Role(guild.id, "@everyone", perms.EVERYONE_DEFAULT)
+        self.guilds[guild.id] = guild
+        self.add_member(guild, owner)
+        return guild
+
+    def add_role(self, guild: Guild, name: str, permissions: int = 0) -> Role:
+        role = Role(self.snowflake(), name, permissions, position=len(guild.roles))
+        guild.roles[role.id] = role
+        return role
+
+    def add_member(self, guild: Guild, user: User, *, roles: list[Role] | None = None) -> Member:
+        member = Member(user, guild.id, roles=[role.id for role in roles or []])
+        guild.members[user.id] = member
+        return member
+
+    def add_channel(
+        self,
+        guild: Guild | None,
+        name: str,
+        type: int = ChannelType.GUILD_TEXT,
+        *,
+        parent_id: int | None = None,
+        overwrites: list[Overwrite] | None = None,
+    ) -> Channel:
+        channel = Channel(
+            self.snowflake(),
+            type,
+            name,
+            guild_id=guild.id if guild else None,
+            parent_id=parent_id,
+            overwrites=overwrites or [],
+        )
+        if guild is not None:
+            channel.position = len(guild.channel_ids)
+            guild.channel_ids.append(channel.id)
+        self.channels[channel.id] = channel
+        self.messages[channel.id] = []
+        return channel
+
+    def dm_channel(self, user: User) -> Channel:
+        channel_id = self.dm_channels.get(user.id)
+        if channel_id is None:
+            channel = self.add_channel(None, "", ChannelType.DM)
+            channel.recipient_id = user.id
+            self.dm_channels[user.id] = channel_id = channel.id
+        return self.channels[channel_id]
+
+    def add_message(self, channel: Channel, author: User, **fields: Any) -> Message:
+        message = Message(self.snowflake(), channel.id, author, guild_id=channel.guild_id, **fields)
+        self.messages[channel.id].append(message)
+        return message
+
+    # -- lookups ----------------------------------------------------------------------------------
+
+    def guild_of(self, channel: Channel) -> Guild | None:
+        return self.guilds.get(channel.guild_id) if channel.guild_id else None
+
+    def find_message(self, message_id: int) -> Message | None:
+        for messages in self.messages.values():
+            for message in messages:
+                if message.id == message_id:
+                    return message
+        return None
+
+    def permissions(self, guild: Guild, user_id: int, channel: Channel | None = None) -> int:
+        member = guild.members[user_id]
+        if channel is not None and channel.type in ChannelType.THREADS and channel.parent_id:
+            channel = self.channels[channel.parent_id]  # threads inherit their parent's overwrites
+        return perms.channel_permissions(guild, member, channel)
+
+
+# -- JSON, the way Discord renders each object ---------------------------------------------------
+
+
+def user_json(user: User) -> dict[str, Any]:
+    return {
+        "id": str(user.id),
+        "username": user.username,
+        "discriminator": "0",
+        "global_name": user.global_name,
+        "avatar": None,
+        "bot": user.bot,
+        "public_flags": 0,
+    }
+
+
+def role_json(role: Role) -> dict[str, Any]:
+    return {
+        "id": str(role.id),
+        "name": role.name,
+        "color": 0,
+        "hoist": False,
+        "position": role.position,
+        "permissions": str(role.permissions),
+        "managed": False,
+        "mentionable": False,
+        "flags": 0,
+    }
+
+
+def member_json(member: Member, *, with_user: bool = True) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "nick": member.nick,
+        "roles": [str(role_id) for role_id in member.roles],
+        "joined_at": member.joined_at,
+        "deaf": False,
+        "mute": False,
+        "flags": 0,
+        "pending": False,
+    }
+    if with_user:
+        data["user"] = user_json(member.user)
+    return data
+
+
+def overwrite_json(ow: Overwrite) -> dict[str, Any]:
+    # Real Discord answers with strings even when discord.py sent integers.
+    return {"id": str(ow.id), "type": ow.type, "allow": str(ow.allow), "deny": str(ow.deny)}
+
+
+def channel_json(channel: Channel, world: World | None = None) -> dict[str, Any]:
+    data: dict[str, Any] = {"id": str(channel.id), "type": channel.type, "flags": 0}
+    if channel.type == ChannelType.DM:
+        recipient = world.users[channel.recipient_id] if world and channel.recipient_id else None
+        data["recipients"] = [user_json(recipient)] if recipient else []
+        data["last_message_id"] = None
+        return data
+    data.update(
+        name=channel.name,
+        guild_id=str(channel.guild_id),
+        position=channel.position,
+        parent_id=str(channel.parent_id) if channel.parent_id else None,
+        permission_overwrites=[overwrite_json(ow) for ow in channel.overwrites],
+        nsfw=False,
+    )
+    if channel.type in ChannelType.VOICE:
+        data.update(bitrate=64000, user_limit=channel.user_limit, rtc_region=None)
+    if channel.type in ChannelType.THREADS:
+        data.update(
+            owner_id=str(channel.owner_id) if channel.owner_id else None,
+            member_count=len(channel.thread_members),
+            message_count=0,
+            thread_metadata={
+                "archived": channel.archived,
+                "auto_archive_duration": 1440,
+                "archive_timestamp": iso_now(),
+                "locked": False,
+                "invitable": channel.invitable,
+            },
+        )
+        data.pop("permission_overwrites")
+    return data
+
+
+def message_json(message: Message) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": str(message.id),
+        "channel_id": str(message.channel_id),
+        "author": user_json(message.author),
+        "content": message.content,
+        "timestamp": message.timestamp,
+        "edited_timestamp": message.edited_timestamp,
+        "tts": False,
+        "mention_everyone": False,
+        "mentions": [],
+        "mention_roles": [],
+        "attachments": [],
+        "embeds": message.embeds,
+        "components": message.components,
+        "pinned": False,
+        "type": 0 if message.interaction_id is None else 20,
+        "flags": message.flags,
+    }
+    if message.guild_id:
+        data["guild_id"] = str(message.guild_id)
+    if message.webhook_id:
+        data["webhook_id"] = str(message.webhook_id)
+    return data
+
+
+def voice_state_json(state: VoiceState, member: Member | None = None) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "guild_id": str(state.guild_id),
+        "channel_id": str(state.channel_id) if state.channel_id else None,
+        "user_id": str(state.user_id),
+        "session_id": state.session_id,
+        "deaf": state.deaf,
+        "mute": state.mute,
+        "self_deaf": state.self_deaf,
+        "self_mute": state.self_mute,
+        "self_video": False,
+        "suppress": state.suppress,
+        "request_to_speak_timestamp": None,
+    }
+    if member is not None:
+        data["member"] = member_json(member)
+    return data
+
+
+def guild_json(guild: Guild, world: World, *, members: list[Member]) -> dict[str, Any]:
+    """The GUILD_CREATE payload; `members` is the subset sent inline (the rest comes by chunking)."""
+    channels = [world.channels[cid] for cid in guild.channel_ids]
+    return {
+        "id": str(guild.id),
+        "name": guild.name,
+        "icon": None,
+        "owner_id": str(guild.owner_id),
+        "afk_channel_id": None,
+        "afk_timeout": 300,
+        "verification_level": 0,
+        "default_message_notifications": 0,
+        "explicit_content_filter": 0,
+        "roles": [role_json(role) for role in guild.roles.values()],
+        "emojis": [],
+        "stickers": [],
+        "features": [],
+        "mfa_level": 0,
+        "system_channel_id": None,
+        "system_channel_flags": 0,
+        "premium_tier": 0,
+        "preferred_locale": "ru",
+        "nsfw_level": 0,
+        "joined_at": iso_now(),
+        "large": len(members) < len(guild.members),
+        "unavailable": False,
+        "member_count": len(guild.members),
+        "members": [member_json(member) for member in members],
+        "channels": [channel_json(c, world) for c in channels if c.type not in ChannelType.THREADS],
+        "threads": [channel_json(c, world) for c in channels if c.type in ChannelType.THREADS],
+        "voice_states": [
+            voice_state_json(state) for state in guild.voice_states.values() if state.channel_id is not None
+        ],
+        "presences": [],
+        "stage_instances": [],
+        "guild_scheduled_events": [],
+        "soundboard_sounds": [],
+    }
