@@ -1,0 +1,66 @@
+"""The rules engine of mafiabot: pure, deterministic, replayable.
+
+``new_game`` seats a composition and starts the first phase; ``apply`` takes a state and a command and
+returns the new state and the events. Nothing here does I/O, reads a clock or uses global randomness.
+"""
+
+from engine import abilities, conduct, day, wins  # noqa: F401  (register ability kinds, steps, wins)
+from engine.commands import (
+    Abort,
+    Act,
+    Advance,
+    Answer,
+    Claim,
+    Command,
+    Foul,
+    Nominate,
+    Pass,
+    Propose,
+    Remove,
+    Skip,
+    TeamAct,
+    Vote,
+    command_from_json,
+)
+from engine.composition import composition, player_counts
+from engine.errors import EngineError, IllegalCommand, RulesetError
+from engine.events import Audience, Event
+from engine.game import apply, deal, new_game, replay
+from engine.rules import Ruleset, available_presets, load_ruleset
+from engine.state import GameState
+from engine.view import events_for, view_for
+
+__all__ = [
+    "Abort",
+    "Act",
+    "Advance",
+    "Answer",
+    "Audience",
+    "Claim",
+    "Command",
+    "EngineError",
+    "Event",
+    "Foul",
+    "GameState",
+    "IllegalCommand",
+    "Nominate",
+    "Pass",
+    "Propose",
+    "Remove",
+    "Ruleset",
+    "RulesetError",
+    "Skip",
+    "TeamAct",
+    "Vote",
+    "apply",
+    "available_presets",
+    "command_from_json",
+    "composition",
+    "deal",
+    "events_for",
+    "load_ruleset",
+    "new_game",
+    "player_counts",
+    "replay",
+    "view_for",
+]

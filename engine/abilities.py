@@ -1,0 +1,323 @@
+"""Night abilities: who may act at a step, which targets are legal, and the registered ability kinds.
+
+Resolution is a fold over the night order into the :class:`~engine.state.NightLedger`
+(RULESETS.md 4.9): each step, when it closes, applies its actions to the ledger; the attempts meet
+the protections at dawn (:func:`resolve_attempts`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from engine.errors import DeadPlayer, IllegalCommand, IllegalTarget, NotYourTurn, WrongPhase
+from engine.events import HOST_ONLY, Event, to_seats
+from engine.flow import Out, holders_of
+from engine.registry import ABILITY_KINDS, ability_kind
+from engine.rules.model import AbilityDef, StepDef
+from engine.state import GameState, put, put_ledger
+
+
+def step_index(s: GameState, step_id: str) -> int:
+    return next(i for i, st in enumerate(s.ruleset.night_steps) if st.id == step_id)
+
+
+def abilities_now(s: GameState, seat: int, step_id: str) -> list[AbilityDef]:
+    """The seat's abilities at this step that the rules allow tonight (night number, uses left)."""
+    out = []
+    for ab in s.ruleset.ability_for_step(s.role_of(seat), step_id):
+        if ab.from_night > s.night:
+            continue
+        if ab.uses and _uses(s, seat, step_id) >= ab.uses:
+            continue
+        out.append(ab)
+    return out
+
+
+def _uses(s: GameState, seat: int, step_id: str) -> int:
+    return next((n for x, st, n in s.uses if x == seat and st == step_id), 0)
+
+
+def actors_of_step(s: GameState, step: StepDef) -> list[int]:
+    if step.kind != "act":
+        return []
+    if step.team:
+        return holders_of(s, step)
+    return [x for x in holders_of(s, step) if abilities_now(s, x, step.id)]
+
+
+def legal_targets(s: GameState, seat: int, ab: AbilityDef) -> list[int]:
+    """Targets the ability allows (D-G4 self-targeting, «не … два раза подряд», revive lists)."""
+    candidates = sorted({t for t, _, _ in s.ledger.attempts}) if ab.params.get("revive") else s.living()
+    allowed = []
+    last = _last_targets(s, seat, ab.step)
+    for t in candidates:
+        if t == seat:
+            if ab.self_target == "never":
+                continue
+            if ab.self_target == "once" and (seat, ab.step) in s.self_used:
+                continue
+        if ab.not_same_twice and t in last:
+            continue
+        allowed.append(t)
+    return allowed
+
+
+def _last_targets(s: GameState, seat: int, step_id: str) -> tuple[int, ...]:
+    for x, st, targets in s.last_targets:
+        if x == seat and st == step_id:
+            return targets
+    return ()
+
+
+def team_targets(s: GameState) -> list[int]:
+    """Group kills may target any living player, the group's own members included (D-G4)."""
+    return s.living()
+
+
+def _current_step(s: GameState) -> StepDef:
+    if s.phase != "night" or s.step.kind != "night":
+        raise WrongPhase("Сейчас не время ночных действий.")
+    return next(st for st in s.ruleset.night_steps if st.id == s.step.night_step)
+
+
+def act(s: GameState, seat: int, targets: tuple[int, ...], act_name: str, out: Out) -> None:
+    step = _current_step(s)
+    if seat not in s.alive:
+        raise DeadPlayer(f"Игрок {seat} выбыл и не может действовать.")
+    if step.team or s.role_of(seat) != step.role:
+        raise NotYourTurn(f"Сейчас ход «{step.id}», а не игрока {seat}.")
+    options = abilities_now(s, seat, step.id)
+    if not options:
+        raise IllegalCommand(f"Игрок {seat} не может использовать способность в ночь {s.night}.")
+    if act_name:
+        chosen = [a for a in options if a.act == act_name]
+        if not chosen:
+            raise IllegalCommand(f"Нет действия «{act_name}» у этой роли.")
+        ab = chosen[0]
+    elif len(options) > 1:
+        raise IllegalCommand("Выберите действие: " + ", ".join(a.act for a in options))
+    else:
+        ab = options[0]
+    if len(targets) != ab.targets or len(set(targets)) != len(targets):
+        raise IllegalTarget(f"Нужно выбрать игроков: {ab.targets}.")
+    legal = legal_targets(s, seat, ab)
+    for t in targets:
+        if t not in legal:
+            raise IllegalTarget(f"Игрока {t} нельзя выбрать для этого действия.")
+    actions = (*tuple(a for a in s.ledger.actions if a[0] != seat), (seat, ab.act, targets))
+    put_ledger(s, actions=actions, skipped=s.ledger.skipped - {seat})
+    out.append(Event("action", HOST_ONLY, {"seat": seat, "step": step.id, "targets": list(targets)}))
+    out.append(Event("action_accepted", to_seats(seat), {"seat": seat}, s.ruleset.phrase("action_accepted")))
+
+
+def skip(s: GameState, seat: int, out: Out) -> None:
+    step = _current_step(s)
+    if (
+        seat not in s.alive
+        or (step.role and s.role_of(seat) != step.role)
+        or (step.team and seat not in holders_of(s, step))
+    ):
+        raise NotYourTurn(f"Игрок {seat} сейчас не действует.")
+    if step.role:
+        options = abilities_now(s, seat, step.id)
+        if options and not all(a.optional for a in options):
+            raise IllegalCommand("Это действие обязательно: пропустить его нельзя.")
+    put_ledger(
+        s, actions=tuple(a for a in s.ledger.actions if a[0] != seat), skipped=s.ledger.skipped | {seat}
+    )
+    out.append(Event("action_skipped", to_seats(seat), {"seat": seat}, s.ruleset.phrase("action_skipped")))
+
+
+def propose(s: GameState, seat: int, target: int, out: Out) -> None:
+    step = _current_step(s)
+    if not step.team:
+        raise NotYourTurn("Сейчас не ход команды.")
+    if seat not in s.alive or seat not in holders_of(s, step):
+        raise NotYourTurn(f"Игрок {seat} не просыпается с этой командой.")
+    if target not in team_targets(s):
+        raise IllegalTarget(f"Игрока {target} нельзя выбрать.")
+    proposals = (*tuple(p for p in s.ledger.proposals if p[0] != seat), (seat, target))
+    put_ledger(s, proposals=proposals)
+    members = holders_of(s, step)
+    out.append(Event("proposal", to_seats(*members), {"seat": seat, "target": target, "team": step.team}))
+
+
+def team_act(s: GameState, team: str, target: int, out: Out) -> None:
+    step = _current_step(s)
+    if step.team != team:
+        raise NotYourTurn(f"Сейчас не ход команды «{team}».")
+    if target not in team_targets(s):
+        raise IllegalTarget(f"Игрока {target} нельзя выбрать.")
+    put_ledger(s, team_target=target)
+    out.append(Event("action", HOST_ONLY, {"team": team, "step": step.id, "targets": [target]}))
+
+
+def step_complete(s: GameState) -> bool:
+    """Everyone who must or may act at this step has chosen (the service may close it early)."""
+    if s.phase != "night":
+        return False
+    if s.step.kind == "meet":
+        return False
+    step = _current_step(s)
+    if step.team:
+        if s.ledger.team_target:
+            return True
+        return {p[0] for p in s.ledger.proposals} >= set(holders_of(s, step))
+    done = {a[0] for a in s.ledger.actions} | s.ledger.skipped
+    return set(actors_of_step(s, step)) <= done
+
+
+# -- resolution ------------------------------------------------------------------------------------
+
+
+def effective(s: GameState, seat: int) -> bool:
+    """RULESETS.md 1: living (end-of-night presets: killed tonight still acts) and not blocked."""
+    return seat in s.alive and seat not in s.ledger.blocked
+
+
+def resolve_step(s: GameState, step: StepDef, out: Out) -> None:
+    index = step_index(s, step.id)
+    if step.team:
+        _resolve_team(s, step, index, out)
+        return
+    chosen = list(s.ledger.chosen)
+    for seat, act_name, targets in s.ledger.actions:
+        ab = next(a for a in abilities_now(s, seat, step.id) if a.act == act_name)
+        _count_use(s, seat, step.id, targets)
+        chosen.append((seat, step.id, targets))
+        if not effective(s, seat):
+            if ab.kind.startswith("check"):
+                out.append(
+                    Event("check_nothing", to_seats(seat), {"seat": seat}, s.ruleset.phrase("check_nothing"))
+                )
+            continue
+        ABILITY_KINDS[ab.kind](s, seat, ab, targets, index, out)
+    put_ledger(s, chosen=tuple(chosen))
+
+
+def _count_use(s: GameState, seat: int, step_id: str, targets: tuple[int, ...]) -> None:
+    n = _uses(s, seat, step_id)
+    uses = (*tuple(u for u in s.uses if not (u[0] == seat and u[1] == step_id)), (seat, step_id, n + 1))
+    put(s, uses=uses)
+    if seat in targets:
+        put(s, self_used=s.self_used | {(seat, step_id)})
+
+
+def _resolve_team(s: GameState, step: StepDef, index: int, out: Out) -> None:
+    """D-H8: the team's target is the most proposed one; a tie or no proposal is a miss (the leader's
+    proposal breaks ties where the preset says so)."""
+    tdef = s.ruleset.teams[step.team]
+    members = holders_of(s, step)
+    target = s.ledger.team_target
+    if not target and s.ledger.proposals:
+        counts = Counter(t for _, t in s.ledger.proposals)
+        top = max(counts.values())
+        tied = [t for t, c in counts.items() if c == top]
+        if len(tied) == 1:
+            target = tied[0]
+        elif tdef.tie == "leader":
+            leader_pick = [t for x, t in s.ledger.proposals if s.role_of(x) == tdef.leader]
+            target = leader_pick[0] if leader_pick and leader_pick[0] in tied else 0
+    if not target:
+        out.append(Event("team_missed", HOST_ONLY, {"team": step.team, "reason": "no_target"}))
+        return
+    if step.team in s.ledger.team_miss or not any(effective(s, m) for m in members):
+        out.append(
+            Event("team_missed", HOST_ONLY, {"team": step.team, "reason": "blocked", "target": target})
+        )
+        return
+    attempt(s, target, step.team, index)
+
+
+def attempt(s: GameState, target: int, source: str, index: int) -> None:
+    put_ledger(s, attempts=(*s.ledger.attempts, (target, source, index)))
+
+
+def resolve_attempts(s: GameState) -> list[int]:
+    """Dawn: every attempt meets the protections; returns the victims in ascending seat order (D-G11)."""
+    victims: dict[int, int] = {}
+    for target, _source, index in s.ledger.attempts:
+        if target not in s.alive or target in s.ledger.protected:
+            continue
+        if s.ruleset.roles[s.role_of(target)].night_immune:
+            continue
+        victims[target] = max(index, victims.get(target, -1))
+    town = [v for v in victims if s.ruleset.roles[s.role_of(v)].side == "town"]
+    tiebreaker = max(town, key=lambda v: victims[v]) if town else 0
+    put(s, tiebreaker=tiebreaker, last_targets=s.ledger.chosen)
+    return sorted(victims)
+
+
+def hit_tonight(s: GameState, target: int) -> bool:
+    """D-CL4: successfully hit by a kill resolved so far tonight, and not night-immune."""
+    if s.ruleset.roles[s.role_of(target)].night_immune:
+        return False
+    return any(t == target for t, _, _ in s.ledger.attempts)
+
+
+# -- ability kinds ---------------------------------------------------------------------------------
+
+
+@ability_kind("kill")
+def _kill(s: GameState, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out) -> None:
+    """«может «убить» любого игрока» — a kill attempt that protections may stop."""
+    spare = ab.params.get("spare_roles", [])
+    for t in targets:
+        if s.role_of(t) not in spare:
+            attempt(s, t, s.role_of(seat), index)
+
+
+@ability_kind("protect")
+def _protect(s: GameState, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out) -> None:
+    """«не страшен в эту ночь ни кинжал маньяка, ни шальная пуля мафии» — kill attempts on the target fail.
+    With ``revive`` (classic doctor, variant 2) the target is one of tonight's victims."""
+    put_ledger(s, protected=s.ledger.protected | set(targets))
+
+
+@ability_kind("block")
+def _block(s: GameState, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out) -> None:
+    """«блокирует действие любого игрока» — the target's ability has no effect tonight; blocking a
+    team's leader (the don) makes the team miss."""
+    put_ledger(s, blocked=s.ledger.blocked | set(targets))
+    for t in targets:
+        for tid, team in s.ruleset.teams.items():
+            if team.leader and s.role_of(t) == team.leader:
+                put_ledger(s, team_miss=s.ledger.team_miss | {tid})
+
+
+def status_seen(s: GameState, target: int, ab: AbilityDef) -> str:
+    role = s.role_of(target)
+    seen: dict[str, str] = dict(ab.params.get("seen_as", {}))
+    if role in seen:
+        return seen[role]
+    if any(x == target for x, _ in s.team_joins):
+        return "mafia"
+    return "mafia" if s.ruleset.roles[role].status == "mafia" else "not_mafia"
+
+
+@ability_kind("check_status")
+def _check_status(
+    s: GameState, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out
+) -> None:
+    """«ведущий показывает таблички «мафия», «честный» или «убит»» (classic) / «мафия» — «не мафия»."""
+    target = targets[0]
+    result = (
+        "killed" if ab.params.get("killed_plate") and hit_tonight(s, target) else status_seen(s, target, ab)
+    )
+    phrases: dict[str, Any] = dict(ab.params.get("phrases", {}))
+    data = {"seat": seat, "target": target, "result": result}
+    out.append(Event("check", to_seats(seat), data, phrases.get(result), {"seat": target}))
+
+
+@ability_kind("check_role")
+def _check_role(
+    s: GameState, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out
+) -> None:
+    """The host shows the target's role card to the checker."""
+    target = targets[0]
+    role = s.role_of(target)
+    put(s, knowledge=s.knowledge | {(seat, target)})
+    data = {"seat": seat, "target": target, "result": role}
+    params = {"seat": target, "role": s.ruleset.roles[role].display}
+    out.append(Event("check", to_seats(seat), data, s.ruleset.phrase("role_card"), params))

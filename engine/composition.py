@@ -1,0 +1,36 @@
+"""Compositions: which roles are dealt for a number of players (the preset's table plus options)."""
+
+from __future__ import annotations
+
+from engine.errors import IllegalCommand
+from engine.rules import Ruleset
+
+
+def player_counts(ruleset: Ruleset) -> list[int]:
+    return sorted(ruleset.compositions)
+
+
+def composition(ruleset: Ruleset, players: int) -> dict[str, int]:
+    """The preset's table for ``players``; each extra role of the selected options replaces one
+    civilian (D-CL1), and a split moves the smaller half of one role to another (the yakuza clan)."""
+    table = ruleset.compositions.get(players)
+    if table is None:
+        counts = ", ".join(str(n) for n in player_counts(ruleset))
+        raise IllegalCommand(f"Правила «{ruleset.id}» рассчитаны на {counts} игроков, а не на {players}.")
+    out = dict(table)
+    for source, target in ruleset.composition_split.items():
+        total = out.get(source, 0)
+        moved = total // 2
+        if moved < 2:
+            raise IllegalCommand(f"Слишком мало ролей «{source}», чтобы выделить «{target}».")
+        out[source] = total - moved
+        out[target] = out.get(target, 0) + moved
+    for extra in ruleset.composition_extras:
+        if extra in out and extra in ruleset.composition_split.values():
+            continue
+        replaced = "yakuza" if extra == "ninja" and out.get("yakuza") else "civilian"
+        if out.get(replaced, 0) < 1:
+            raise IllegalCommand(f"Нет места для роли «{extra}» при {players} игроках.")
+        out[replaced] -= 1
+        out[extra] = out.get(extra, 0) + 1
+    return {r: n for r, n in out.items() if n > 0}

@@ -1,0 +1,369 @@
+"""Day procedure as steps: morning, speeches, discussion, nominations, last words, voting and ties.
+
+The bot mutes and unmutes by these steps, so each one says exactly who holds the floor
+(:func:`engine.queries.speakers`). Steps are registered by name; a ruleset lists them in ``[day]``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from engine.errors import AlreadyActed, DeadPlayer, IllegalTarget, NotYourTurn, WrongPhase
+from engine.events import EVERYONE, Event, to_seats
+from engine.flow import (
+    Out,
+    announce_speech,
+    begin_speeches,
+    check_win,
+    eliminate,
+    first_speaker_order,
+    next_day_step,
+    say,
+)
+from engine.registry import TALLIES, TIE_CHAINS, day_step, tally, tie_chain
+from engine.state import GameState, Step, put, put_step
+
+# -- steps -----------------------------------------------------------------------------------------
+
+
+@day_step("morning")
+def _morning(s: GameState, out: Out) -> bool:
+    """The night's results: victims in ascending seat order (D-G11), or the "nobody" line."""
+    say(s, out, "day_breaks")
+    after_intro = s.night == 1 and bool(s.ruleset.intro_night)
+    if after_intro:
+        return False
+    victims = s.last_night_victims
+    for v in victims:
+        eliminate(s, v, "killed", out, reveal=s.ruleset.reveal_on_night_death)
+    if not victims:
+        say(s, out, "nobody_killed")
+    if "claim_commissar" in s.ruleset.params.get("claims", []):
+        put(s, claimable=frozenset(victims))
+        for v in victims:
+            out.append(Event("claim_offer", to_seats(v), {"seat": v}, s.ruleset.phrase("night_victim_claim")))
+    return check_win(s, out)
+
+
+@day_step("intro_speeches")
+def _intro_speeches(s: GameState, out: Out) -> bool:
+    """002 day 1: «Каждый из участников игры по очереди сообщает всем остальным о том, что он честный
+    горожанин» — in seat order from seat 1 (D-G9), no vote."""
+    say(s, out, "intro_day")
+    return begin_speeches(s, out, s.living(), "intro", s.ruleset.timer("intro_speech"))
+
+
+@day_step("speeches")
+def _speeches(s: GameState, out: Out) -> bool:
+    """A speech for every living player in seat order, the first speaker rotating by day; the speaker
+    may nominate during his own speech."""
+    return begin_speeches(s, out, first_speaker_order(s), "day", s.ruleset.timer("speech"))
+
+
+@day_step("discussion")
+def _discussion(s: GameState, out: Out) -> bool:
+    put(s, step=Step("discussion", seconds=s.ruleset.timer("discussion")))
+    say(s, out, "discussion_start")
+    return True
+
+
+@day_step("nominations")
+def _nominations(s: GameState, out: Out) -> bool:
+    """002: «ведущий предлагает выдвинуть подозреваемых в причастности к «мафии»»."""
+    put(s, step=Step("nominations", seconds=s.ruleset.timer("nominations")))
+    say(s, out, "nominations")
+    return True
+
+
+@day_step("last_words")
+def _last_words(s: GameState, out: Out) -> bool:
+    """002: «ведущий предоставляет каждому «кандидату» последнее слово»."""
+    return begin_speeches(s, out, candidates(s), "last_word", s.ruleset.timer("last_word"))
+
+
+@day_step("vote")
+def _vote(s: GameState, out: Out) -> bool:
+    cands = candidates(s)
+    if not cands and s.ruleset.voting.no_candidates == "everyone":
+        cands = s.living()
+    if len(cands) < max(1, s.ruleset.voting.min_candidates) or "vote_cancelled" in s.flags:
+        if cands or s.nominations:
+            say(s, out, "vote_not_held")
+        out.append(Event("no_elimination", EVERYONE, {"reason": "no_vote"}, s.ruleset.phrase("no_vote")))
+        put(s, flags=s.flags - {"vote_cancelled"})
+        return False
+    threshold = _threshold(s)
+    say(s, out, "vote_start", seats=list(cands), count=threshold)
+    start_ballot(s, out, cands, "main")
+    return True
+
+
+def candidates(s: GameState) -> list[int]:
+    return [t for _, t in s.nominations if t in s.alive]
+
+
+def _threshold(s: GameState) -> int:
+    return math.ceil(len(s.alive) / 2)
+
+
+# -- nominations -----------------------------------------------------------------------------------
+
+
+def nominate(s: GameState, seat: int, target: int, out: Out) -> None:
+    if s.phase != "day":
+        raise WrongPhase("Выдвигать кандидатуры можно только днём.")
+    if seat not in s.alive:
+        raise DeadPlayer(f"Игрок {seat} выбыл и не может выдвигать кандидатуры.")
+    step = s.step
+    if step.kind == "speech" and step.round == "day":
+        if seat != step.seat:
+            raise NotYourTurn(f"Выдвигать можно только в свою минуту: сейчас говорит игрок {step.seat}.")
+    elif step.kind != "nominations":
+        raise WrongPhase("Сейчас нельзя выдвигать кандидатуры.")
+    voting = s.ruleset.voting
+    if target not in s.alive:
+        raise IllegalTarget(f"Игрок {target} не за столом.")
+    if target == seat and not voting.self_nomination:
+        raise IllegalTarget("Нельзя выставлять себя.")
+    if any(t == target for _, t in s.nominations):
+        raise AlreadyActed(f"Игрок {target} уже выставлен.")
+    if sum(1 for by, _ in s.nominations if by == seat) >= voting.nominations_per_player:
+        raise AlreadyActed("Вы уже выставили кандидатуру.")
+    put(s, nominations=(*s.nominations, (seat, target)))
+    out.append(
+        Event(
+            "nominated",
+            EVERYONE,
+            {"seat": seat, "target": target},
+            s.ruleset.phrase("nominated"),
+            {"seat": target},
+        )
+    )
+
+
+# -- speeches --------------------------------------------------------------------------------------
+
+
+def end_speech(s: GameState, out: Out) -> None:
+    step = s.step
+    out.append(Event("speech_ended", EVERYONE, {"seat": step.seat}))
+    queue = tuple(x for x in step.queue if x in s.alive or step.round == "farewell")
+    if queue:
+        put_step(s, seat=queue[0], queue=queue[1:])
+        announce_speech(s, out)
+        return
+    if step.round == "tie_word":
+        start_ballot(s, out, list(step.candidates), "after_words")
+    elif step.round == "farewell":
+        after_elimination(s, out)
+    else:
+        next_day_step(s, out)
+
+
+def after_elimination(s: GameState, out: Out) -> None:
+    if not check_win(s, out):
+        next_day_step(s, out)
+
+
+# -- ballots ---------------------------------------------------------------------------------------
+
+
+def start_ballot(s: GameState, out: Out, cands: list[int], round_name: str) -> None:
+    put(s, ballots=(), voted=frozenset())
+    put(
+        s,
+        step=Step(
+            "vote",
+            seat=cands[0],
+            queue=tuple(cands[1:]),
+            candidates=tuple(cands),
+            round=round_name,
+            seconds=s.ruleset.timer("vote"),
+        ),
+    )
+    _announce_candidate(s, out)
+
+
+def _announce_candidate(s: GameState, out: Out) -> None:
+    seat = s.step.seat
+    out.append(
+        Event(
+            "ballot",
+            EVERYONE,
+            {"candidate": seat, "round": s.step.round},
+            s.ruleset.phrase("vote_candidate"),
+            {"seat": seat},
+        )
+    )
+
+
+def may_vote(s: GameState, seat: int) -> bool:
+    return seat in s.alive and seat not in s.no_vote
+
+
+def vote(s: GameState, seat: int, candidate: int, out: Out) -> None:
+    step = s.step
+    if step.kind == "tiebreak":
+        _tiebreak_vote(s, seat, candidate, out)
+        return
+    if step.kind != "vote":
+        raise WrongPhase("Сейчас нет голосования.")
+    if seat not in s.alive:
+        raise DeadPlayer(f"Игрок {seat} выбыл и не голосует.")
+    if seat in s.no_vote:
+        raise NotYourTurn(f"Игрок {seat} сегодня лишён права голоса.")
+    if candidate != step.seat:
+        raise IllegalTarget(f"Сейчас голосуем за игрока {step.seat}, а не за {candidate}.")
+    if any(v == seat for v, _ in s.ballots):
+        raise AlreadyActed("Вы уже проголосовали.")
+    if seat == candidate and not s.ruleset.voting.self_vote:
+        raise IllegalTarget("Нельзя голосовать за себя.")
+    put(s, ballots=(*s.ballots, (seat, candidate)))
+    out.append(Event("voted", EVERYONE, {"seat": seat, "candidate": candidate}))
+
+
+def close_candidate(s: GameState, out: Out) -> None:
+    """«ведущий досчитает до трех, назовет число голосов и попросит проголосовать за следующего»."""
+    step = s.step
+    if not step.queue and s.ruleset.voting.abstain == "last_candidate":
+        voters = {v for v, _ in s.ballots}
+        missing = [x for x in s.living() if may_vote(s, x) and x not in voters]
+        if missing:
+            put(s, ballots=s.ballots + tuple((x, step.seat) for x in missing))
+            out.append(
+                Event(
+                    "abstainers_added",
+                    EVERYONE,
+                    {"seats": missing, "candidate": step.seat},
+                    s.ruleset.phrase("vote_abstainers"),
+                    {"seat": step.seat},
+                )
+            )
+    count = sum(1 for _, c in s.ballots if c == step.seat)
+    say(s, out, "vote_count")
+    out.append(
+        Event(
+            "vote_count",
+            EVERYONE,
+            {"candidate": step.seat, "count": count, "round": step.round},
+            s.ruleset.phrase("vote_result"),
+            {"seat": step.seat, "count": count},
+        )
+    )
+    if step.queue:
+        put_step(s, seat=step.queue[0], queue=step.queue[1:])
+        _announce_candidate(s, out)
+        return
+    counts = {c: sum(1 for _, x in s.ballots if x == c) for c in step.candidates}
+    verdict = TALLIES[s.ruleset.voting.tally](s, counts)
+    if verdict[0] == "elect":
+        condemn(s, verdict[1], out)
+    elif verdict[0] == "tie":
+        TIE_CHAINS[s.ruleset.voting.ties](s, list(verdict[1]), out)
+    else:
+        no_elimination(s, out, "below_threshold")
+
+
+def condemn(s: GameState, seat: int, out: Out) -> None:
+    eliminate(s, seat, "executed", out, reveal=s.ruleset.reveal_on_vote)
+    if s.ruleset.timer("farewell") > 0 and not s.over:
+        put(s, step=Step("speech", seat=seat, round="farewell", seconds=s.ruleset.timer("farewell")))
+        announce_speech(s, out)
+        return
+    after_elimination(s, out)
+
+
+def no_elimination(s: GameState, out: Out, reason: str) -> None:
+    key = {"below_threshold": "nobody_voted_out", "tie": "no_elimination"}.get(reason, "no_elimination")
+    out.append(Event("no_elimination", EVERYONE, {"reason": reason}, s.ruleset.phrase(key)))
+    next_day_step(s, out)
+
+
+def _tiebreak_vote(s: GameState, seat: int, candidate: int, out: Out) -> None:
+    if seat != s.step.seat:
+        raise NotYourTurn("Решающий голос принадлежит другому игроку.")
+    if candidate not in s.step.candidates:
+        raise IllegalTarget(f"Игрок {candidate} не участвует в переголосовании.")
+    out.append(Event("tiebreak_vote", EVERYONE, {"seat": seat, "candidate": candidate}))
+    condemn(s, candidate, out)
+
+
+# -- tallies and tie chains ------------------------------------------------------------------------
+
+
+@tally("plurality")
+def _plurality(s: GameState, counts: dict[int, int]) -> tuple[str, Any]:
+    top = max(counts.values())
+    tied = [c for c, n in counts.items() if n == top]
+    return ("elect", tied[0]) if len(tied) == 1 else ("tie", tied)
+
+
+@tally("half")
+def _half(s: GameState, counts: dict[int, int]) -> tuple[str, Any]:
+    """004: «Тот, кто получил половину или более голосов - признан виновным» (D-S5: half of the living,
+    rounded up; several above it → the most votes; equal top → nobody)."""
+    threshold = _threshold(s)
+    over = {c: n for c, n in counts.items() if n >= threshold}
+    if not over:
+        return ("none", None)
+    top = max(over.values())
+    tied = [c for c, n in over.items() if n == top]
+    return ("elect", tied[0]) if len(tied) == 1 else ("tie", tied)
+
+
+@tie_chain("none")
+def _no_tie_rule(s: GameState, tied: list[int], out: Out) -> None:
+    out.append(Event("tie", EVERYONE, {"seats": tied}, s.ruleset.phrase("vote_tie"), {"seats": tied}))
+    no_elimination(s, out, "tie")
+
+
+@tie_chain("classic")
+def _classic_ties(s: GameState, tied: list[int], out: Out) -> None:
+    """002 and D-CL3: two tied of three or more → revote between the two; two candidates tied → a word
+    each and a revote; still tied → the honest citizen killed last night decides; three or more tied
+    → one revote among them, then nobody."""
+    step = s.step
+    out.append(Event("tie", EVERYONE, {"seats": tied, "round": step.round}))
+    if len(tied) >= 3:
+        if step.round == "main":
+            say(s, out, "vote_tie", seats=tied)
+            start_ballot(s, out, tied, "revote")
+        else:
+            no_elimination(s, out, "tie")
+        return
+    if len(step.candidates) >= 3:
+        say(s, out, "vote_tie", seats=tied)
+        start_ballot(s, out, tied, "revote")
+        return
+    if not s.tie_words_given:
+        put(s, tie_words_given=True)
+        say(s, out, "tie_words", seats=tied)
+        put(
+            s,
+            step=Step(
+                "speech",
+                seat=tied[0],
+                queue=tuple(tied[1:]),
+                candidates=tuple(tied),
+                round="tie_word",
+                seconds=s.ruleset.timer("tie_word"),
+            ),
+        )
+        announce_speech(s, out)
+        return
+    breaker = s.tiebreaker
+    if not breaker:
+        no_elimination(s, out, "tie")
+        return
+    say(s, out, "tiebreaker", seat=breaker)
+    put(s, step=Step("tiebreak", seat=breaker, candidates=tuple(tied), seconds=s.ruleset.timer("tiebreak")))
+    out.append(
+        Event(
+            "tiebreak_ballot",
+            to_seats(breaker),
+            {"seat": breaker, "candidates": tied},
+            s.ruleset.phrase("tiebreak_private"),
+            {"seats": tied},
+        )
+    )

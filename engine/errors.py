@@ -1,0 +1,48 @@
+"""One family of typed errors: every rejected command raises an :class:`IllegalCommand`.
+
+The message of each error is meant for the player who sent the command (in English here; the bot
+translates by error class), and the state a command was applied to is never modified.
+"""
+
+from __future__ import annotations
+
+
+class EngineError(Exception):
+    """Base class of every error the engine raises on purpose."""
+
+
+class RulesetError(EngineError):
+    """A ruleset file is malformed: the message names the file and the key."""
+
+    def __init__(self, source: str, key: str, message: str) -> None:
+        self.source = source
+        self.key = key
+        super().__init__(f"{source}: {key}: {message}" if key else f"{source}: {message}")
+
+
+class IllegalCommand(EngineError, ValueError):
+    """A command that the rules do not allow now. The state is left unchanged."""
+
+
+class WrongPhase(IllegalCommand):
+    """The command does not belong to the current phase or step."""
+
+
+class NotYourTurn(IllegalCommand):
+    """The seat may not act (speak, nominate, vote, use an ability) at this moment."""
+
+
+class DeadPlayer(IllegalCommand):
+    """An eliminated player tried to act."""
+
+
+class IllegalTarget(IllegalCommand):
+    """The chosen target is not allowed by the ability or the procedure."""
+
+
+class AlreadyActed(IllegalCommand):
+    """The seat already used this right (a second vote, a second nomination, …)."""
+
+
+class GameOver(IllegalCommand):
+    """The game has ended; nothing more can happen."""

@@ -1,0 +1,69 @@
+"""Events: what happened, and who may know it.
+
+Every event has a type, an audience and a flat mapping of fields. Events that the host announces
+carry ``phrase`` (an id from ANNOUNCEMENTS.md) and ``params`` (its placeholders).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+PUBLIC = "public"
+HOST = "host"
+SEATS = "seats"
+TEAM = "team"
+
+
+@dataclass(frozen=True, slots=True)
+class Audience:
+    """Who may learn of an event: everyone, the host only, some seats, or a team (resolved to seats)."""
+
+    kind: str = PUBLIC
+    seats: tuple[int, ...] = ()
+    team: str | None = None
+
+    def includes(self, seat: int) -> bool:
+        if self.kind == PUBLIC:
+            return True
+        if self.kind == HOST:
+            return False
+        return seat in self.seats
+
+    def to_json(self) -> Any:
+        if self.kind in (PUBLIC, HOST):
+            return self.kind
+        if self.kind == TEAM:
+            return {"team": self.team, "seats": list(self.seats)}
+        return {"seats": list(self.seats)}
+
+
+EVERYONE = Audience(PUBLIC)
+HOST_ONLY = Audience(HOST)
+
+
+def to_seats(*seats: int) -> Audience:
+    return Audience(SEATS, tuple(sorted(set(seats))))
+
+
+def to_team(team: str, seats: tuple[int, ...] | list[int]) -> Audience:
+    return Audience(TEAM, tuple(sorted(seats)), team)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    type: str
+    audience: Audience = EVERYONE
+    data: dict[str, Any] = field(default_factory=dict)
+    phrase: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type, **self.data, "audience": self.audience.to_json()}
+        if self.phrase is not None:
+            out["phrase"] = self.phrase
+            out["params"] = dict(self.params)
+        return out
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.data.get(key, default)

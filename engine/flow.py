@@ -1,0 +1,333 @@
+"""Phase flow: nights, days and the steps inside them, eliminations and the end of the game.
+
+Every function here works on a private copy of the state (see :func:`engine.state.thaw`) and appends
+the events it causes to ``out``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import rng
+from engine.events import EVERYONE, HOST_ONLY, Audience, Event, to_seats, to_team
+from engine.registry import DAY_STEPS, WIN_CHECKS
+from engine.rules.model import StepDef
+from engine.state import GameState, NightLedger, Step, put, put_ledger
+
+Out = list[Event]
+
+
+# -- announcements ---------------------------------------------------------------------------------
+
+
+def say(s: GameState, out: Out, key: str, audience: Audience = EVERYONE, **params: Any) -> None:
+    """A line of the host: an ``announce`` event with the preset's phrase for ``key``, if it has one."""
+    phrase = s.ruleset.phrase(key)
+    if phrase is not None:
+        out.append(Event("announce", audience, {"key": key}, phrase, params))
+
+
+def event(out: Out, kind: str, audience: Audience = EVERYONE, phrase: str | None = None, **data: Any) -> None:
+    out.append(Event(kind, audience, data, phrase, {k: v for k, v in data.items() if k != "role_id"}))
+
+
+def draw_seconds(s: GameState, low: int, high: int) -> int:
+    value, state = rng.below(s.rng, high - low + 1)
+    put(s, rng=state)
+    return low + value
+
+
+# -- eliminations ----------------------------------------------------------------------------------
+
+
+def eliminate(s: GameState, seat: int, how: str, out: Out, reveal: bool) -> None:
+    """A seat leaves the table (``how``: killed, executed, removed)."""
+    put(s, alive=s.alive - {seat})
+    data: dict[str, Any] = {"seat": seat}
+    if reveal or s.ruleset.roles[s.role_of(seat)].reveal_on_leave:
+        role = s.role_of(seat)
+        data["role"] = role
+        data["role_name"] = s.ruleset.roles[role].display
+        put(s, revealed=s.revealed | {seat})
+    phrase_key = {"killed": "player_killed", "executed": "executed", "removed": "removed"}[how]
+    if how == "killed" and s.ruleset.phrase("player_killed_neutral") and _several_killers(s):
+        phrase_key = "player_killed_neutral"
+    if how == "executed" and not reveal and s.ruleset.phrase("executed_hidden"):
+        phrase_key = "executed_hidden"
+    out.append(Event(how, EVERYONE, data, s.ruleset.phrase(phrase_key), dict(data)))
+    _werewolf_trigger(s, seat, out)
+
+
+def _several_killers(s: GameState) -> bool:
+    """D-CL12: the exact «мафия коварно убила» line only when the mafia is the only killer in play."""
+    killers = set()
+    for role_id in set(s.roles):
+        role = s.ruleset.roles[role_id]
+        if role.team and s.ruleset.teams[role.team].kill_step:
+            killers.add(role.team)
+        if any(a.kind == "kill" for a in role.abilities):
+            killers.add(role_id)
+    return len(killers) > 1
+
+
+def _werewolf_trigger(s: GameState, seat: int, out: Out) -> None:
+    """D-CL7: the first elimination of a clan member turns a dormant werewolf into that clan's member
+    «ближайшей же ночью»."""
+    team = s.team_of(seat)
+    if not team or not s.ruleset.teams[team].kill_step:
+        return
+    for other in s.living():
+        role = s.ruleset.roles[s.role_of(other)]
+        joined = any(j[0] == other for j in s.team_joins + s.pending_joins)
+        if role.joins_team_on_loss and not joined:
+            put(s, pending_joins=(*s.pending_joins, (other, team)))
+
+
+def check_win(s: GameState, out: Out) -> bool:
+    """Evaluate the preset's win check (D-G7). True when the game stopped (over, or a question asked)."""
+    if s.over:
+        return True
+    verdict = WIN_CHECKS[s.ruleset.win_check](s)
+    if verdict is None:
+        return False
+    if verdict == "ask_maniac":
+        maniac = next(x for x in s.living() if s.role_of(x) == "maniac")
+        put(s, flags=s.flags | {"maniac_asked"})
+        put(s, step=Step("question", seat=maniac, seconds=s.ruleset.timer("question")))
+        say(s, out, "maniac_question")
+        event(out, "question", to_seats(maniac), s.ruleset.phrase("maniac_question_private"), seat=maniac)
+        return True
+    finish(s, out, tuple(verdict))
+    return True
+
+
+def finish(s: GameState, out: Out, winners: tuple[str, ...]) -> None:
+    draw = not winners
+    put(s, phase="over", winners=winners, draw=draw, step=Step("over"), agenda=())
+    if draw:
+        out.append(Event("game_over", EVERYONE, {"winners": [], "draw": True}, s.ruleset.phrase("draw")))
+    else:
+        key = f"win_{winners[0]}"
+        out.append(Event("game_over", EVERYONE, {"winners": list(winners)}, s.ruleset.phrase(key)))
+    roles = [
+        {"seat": i + 1, "role": r, "role_name": s.ruleset.roles[r].display} for i, r in enumerate(s.roles)
+    ]
+    put(s, revealed=frozenset(range(1, s.n_seats + 1)))
+    out.append(
+        Event("roles_revealed", EVERYONE, {"roles": roles}, s.ruleset.phrase("roles"), {"roles": roles})
+    )
+
+
+# -- night -----------------------------------------------------------------------------------------
+
+
+def start_night(s: GameState, out: Out) -> None:
+    night = s.night + 1
+    intro = night == 1 and bool(s.ruleset.intro_night)
+    joins = s.team_joins
+    for seat, team in s.pending_joins:
+        if seat in s.alive:
+            joins = (*joins, (seat, team))
+            event(
+                out, "team_joined", to_seats(seat), s.ruleset.phrase("werewolf_turned"), seat=seat, team=team
+            )
+    put(s, phase="night", night=night, intro=intro, ledger=NightLedger(), team_joins=joins, pending_joins=())
+    key = "night_falls"
+    if intro and s.ruleset.phrase("intro_night_falls"):
+        key = "intro_night_falls"
+    elif night == 1 and s.ruleset.phrase("first_night_falls"):
+        key = "first_night_falls"
+    say(s, out, key)
+    steps = s.ruleset.intro_night if intro else s.ruleset.night_steps
+    put(s, agenda=tuple(step.id for step in steps))
+    next_night_step(s, out)
+
+
+def _night_step_def(s: GameState, step_id: str) -> StepDef:
+    steps = s.ruleset.intro_night if s.intro else s.ruleset.night_steps
+    return next(step for step in steps if step.id == step_id)
+
+
+def step_in_play(s: GameState, step: StepDef) -> bool:
+    """Roles not in the composition are never called; dead roles are called only where the preset
+    hides night deaths (D-G8)."""
+    if step.from_night > s.night:
+        return False
+    holders = holders_of(s, step, living_only=False)
+    if not holders:
+        return False
+    if s.ruleset.call_dead_roles:
+        return True
+    return any(h in s.alive for h in holders)
+
+
+def holders_of(s: GameState, step: StepDef, living_only: bool = True) -> list[int]:
+    if step.team:
+        return s.team_members(step.team, living_only)
+    seats = [i + 1 for i, r in enumerate(s.roles) if r == step.role]
+    return [x for x in seats if x in s.alive] if living_only else seats
+
+
+def next_night_step(s: GameState, out: Out) -> None:
+    while s.agenda:
+        step_id, rest = s.agenda[0], s.agenda[1:]
+        put(s, agenda=rest)
+        step = _night_step_def(s, step_id)
+        if not step_in_play(s, step):
+            continue
+        from engine.abilities import actors_of_step  # the night's abilities live there
+
+        actors = actors_of_step(s, step)
+        if step.kind == "meet":
+            seconds = s.ruleset.timer("meet")
+        elif step.team:
+            seconds = s.ruleset.timer("group_kill")
+        else:
+            seconds = s.ruleset.timer("night_step")
+        if not actors and step.kind == "act":
+            # Nobody can act, but the step is still called with a normal-looking wait (D-G8).
+            seconds = draw_seconds(s, 5, 15)
+        put(s, step=Step("meet" if step.kind == "meet" else "night", night_step=step.id, seconds=seconds))
+        put_ledger(s, actions=(), skipped=frozenset(), proposals=(), team_target=0)
+        wake = s.ruleset.phrase(f"wake_{step.id}") or step.wake or None
+        out.append(Event("night_step", EVERYONE, {"step": step.id, "seconds": seconds}, wake))
+        awake = holders_of(s, step)
+        if awake:
+            aud = to_team(step.team, awake) if step.team else to_seats(*awake)
+            event(out, "awake", aud, None, step=step.id, seats=awake, actors=actors)
+            if step.kind == "meet" and step.team:
+                _introduce_team(s, step.team, awake, out)
+            _show_revive_list(s, step, actors, out)
+        return
+    dawn(s, out)
+
+
+def _show_revive_list(s: GameState, step: StepDef, actors: list[int], out: Out) -> None:
+    """D-CL8 variant 2: «Ведущий показывает, какие игроки «убиты»» to the reviving doctor."""
+    if step.role and any(a.params.get("revive") for a in s.ruleset.roles[step.role].abilities):
+        victims = sorted({t for t, _, _ in s.ledger.attempts if t in s.alive})
+        for seat in actors:
+            out.append(
+                Event(
+                    "victims_shown",
+                    to_seats(seat),
+                    {"seat": seat, "seats": victims},
+                    s.ruleset.phrase("doctor_victims"),
+                    {"seats": victims},
+                )
+            )
+
+
+def _introduce_team(s: GameState, team: str, members: list[int], out: Out) -> None:
+    """D-G12: the members see each other's seats; roles only where the preset shows them."""
+    tdef = s.ruleset.teams[team]
+    for m in members:
+        data: dict[str, Any] = {"team": team, "seats": members}
+        if tdef.show_roles:
+            data["roles"] = {str(x): s.role_of(x) for x in members}
+            put(s, knowledge=s.knowledge | {(m, x) for x in members})
+        if tdef.show_leader and tdef.leader:
+            data["leader"] = [x for x in members if s.role_of(x) == tdef.leader]
+        out.append(
+            Event("team_members", to_seats(m), data, s.ruleset.phrase("team_members"), {"seats": members})
+        )
+
+
+def close_night_step(s: GameState, out: Out) -> None:
+    step = _night_step_def(s, s.step.night_step)
+    if step.kind == "act":
+        from engine.abilities import resolve_step
+
+        resolve_step(s, step, out)
+    out.append(Event("night_step_ended", EVERYONE, {"step": step.id}, step.sleep or None))
+    next_night_step(s, out)
+
+
+def dawn(s: GameState, out: Out) -> None:
+    """The end of the night: attempts meet protections, deaths take effect (end-of-night presets)."""
+    from engine.abilities import resolve_attempts
+
+    victims = resolve_attempts(s) if not s.intro else []
+    put(s, last_night_victims=tuple(victims))
+    start_day(s, out)
+
+
+# -- day -------------------------------------------------------------------------------------------
+
+
+def start_day(s: GameState, out: Out) -> None:
+    day = s.day + 1
+    intro = day == 1 and s.ruleset.cycle[0] == "day"
+    agenda = s.ruleset.day_first if day == 1 else s.ruleset.day_normal
+    put(
+        s,
+        phase="day",
+        day=day,
+        intro=intro,
+        agenda=tuple(agenda),
+        nominations=(),
+        ballots=(),
+        voted=frozenset(),
+        tie_words_given=False,
+        claimable=frozenset(),
+        step=Step("dawn"),
+    )
+    from engine.conduct import start_of_day
+
+    start_of_day(s, out)
+    next_day_step(s, out)
+
+
+def next_day_step(s: GameState, out: Out) -> None:
+    if s.over:
+        return
+    while s.agenda:
+        name, rest = s.agenda[0], s.agenda[1:]
+        put(s, agenda=rest)
+        if DAY_STEPS[name](s, out):
+            return  # the step waits for commands
+        if s.over or s.step.kind == "question":
+            return
+    start_night(s, out)
+
+
+def begin_speeches(
+    s: GameState, out: Out, seats: list[int], purpose: str, seconds: int, **extra: Any
+) -> bool:
+    """A queue of speeches, one seat at a time. Returns False when there is nobody to speak."""
+    if not seats:
+        return False
+    put(
+        s, step=Step("speech", seat=seats[0], queue=tuple(seats[1:]), round=purpose, seconds=seconds, **extra)
+    )
+    announce_speech(s, out)
+    return True
+
+
+def announce_speech(s: GameState, out: Out) -> None:
+    seat = s.step.seat
+    key = {
+        "intro": "intro_speech_turn",
+        "day": "speech_turn",
+        "last_word": "last_word",
+        "tie_word": "tie_word_turn",
+        "farewell": "farewell",
+    }.get(s.step.round, "speech_turn")
+    muted = seat in s.no_speech and s.step.round != "farewell"
+    data = {"seat": seat, "purpose": s.step.round, "seconds": 0 if muted else s.step.seconds}
+    out.append(Event("speech", EVERYONE, data, s.ruleset.phrase(key), {"seat": seat}))
+
+
+def first_speaker_order(s: GameState) -> list[int]:
+    """Living seats clockwise, starting from the seat whose turn it is today (rotating by day)."""
+    living = s.living()
+    if not living:
+        return []
+    start = (s.day - 1) % s.n_seats + 1
+    first = next((x for x in living if x >= start), living[0])
+    i = living.index(first)
+    return living[i:] + living[:i]
+
+
+def host_note(out: Out, kind: str, **data: Any) -> None:
+    out.append(Event(kind, HOST_ONLY, data))

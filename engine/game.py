@@ -1,0 +1,291 @@
+"""The one entry point: :func:`apply` takes a state and a command and returns the new state and the
+events. :func:`new_game` seats the roles and starts the first phase."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+from engine import abilities, conduct, day, rng
+from engine.commands import (
+    Abort,
+    Act,
+    Advance,
+    Answer,
+    Claim,
+    Command,
+    Foul,
+    Nominate,
+    Pass,
+    Propose,
+    Remove,
+    Skip,
+    TeamAct,
+    Vote,
+)
+from engine.errors import GameOver, IllegalCommand, NotYourTurn, WrongPhase
+from engine.events import EVERYONE, Event, to_seats
+from engine.flow import (
+    check_win,
+    close_night_step,
+    next_day_step,
+    next_night_step,
+    say,
+    start_day,
+    start_night,
+)
+from engine.rules import Ruleset
+from engine.state import GameState, Step, put, thaw
+
+
+def new_game(ruleset: Ruleset, roles: Sequence[str], seed: int) -> tuple[GameState, list[Event]]:
+    """Seat ``roles`` (seat i + 1 gets ``roles[i]``) and start the first phase of the cycle."""
+    for i, role in enumerate(roles):
+        if role not in ruleset.roles:
+            raise IllegalCommand(f"Роль {role!r} (место {i + 1}) не входит в правила «{ruleset.id}».")
+    if len(roles) < 2:
+        raise IllegalCommand("Нужно хотя бы два игрока.")
+    s = GameState(
+        ruleset=ruleset,
+        seed=seed,
+        roles=tuple(roles),
+        alive=frozenset(range(1, len(roles) + 1)),
+        phase="setup",
+        day=0,
+        night=0,
+        intro=False,
+        step=Step("setup"),
+        rng=rng.seed_state(seed),
+    )
+    s = thaw(s)
+    out: list[Event] = []
+    say(s, out, "game_start", preset=ruleset.title, count=len(roles))
+    out.append(
+        Event(
+            "game_started",
+            EVERYONE,
+            {"ruleset": ruleset.id, "options": list(ruleset.selected_options), "seats": len(roles)},
+        )
+    )
+    for seat, role in enumerate(roles, start=1):
+        rdef = ruleset.roles[role]
+        put(s, knowledge=s.knowledge | {(seat, seat)})
+        out.append(
+            Event(
+                "role_dealt",
+                to_seats(seat),
+                {"seat": seat, "role": role},
+                ruleset.phrase("role_dealt"),
+                {"role": rdef.display, "role_description": rdef.description},
+            )
+        )
+    if ruleset.cycle[0] == "night":
+        start_night(s, out)
+    else:
+        start_day(s, out)
+    return s, out
+
+
+def deal(ruleset: Ruleset, players: int, seed: int) -> list[str]:
+    """Shuffle the composition for ``players`` into seats (D-G9)."""
+    from engine.composition import composition
+
+    deck = [role for role, n in sorted(composition(ruleset, players).items()) for _ in range(n)]
+    seats, _ = rng.shuffled(rng.seed_state(seed ^ 0x5EA7), deck)
+    return seats
+
+
+def apply(state: GameState, command: Command) -> tuple[GameState, list[Event]]:
+    """Apply one command. Raises :class:`IllegalCommand` (and leaves ``state`` as it was) if the rules
+    do not allow it now."""
+    if state.over:
+        raise GameOver("Игра уже окончена.")
+    s = thaw(state)
+    out: list[Event] = []
+    handler = _HANDLERS.get(type(command))
+    if handler is None:
+        raise IllegalCommand(f"Неизвестная команда {command.type!r}.")
+    before = s.step
+    handler(s, command, out)
+    if s.step is not before:
+        put(s, step=replace(s.step, started_at=command.at))
+    return s, out
+
+
+def replay(
+    ruleset: Ruleset, roles: Sequence[str], seed: int, commands: Iterable[Command]
+) -> tuple[GameState, list[Event]]:
+    """Rebuild a game from its command log."""
+    state, events = new_game(ruleset, roles, seed)
+    for command in commands:
+        state, more = apply(state, command)
+        events.extend(more)
+    return state, events
+
+
+# -- handlers --------------------------------------------------------------------------------------
+
+
+def _advance(s: GameState, c: Command, out: list[Event]) -> None:
+    kind = s.step.kind
+    if kind == "speech":
+        day.end_speech(s, out)
+    elif kind == "discussion":
+        say(s, out, "discussion_stop")
+        next_day_step(s, out)
+    elif kind == "nominations":
+        next_day_step(s, out)
+    elif kind == "vote":
+        day.close_candidate(s, out)
+    elif kind == "tiebreak":
+        day.no_elimination(s, out, "tie")
+    elif kind == "question":
+        _question_silence(s, out)
+    elif kind == "night":
+        close_night_step(s, out)
+    elif kind == "meet":
+        out.append(Event("night_step_ended", EVERYONE, {"step": s.step.night_step}, _sleep_phrase(s)))
+        next_night_step(s, out)
+    else:
+        raise WrongPhase("Сейчас нечего завершать.")
+
+
+def _sleep_phrase(s: GameState) -> str | None:
+    for st in s.ruleset.intro_night:
+        if st.id == s.step.night_step:
+            return st.sleep or None
+    return None
+
+
+def _pass(s: GameState, c: Command, out: list[Event]) -> None:
+    assert isinstance(c, Pass)
+    if s.step.kind != "speech":
+        raise WrongPhase("Сейчас никто не говорит.")
+    if c.seat != s.step.seat:
+        raise NotYourTurn(f"Сейчас говорит игрок {s.step.seat}.")
+    out.append(Event("passed", EVERYONE, {"seat": c.seat}))
+    day.end_speech(s, out)
+
+
+def _act(s: GameState, c: Command, out: list[Event]) -> None:
+    assert isinstance(c, Act)
+    abilities.act(s, c.seat, tuple(c.targets), c.act, out)
+
+
+def _skip(s: GameState, c: Command, out: list[Event]) -> None:
+    assert isinstance(c, Skip)
+    abilities.skip(s, c.seat, out)
+
+
+def _propose(s: GameState, c: Command, out: list[Event]) -> None:
+    assert isinstance(c, Propose)
+    abilities.propose(s, c.seat, c.target, out)
+
+
+def _team_act(s: GameState, c: Command, out: list[Event]) -> None:
+    assert isinstance(c, TeamAct)
+    abilities.team_act(s, c.team, c.target, out)
+
+
+def _nominate(s: GameState, c: Command, out: list[Event]) -> None:
+    assert isinstance(c, Nominate)
+    day.nominate(s, c.seat, c.target, out)
+
+
+def _vote(s: GameState, c: Command, out: list[Event]) -> None:
+    assert isinstance(c, Vote)
+    day.vote(s, c.seat, c.candidate, out)
+
+
+def _answer(s: GameState, c: Command, out: list[Event]) -> None:
+    """D-S7: only the real maniac's answer counts; «Да» is made public and ends the game."""
+    assert isinstance(c, Answer)
+    if s.step.kind != "question":
+        raise WrongPhase("Вопрос не задан.")
+    if c.seat != s.step.seat:
+        raise NotYourTurn("Вопрос задан не вам.")
+    if not c.yes:
+        _question_silence(s, out)
+        return
+    put(s, flags=s.flags | {"maniac_town"})
+    out.append(
+        Event(
+            "maniac_answer",
+            EVERYONE,
+            {"seat": c.seat, "yes": True},
+            s.ruleset.phrase("maniac_joins_town"),
+            {"seat": c.seat},
+        )
+    )
+    check_win(s, out)
+
+
+def _question_silence(s: GameState, out: list[Event]) -> None:
+    out.append(Event("maniac_answer", EVERYONE, {"yes": False}, s.ruleset.phrase("maniac_silent")))
+    if s.phase == "night":
+        next_night_step(s, out)
+    else:
+        next_day_step(s, out)
+
+
+def _claim(s: GameState, c: Command, out: list[Event]) -> None:
+    """D-S8: a night victim may only say «Я комиссар»."""
+    assert isinstance(c, Claim)
+    if c.seat not in s.claimable or "claim_commissar" not in s.ruleset.params.get("claims", []):
+        raise NotYourTurn("Сейчас вы не можете сделать заявление.")
+    put(s, claimable=s.claimable - {c.seat})
+    out.append(
+        Event(
+            "claim",
+            EVERYONE,
+            {"seat": c.seat, "claim": "commissar"},
+            s.ruleset.phrase("claims_commissar"),
+            {"seat": c.seat},
+        )
+    )
+
+
+def _foul(s: GameState, c: Command, out: list[Event]) -> None:
+    assert isinstance(c, Foul)
+    _with_speaker_check(s, out, lambda: conduct.give_foul(s, c.seat, c.reason, out))
+
+
+def _remove(s: GameState, c: Command, out: list[Event]) -> None:
+    assert isinstance(c, Remove)
+    _with_speaker_check(s, out, lambda: conduct.remove(s, c.seat, c.reason, out))
+
+
+def _with_speaker_check(s: GameState, out: list[Event], action: object) -> None:
+    """A removal during someone's step moves the game on: a removed speaker's turn ends."""
+    assert callable(action)
+    action()
+    if s.over:
+        return
+    step = s.step
+    if step.kind == "speech" and step.seat not in s.alive and step.round != "farewell":
+        day.end_speech(s, out)
+    elif step.kind == "question" and step.seat not in s.alive:
+        _question_silence(s, out)
+
+
+def _abort(s: GameState, c: Command, out: list[Event]) -> None:
+    assert isinstance(c, Abort)
+    put(s, phase="over", winners=(), step=Step("over"), agenda=(), flags=s.flags | {"aborted"})
+    out.append(Event("game_aborted", EVERYONE, {"reason": c.reason}, s.ruleset.phrase("aborted")))
+
+
+_HANDLERS = {
+    Advance: _advance,
+    Pass: _pass,
+    Act: _act,
+    Skip: _skip,
+    Propose: _propose,
+    TeamAct: _team_act,
+    Nominate: _nominate,
+    Vote: _vote,
+    Answer: _answer,
+    Claim: _claim,
+    Foul: _foul,
+    Remove: _remove,
+    Abort: _abort,
+}

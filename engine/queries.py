@@ -1,0 +1,70 @@
+"""What the bot asks the engine at every moment: who may speak, who is awake, who may vote and for
+whom, which targets a seat may choose. The voice controller mutes by these answers."""
+
+from __future__ import annotations
+
+from engine.abilities import abilities_now, actors_of_step, legal_targets, team_targets
+from engine.day import may_vote
+from engine.flow import holders_of
+from engine.state import GameState
+
+
+def speakers(s: GameState) -> frozenset[int]:
+    """Seats that may talk now: the speaker; everyone living in a free discussion; nobody at night."""
+    step = s.step
+    if s.phase == "over":
+        return frozenset(range(1, s.n_seats + 1))
+    if s.phase != "day":
+        return frozenset()
+    if step.kind == "speech":
+        if step.round == "farewell":
+            return frozenset({step.seat})
+        return frozenset() if step.seat in s.no_speech else frozenset({step.seat})
+    if step.kind in ("discussion", "nominations"):
+        return frozenset(x for x in s.alive if x not in s.no_speech)
+    return frozenset()
+
+
+def awake(s: GameState) -> frozenset[int]:
+    """Seats whose eyes are open: everyone living by day, the woken role or team at night."""
+    if s.phase == "day":
+        return frozenset(s.alive)
+    if s.phase == "night" and s.step.kind in ("night", "meet"):
+        steps = s.ruleset.intro_night if s.intro else s.ruleset.night_steps
+        step = next(st for st in steps if st.id == s.step.night_step)
+        return frozenset(holders_of(s, step))
+    return frozenset()
+
+
+def voters(s: GameState) -> frozenset[int]:
+    if s.step.kind == "vote":
+        voted = {v for v, _ in s.ballots}
+        return frozenset(x for x in s.alive if may_vote(s, x) and x not in voted)
+    if s.step.kind == "tiebreak":
+        return frozenset({s.step.seat})
+    return frozenset()
+
+
+def actors(s: GameState) -> frozenset[int]:
+    """Seats that may submit a night action at the current step."""
+    if s.phase != "night" or s.step.kind != "night":
+        return frozenset()
+    step = next(st for st in s.ruleset.night_steps if st.id == s.step.night_step)
+    return frozenset(actors_of_step(s, step))
+
+
+def targets_for(s: GameState, seat: int) -> dict[str, list[int]]:
+    """Legal targets of each action the seat may take now, by action name ("" for the only one,
+    "team" for a team's shot)."""
+    if seat not in actors(s):
+        return {}
+    step = next(st for st in s.ruleset.night_steps if st.id == s.step.night_step)
+    if step.team:
+        return {"team": team_targets(s)}
+    return {ab.act: legal_targets(s, seat, ab) for ab in abilities_now(s, seat, step.id)}
+
+
+def is_optional(s: GameState, seat: int) -> bool:
+    if s.phase != "night" or s.step.kind != "night":
+        return True
+    return all(ab.optional for ab in abilities_now(s, seat, s.step.night_step))

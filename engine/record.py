@@ -1,0 +1,259 @@
+"""Game records: a compact, human-writable script of a game, replayed through the engine.
+
+The format is the fixed contract of the project (README, "Game records"). :func:`play_record` turns
+each phase of the script into engine commands in the order the preset runs them; anything the rules
+forbid raises :class:`RecordError` naming the phase and the entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.commands import Act, Advance, Answer, Claim, Command, Foul, Nominate, Remove, TeamAct, Vote
+from engine.errors import EngineError, IllegalCommand
+from engine.events import Event
+from engine.game import apply, new_game
+from engine.rules import Ruleset, load_ruleset
+from engine.state import GameState
+
+DAY_KEYS = {
+    "nominations",
+    "votes",
+    "revote",
+    "lift",
+    "fouls",
+    "actions",
+    "tiebreak",
+    "maniac_answer",
+    "claims",
+    "removals",
+}
+
+
+class RecordError(EngineError):
+    """A record that breaks the rules or the format. The message names the phase and the entry."""
+
+
+@dataclass
+class Replay:
+    ruleset: Ruleset
+    state: GameState
+    events: list[Event] = field(default_factory=list)
+    commands: list[Command] = field(default_factory=list)
+    where: str = ""
+
+    def send(self, command: Command, entry: Any = None) -> None:
+        try:
+            self.state, more = apply(self.state, command)
+        except IllegalCommand as exc:
+            raise RecordError(
+                f"{self.where}: {_show(entry if entry is not None else command)}: {exc}"
+            ) from None
+        self.commands.append(command)
+        self.events.extend(more)
+
+    def fail(self, entry: Any, message: str) -> RecordError:
+        return RecordError(f"{self.where}: {_show(entry)}: {message}")
+
+
+def _show(entry: Any) -> str:
+    import json
+
+    if isinstance(entry, Command):
+        return json.dumps(entry.to_json(), ensure_ascii=False)
+    return json.dumps(entry, ensure_ascii=False)
+
+
+def play_record(record: Mapping[str, Any]) -> Replay:
+    for key in ("ruleset", "seats", "script"):
+        if key not in record:
+            raise RecordError(f"record: missing key {key!r}")
+    unknown = set(record) - {"ruleset", "options", "seed", "seats", "script"}
+    if unknown:
+        raise RecordError(f"record: unknown keys {sorted(unknown)}")
+    ruleset = load_ruleset(str(record["ruleset"]), record.get("options") or {})
+    seats = record["seats"]
+    if not isinstance(seats, list) or not all(isinstance(r, str) for r in seats):
+        raise RecordError("record: seats must be a list of role ids")
+    for i, role in enumerate(seats):
+        if role not in ruleset.roles:
+            raise RecordError(f"seats[{i}]: unknown role {role!r} for the preset {ruleset.id!r}")
+    try:
+        state, events = new_game(ruleset, seats, int(record.get("seed", 0)))
+    except IllegalCommand as exc:
+        raise RecordError(f"seats: {exc}") from None
+    rp = Replay(ruleset, state, events)
+    script = record["script"]
+    if not isinstance(script, list):
+        raise RecordError("record: script must be a list of phases")
+    for i, phase in enumerate(script):
+        if not isinstance(phase, dict) or len(phase) != 1:
+            raise RecordError(f"script[{i}]: each phase is an object with one key (night or day)")
+        ((name, value),) = phase.items()
+        rp.where = f"script[{i}] ({name})"
+        if rp.state.over:
+            raise rp.fail(phase, "the game is already over")
+        if name != rp.state.phase:
+            raise rp.fail(name, f"the engine expects the phase {rp.state.phase!r} here")
+        if name == "night":
+            _night(rp, value)
+        else:
+            _day(rp, value)
+    return rp
+
+
+# -- night -----------------------------------------------------------------------------------------
+
+
+def _night(rp: Replay, entries: Any) -> None:
+    if isinstance(entries, dict) and set(entries) <= {"actions"}:
+        entries = entries.get("actions", [])
+    if not isinstance(entries, list):
+        raise rp.fail(entries, "a night is a list of action entries")
+    pending = [(_night_entry(rp, e), e) for e in entries]
+    night = rp.state.night
+    while rp.state.phase == "night" and rp.state.night == night and not rp.state.over:
+        step = rp.state.step
+        if step.kind == "question":
+            rp.send(Advance())
+            continue
+        if step.kind == "night":
+            for item in [p for p in pending if p[0][0] == step.night_step]:
+                pending.remove(item)
+                (_, command), entry = item
+                rp.send(command, entry)
+        rp.send(Advance())
+    for (step_id, _), entry in pending:
+        raise rp.fail(entry, _why_not_called(rp, step_id, night))
+
+
+def _night_entry(rp: Replay, e: Any) -> tuple[str, Command]:
+    s = rp.state
+    if not isinstance(e, dict):
+        raise rp.fail(e, "an action entry is an object")
+    if "team" in e:
+        if set(e) - {"team", "target"}:
+            raise rp.fail(e, "a team entry has only team and target")
+        team = e["team"]
+        if team not in rp.ruleset.teams or not rp.ruleset.teams[team].kill_step:
+            raise rp.fail(e, f"no team {team!r} shoots in this preset")
+        return rp.ruleset.teams[team].kill_step, TeamAct(team=team, target=int(e.get("target", 0)))
+    if set(e) - {"seat", "target", "targets", "act"} or "seat" not in e:
+        raise rp.fail(e, "an action entry has seat and target (or targets, act)")
+    seat = int(e["seat"])
+    if not 1 <= seat <= s.n_seats:
+        raise rp.fail(e, f"there is no seat {seat}")
+    if seat not in s.alive:
+        raise rp.fail(e, f"seat {seat} has been eliminated and cannot act")
+    targets = (
+        tuple(int(t) for t in e["targets"])
+        if "targets" in e
+        else (int(e["target"]),)
+        if "target" in e
+        else ()
+    )
+    role = s.role_of(seat)
+    act = str(e.get("act", ""))
+    steps = [a.step for a in rp.ruleset.roles[role].abilities if not act or a.act == act]
+    if not steps:
+        raise rp.fail(e, f"seat {seat} ({role}) has no night ability{' ' + act if act else ''}")
+    return steps[0], Act(seat=seat, targets=targets, act=act)
+
+
+def _why_not_called(rp: Replay, step_id: str, night: int) -> str:
+    if rp.state.night == night and rp.state.phase == "night":
+        return "the game ended before this action"
+    if rp.ruleset.intro_night and night == 1:
+        return "nobody acts on the acquaintance night"
+    step = next((st for st in rp.ruleset.night_steps if st.id == step_id), None)
+    if step is not None and step.from_night > night:
+        return f"this step starts on night {step.from_night}"
+    return f"the step {step_id!r} could not be used on night {night}"
+
+
+# -- day -------------------------------------------------------------------------------------------
+
+
+def _day(rp: Replay, obj: Any) -> None:
+    if not isinstance(obj, dict):
+        raise rp.fail(obj, "a day is an object with voting keys")
+    unknown = set(obj) - DAY_KEYS
+    if unknown:
+        raise rp.fail(sorted(unknown), "unknown keys for a day")
+    for entry in obj.get("fouls", []):
+        rp.send(Foul(seat=int(entry[0]), reason=str(entry[1]) if len(entry) > 1 else ""), entry)
+    for entry in obj.get("removals", []):
+        rp.send(Remove(seat=int(entry[0]), reason=str(entry[1]) if len(entry) > 1 else ""), entry)
+    for seat in obj.get("claims", []):
+        rp.send(Claim(seat=int(seat)), seat)
+    if obj.get("actions"):
+        raise rp.fail(obj["actions"], "nobody has a day ability in this preset")
+    if obj.get("lift"):
+        raise rp.fail(obj["lift"], "this preset has no vote to lift all tied players")
+    nominations = [list(n) for n in obj.get("nominations", [])]
+    rounds: list[list[Any]] = []
+    if "votes" in obj:
+        rounds.append(obj["votes"])
+    revote = obj.get("revote")
+    if revote:
+        rounds.extend(revote if isinstance(revote[0][0], list) else [revote])
+    answer = obj.get("maniac_answer")
+    tiebreak = obj.get("tiebreak")
+    day = rp.state.day
+    while rp.state.phase == "day" and rp.state.day == day and not rp.state.over:
+        step = rp.state.step
+        if step.kind == "question":
+            if answer is not None:
+                rp.send(Answer(seat=step.seat, yes=bool(answer)), {"maniac_answer": answer})
+                answer = None
+            else:
+                rp.send(Advance())
+        elif step.kind == "speech" and step.round == "day":
+            while nominations and int(nominations[0][0]) == step.seat:
+                n = nominations.pop(0)
+                rp.send(Nominate(seat=int(n[0]), target=int(n[1])), n)
+            rp.send(Advance())
+        elif step.kind == "nominations":
+            while nominations:
+                n = nominations.pop(0)
+                rp.send(Nominate(seat=int(n[0]), target=int(n[1])), n)
+            rp.send(Advance())
+        elif step.kind == "vote":
+            _ballot(rp, rounds.pop(0) if rounds else [])
+        elif step.kind == "tiebreak" and tiebreak is not None:
+            rp.send(Vote(seat=step.seat, candidate=int(tiebreak)), {"tiebreak": tiebreak})
+            tiebreak = None
+        else:
+            rp.send(Advance())
+    if nominations:
+        raise rp.fail(nominations[0], "nomination out of speaking order (or after the nominations closed)")
+    if rounds and any(v for _, v in rounds[0]):
+        raise rp.fail(rounds[0], "no such ballot took place this day")
+    if answer is not None and not rp.state.over:
+        raise rp.fail({"maniac_answer": answer}, "the maniac was not asked this day")
+
+
+def _ballot(rp: Replay, entries: list[Any]) -> None:
+    s = rp.state
+    order = list(s.step.candidates)
+    queue = list(entries)
+    for candidate in order:
+        voters: list[int] = []
+        if queue:
+            entry = queue[0]
+            if not isinstance(entry, list) or len(entry) != 2:
+                raise rp.fail(entry, "a vote entry is [candidate, [voters]]")
+            if int(entry[0]) == candidate:
+                voters = [int(v) for v in entry[1]]
+                queue.pop(0)
+            elif int(entry[0]) not in order:
+                raise rp.fail(entry, f"{entry[0]} is not a candidate (candidates: {order})")
+            else:
+                raise rp.fail(entry, f"the candidates are voted in the order {order}")
+        for v in voters:
+            rp.send(Vote(seat=v, candidate=candidate), [candidate, voters])
+        rp.send(Advance())
+    if queue:
+        raise rp.fail(queue[0], f"{queue[0][0]} is not a candidate (candidates: {order})")

@@ -1,0 +1,405 @@
+"""Load a ruleset: read TOML, resolve ``extends`` and options, validate against the schema, build.
+
+Every problem is a :class:`RulesetError` naming the file and the key (``roles.doctor.abilities[0].kind``).
+A ruleset that ``extends`` another is deep-merged over it: tables merge key by key, every other value
+(lists included) replaces the base value. A selected option is a patch merged the same way.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from engine.errors import RulesetError
+from engine.rules.model import (
+    AbilityDef,
+    ConductDef,
+    RoleDef,
+    Ruleset,
+    StepDef,
+    TeamDef,
+    VotingDef,
+)
+
+# Names registered by code modules; filled in by engine.registry at import time.
+KNOWN_ABILITY_KINDS: set[str] = set()
+KNOWN_DAY_STEPS: set[str] = set()
+KNOWN_WIN_CHECKS: set[str] = set()
+KNOWN_TALLIES: set[str] = set()
+KNOWN_TIE_CHAINS: set[str] = set()
+
+# A schema maps each allowed key to a type, a nested schema (dict), ("map", schema) for a table with
+# free keys, or ("list", schema) for an array. A key ending in "!" is required.
+_ABILITY = {
+    "kind!": str,
+    "step!": str,
+    "optional": bool,
+    "self_target": str,
+    "not_same_twice": bool,
+    "uses": int,
+    "from_night": int,
+    "targets": int,
+    "act": str,
+    "params": dict,
+}
+_ROLE = {
+    "display": str,
+    "description": str,
+    "team": str,
+    "status": str,
+    "night_immune": bool,
+    "abilities": ("list", _ABILITY),
+    "joins_team_on_loss": bool,
+    "reveal_on_leave": bool,
+    "counts_for_win": bool,
+}
+_TEAM = {
+    "side!": str,
+    "kill_step": str,
+    "tie": str,
+    "leader": str,
+    "show_roles": bool,
+    "show_leader": bool,
+}
+_STEP = {"id!": str, "role": str, "team": str, "wake": str, "sleep": str, "kind": str, "from_night": int}
+SCHEMA: dict[str, Any] = {
+    "id!": str,
+    "title!": str,
+    "source": str,
+    "extends": str,
+    "sides!": list,
+    "roles!": ("map", _ROLE),
+    "teams": ("map", _TEAM),
+    "night": {"steps!": ("list", _STEP), "intro": ("list", _STEP), "deaths": str, "call_dead_roles": bool},
+    "cycle": list,
+    "day": {"first!": list, "normal!": list},
+    "voting": {
+        "tally": str,
+        "abstain": str,
+        "ties": str,
+        "min_candidates": int,
+        "self_nomination": bool,
+        "self_vote": bool,
+        "nominations_per_player": int,
+        "no_candidates": str,
+    },
+    "timers": ("map", int),
+    "compositions": ("map", ("map", int)),
+    "composition": {"extras": list, "split": ("map", str)},
+    "win_check!": str,
+    "reveal": {"on_vote": bool, "on_night_death": bool},
+    "phrases": ("map", str),
+    "conduct": {"kind": str, "thresholds": ("map", str), "daily_reset": bool, "reasons": list},
+    "options": ("map", {"description!": str, "patch": dict, "add_extras": list}),
+    "params": dict,
+}
+
+
+def _check(value: Any, spec: Any, key: str, source: str) -> None:
+    if isinstance(spec, dict):
+        if not isinstance(value, dict):
+            raise RulesetError(source, key, "must be a table")
+        allowed = {k.rstrip("!"): v for k, v in spec.items()}
+        for k in value:
+            if k not in allowed:
+                raise RulesetError(source, _join(key, k), "unknown key")
+        for k, sub in spec.items():
+            name = k.rstrip("!")
+            if name in value:
+                _check(value[name], sub, _join(key, name), source)
+            elif k.endswith("!"):
+                raise RulesetError(source, _join(key, name), "missing required key")
+    elif isinstance(spec, tuple) and spec[0] == "map":
+        if not isinstance(value, dict):
+            raise RulesetError(source, key, "must be a table")
+        for k, v in value.items():
+            _check(v, spec[1], _join(key, k), source)
+    elif isinstance(spec, tuple) and spec[0] == "list":
+        if not isinstance(value, list):
+            raise RulesetError(source, key, "must be an array")
+        for i, v in enumerate(value):
+            _check(v, spec[1], f"{key}[{i}]", source)
+    elif spec is int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise RulesetError(source, key, f"must be an integer, not {value!r}")
+    elif not isinstance(value, spec):
+        raise RulesetError(source, key, f"must be of type {spec.__name__}, not {type(value).__name__}")
+
+
+def _join(key: str, sub: str) -> str:
+    return f"{key}.{sub}" if key else sub
+
+
+def deep_merge(base: Mapping[str, Any], patch: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for k, v in patch.items():
+        if isinstance(v, dict) and isinstance(out.get(k), dict):
+            out[k] = deep_merge(out[k], v)
+        else:
+            out[k] = v
+    return out
+
+
+def _preset_dir() -> Any:
+    return resources.files("engine").joinpath("presets")
+
+
+def available_presets() -> list[str]:
+    names = []
+    for entry in _preset_dir().iterdir():
+        name = entry.name
+        if name.endswith(".toml") and name != "roles.toml":
+            names.append(name[: -len(".toml")])
+    return sorted(names)
+
+
+def _read_toml(text: str, source: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesetError(source, "", f"malformed TOML: {exc}") from None
+
+
+@lru_cache(maxsize=1)
+def role_catalogue() -> Mapping[str, Mapping[str, str]]:
+    """Every canonical role id of RULESETS.md section 3 with its side and default Russian name."""
+    text = _preset_dir().joinpath("roles.toml").read_text(encoding="utf-8")
+    data = _read_toml(text, "roles.toml")
+    return {k: dict(v) for k, v in data["roles"].items()}
+
+
+def _raw_preset(name: str, seen: tuple[str, ...] = ()) -> tuple[dict[str, Any], str]:
+    path = Path(name)
+    if path.suffix == ".toml" and path.exists():
+        source = str(path)
+        text = path.read_text(encoding="utf-8")
+    else:
+        entry = _preset_dir().joinpath(f"{name}.toml")
+        if name == "roles" or not entry.is_file():
+            known = ", ".join(available_presets())
+            raise RulesetError(name, "", f"no such preset or file (presets: {known})")
+        source = f"{name}.toml"
+        text = entry.read_text(encoding="utf-8")
+    data = _read_toml(text, source)
+    parent = data.get("extends")
+    if parent is not None:
+        if not isinstance(parent, str):
+            raise RulesetError(source, "extends", "must be a preset name or a file path")
+        if parent in seen:
+            raise RulesetError(source, "extends", f"circular extends through {parent!r}")
+        base, _ = _raw_preset(parent, (*seen, name))
+        data = deep_merge(base, data)
+        data.pop("extends")
+    return data, source
+
+
+def load_ruleset(name: str, options: Mapping[str, Any] | Iterable[str] | None = None) -> Ruleset:
+    """Load a bundled preset by id, or a TOML file by path, with named options applied."""
+    selected = _option_names(options)
+    return _load_cached(name, selected)
+
+
+def _option_names(options: Mapping[str, Any] | Iterable[str] | None) -> tuple[str, ...]:
+    if options is None:
+        return ()
+    if isinstance(options, Mapping):
+        return tuple(sorted(k for k, v in options.items() if v))
+    return tuple(sorted(options))
+
+
+@lru_cache(maxsize=64)
+def _load_cached(name: str, selected: tuple[str, ...]) -> Ruleset:
+    raw, source = _raw_preset(name)
+    _check(raw, SCHEMA, "", source)
+    declared = raw.get("options", {})
+    for opt in selected:
+        if opt not in declared:
+            known = ", ".join(sorted(declared)) or "none"
+            raise RulesetError(source, f"options.{opt}", f"unknown option (known: {known})")
+        patch = declared[opt].get("patch", {})
+        raw = deep_merge(raw, patch)
+        extras = list(raw.get("composition", {}).get("extras", [])) + list(
+            declared[opt].get("add_extras", [])
+        )
+        raw = deep_merge(raw, {"composition": {"extras": extras}})
+    _check(raw, SCHEMA, "", source + (f" with options {', '.join(selected)}" if selected else ""))
+    return _build(raw, source, selected)
+
+
+def _build(raw: dict[str, Any], source: str, selected: tuple[str, ...]) -> Ruleset:
+    catalogue = role_catalogue()
+    sides = tuple(raw["sides"])
+    roles: dict[str, RoleDef] = {}
+    for rid, r in raw["roles"].items():
+        key = f"roles.{rid}"
+        if rid not in catalogue:
+            raise RulesetError(source, key, "unknown role id (see RULESETS.md section 3)")
+        abilities = []
+        for i, a in enumerate(r.get("abilities", [])):
+            akey = f"{key}.abilities[{i}]"
+            if a["kind"] not in KNOWN_ABILITY_KINDS:
+                raise RulesetError(source, f"{akey}.kind", f"unknown ability kind {a['kind']!r}")
+            self_target = a.get("self_target", "never")
+            if self_target not in ("never", "always", "once"):
+                raise RulesetError(source, f"{akey}.self_target", "must be never, always or once")
+            abilities.append(
+                AbilityDef(
+                    kind=a["kind"],
+                    step=a["step"],
+                    optional=a.get("optional", True),
+                    self_target=self_target,
+                    not_same_twice=a.get("not_same_twice", False),
+                    uses=a.get("uses", 0),
+                    from_night=a.get("from_night", 1),
+                    targets=a.get("targets", 1),
+                    act=a.get("act", ""),
+                    params=dict(a.get("params", {})),
+                )
+            )
+        side = catalogue[rid]["side"]
+        if side not in sides:
+            raise RulesetError(source, key, f"role side {side!r} is not among the sides of this ruleset")
+        status = r.get("status", "mafia" if side == "mafia" else "honest")
+        roles[rid] = RoleDef(
+            id=rid,
+            side=side,
+            display=r.get("display", catalogue[rid]["display"]),
+            description=r.get("description", catalogue[rid].get("description", "")),
+            team=r.get("team", ""),
+            status=status,
+            night_immune=r.get("night_immune", False),
+            abilities=tuple(abilities),
+            joins_team_on_loss=r.get("joins_team_on_loss", False),
+            reveal_on_leave=r.get("reveal_on_leave", False),
+            counts_for_win=r.get("counts_for_win", True),
+        )
+    teams: dict[str, TeamDef] = {}
+    for tid, t in raw.get("teams", {}).items():
+        if t["side"] not in sides:
+            raise RulesetError(source, f"teams.{tid}.side", f"unknown side {t['side']!r}")
+        if t.get("leader") and t["leader"] not in roles:
+            raise RulesetError(source, f"teams.{tid}.leader", f"role {t['leader']!r} is not in this ruleset")
+        tie = t.get("tie", "miss")
+        if tie not in ("miss", "leader"):
+            raise RulesetError(source, f"teams.{tid}.tie", "must be miss or leader")
+        teams[tid] = TeamDef(
+            id=tid,
+            side=t["side"],
+            kill_step=t.get("kill_step", ""),
+            tie=tie,
+            leader=t.get("leader", ""),
+            show_roles=t.get("show_roles", False),
+            show_leader=t.get("show_leader", False),
+        )
+    for rid, role in roles.items():
+        if role.team and role.team not in teams:
+            raise RulesetError(source, f"roles.{rid}.team", f"unknown team {role.team!r}")
+    night = raw.get("night", {})
+    steps = tuple(_step(s, f"night.steps[{i}]", source, roles, teams) for i, s in enumerate(night["steps"]))
+    intro = tuple(
+        _step(s, f"night.intro[{i}]", source, roles, teams) for i, s in enumerate(night.get("intro", []))
+    )
+    step_ids = {s.id for s in steps}
+    for rid, role in roles.items():
+        for i, a in enumerate(role.abilities):
+            if a.step not in step_ids:
+                raise RulesetError(source, f"roles.{rid}.abilities[{i}].step", f"no night step {a.step!r}")
+    for tid, team in teams.items():
+        if team.kill_step and team.kill_step not in step_ids:
+            raise RulesetError(source, f"teams.{tid}.kill_step", f"no night step {team.kill_step!r}")
+    day = raw["day"]
+    for which in ("first", "normal"):
+        for i, name in enumerate(day[which]):
+            if name not in KNOWN_DAY_STEPS:
+                raise RulesetError(source, f"day.{which}[{i}]", f"unknown day step {name!r}")
+    voting_raw = raw.get("voting", {})
+    voting = VotingDef(**voting_raw)
+    if voting.tally not in KNOWN_TALLIES:
+        raise RulesetError(source, "voting.tally", f"unknown tally {voting.tally!r}")
+    if voting.ties not in KNOWN_TIE_CHAINS:
+        raise RulesetError(source, "voting.ties", f"unknown tie rule {voting.ties!r}")
+    if voting.abstain not in ("allowed", "last_candidate"):
+        raise RulesetError(source, "voting.abstain", "must be allowed or last_candidate")
+    if raw["win_check"] not in KNOWN_WIN_CHECKS:
+        raise RulesetError(source, "win_check", f"unknown win check {raw['win_check']!r}")
+    cycle = tuple(raw.get("cycle", ["night", "day"]))
+    if sorted(cycle) != ["day", "night"]:
+        raise RulesetError(source, "cycle", 'must be ["night", "day"] or ["day", "night"]')
+    compositions: dict[int, dict[str, int]] = {}
+    for n, table in raw.get("compositions", {}).items():
+        if not n.isdigit():
+            raise RulesetError(source, f"compositions.{n}", "keys are player counts")
+        for rid, _count in table.items():
+            if rid not in roles:
+                raise RulesetError(source, f"compositions.{n}.{rid}", "role is not in this ruleset")
+        if sum(table.values()) != int(n):
+            raise RulesetError(source, f"compositions.{n}", f"roles add up to {sum(table.values())}, not {n}")
+        compositions[int(n)] = dict(table)
+    comp = raw.get("composition", {})
+    for i, rid in enumerate(comp.get("extras", [])):
+        if rid not in roles:
+            raise RulesetError(source, f"composition.extras[{i}]", f"role {rid!r} is not in this ruleset")
+    conduct_raw = raw.get("conduct", {})
+    thresholds = {}
+    for k, v in conduct_raw.get("thresholds", {}).items():
+        if not k.isdigit() or v not in ("no_speech", "no_vote", "removed"):
+            raise RulesetError(source, f"conduct.thresholds.{k}", "count = no_speech | no_vote | removed")
+        thresholds[int(k)] = v
+    conduct = ConductDef(
+        kind=conduct_raw.get("kind", "none"),
+        thresholds=thresholds,
+        daily_reset=conduct_raw.get("daily_reset", False),
+        reasons=tuple(conduct_raw.get("reasons", [])),
+    )
+    if conduct.kind not in ("none", "fouls", "bans"):
+        raise RulesetError(source, "conduct.kind", "must be none, fouls or bans")
+    deaths = night.get("deaths", "end_of_night")
+    if deaths not in ("end_of_night", "immediate"):
+        raise RulesetError(source, "night.deaths", "must be end_of_night or immediate")
+    reveal = raw.get("reveal", {})
+    return Ruleset(
+        id=raw["id"],
+        title=raw["title"],
+        source=raw.get("source", source),
+        sides=sides,
+        roles=roles,
+        teams=teams,
+        night_steps=steps,
+        intro_night=intro,
+        cycle=cycle,
+        day_first=tuple(day["first"]),
+        day_normal=tuple(day["normal"]),
+        voting=voting,
+        timers=dict(raw.get("timers", {})),
+        compositions=compositions,
+        composition_extras=tuple(comp.get("extras", [])),
+        composition_split=dict(comp.get("split", {})),
+        win_check=raw["win_check"],
+        night_deaths=deaths,
+        call_dead_roles=night.get("call_dead_roles", False),
+        reveal_on_vote=reveal.get("on_vote", True),
+        reveal_on_night_death=reveal.get("on_night_death", True),
+        phrases=dict(raw.get("phrases", {})),
+        conduct=conduct,
+        options={k: v["description"] for k, v in raw.get("options", {}).items()},
+        selected_options=selected,
+        params=dict(raw.get("params", {})),
+    )
+
+
+def _step(
+    s: dict[str, Any], key: str, source: str, roles: Mapping[str, RoleDef], teams: Mapping[str, TeamDef]
+) -> StepDef:
+    if bool(s.get("role")) == bool(s.get("team")):
+        raise RulesetError(source, key, "a step names exactly one of role or team")
+    if s.get("role") and s["role"] not in roles:
+        raise RulesetError(source, f"{key}.role", f"role {s['role']!r} is not in this ruleset")
+    if s.get("team") and s["team"] not in teams:
+        raise RulesetError(source, f"{key}.team", f"unknown team {s['team']!r}")
+    if s.get("kind", "act") not in ("act", "meet"):
+        raise RulesetError(source, f"{key}.kind", "must be act or meet")
+    return StepDef(**s)

@@ -1,0 +1,128 @@
+"""The typed, validated form of a ruleset. Built only by :mod:`engine.rules.loader`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class AbilityDef:
+    """One ability of a role: a registered kind plus its parameters."""
+
+    kind: str
+    step: str
+    optional: bool = True
+    self_target: str = "never"  # "never" | "always" | "once"
+    not_same_twice: bool = False  # not the same target two nights running
+    uses: int = 0  # per game; 0 = unlimited
+    from_night: int = 1
+    targets: int = 1
+    act: str = ""  # name of the choice where a role chooses between abilities at one step
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class RoleDef:
+    id: str
+    side: str
+    display: str
+    description: str = ""
+    team: str = ""  # the team the role wakes with (group kill, acquaintance)
+    status: str = "honest"  # what a status check sees: "mafia" | "honest"
+    night_immune: bool = False
+    abilities: tuple[AbilityDef, ...] = ()
+    joins_team_on_loss: bool = False  # classic werewolf (D-CL7)
+    reveal_on_leave: bool = False  # city maniac: revealed even where roles stay hidden
+    counts_for_win: bool = True  # classic lawyer is an ally, not a clan member (D-CL5)
+
+
+@dataclass(frozen=True, slots=True)
+class TeamDef:
+    """A group woken together that may kill as one (mafia, yakuza, hunters)."""
+
+    id: str
+    side: str
+    kill_step: str = ""
+    tie: str = "miss"  # "miss" | "leader" (the leader's proposal breaks ties)
+    leader: str = ""  # role id of the leader (simple don): if blocked, the team misses
+    show_roles: bool = False  # members see each other's roles (city)
+    show_leader: bool = False  # members see who the leader is (simple)
+
+
+@dataclass(frozen=True, slots=True)
+class StepDef:
+    """A night step: a role or a team is woken, may act, and sleeps."""
+
+    id: str
+    role: str = ""
+    team: str = ""
+    wake: str = ""  # phrase ids
+    sleep: str = ""
+    kind: str = "act"  # "act" | "meet" (acquaintance, no action)
+    from_night: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class VotingDef:
+    tally: str = "plurality"  # registered tally rule
+    abstain: str = "allowed"  # "allowed" | "last_candidate"
+    ties: str = "none"  # registered tie chain
+    min_candidates: int = 1
+    self_nomination: bool = True
+    self_vote: bool = True
+    nominations_per_player: int = 1
+    no_candidates: str = "no_vote"  # "no_vote" | "everyone"
+
+
+@dataclass(frozen=True, slots=True)
+class ConductDef:
+    kind: str = "none"  # "none" | "fouls" | "bans"
+    thresholds: Mapping[int, str] = field(
+        default_factory=dict
+    )  # count -> "no_speech" | "no_vote" | "removed"
+    daily_reset: bool = False
+    reasons: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    id: str
+    title: str
+    source: str
+    sides: tuple[str, ...]
+    roles: Mapping[str, RoleDef]
+    teams: Mapping[str, TeamDef]
+    night_steps: tuple[StepDef, ...]
+    intro_night: tuple[StepDef, ...]
+    cycle: tuple[str, ...]  # intro phases then the repeating pair, e.g. ("day", "night") (first = intro)
+    day_first: tuple[str, ...]
+    day_normal: tuple[str, ...]
+    voting: VotingDef
+    timers: Mapping[str, int]
+    compositions: Mapping[int, Mapping[str, int]]
+    composition_extras: tuple[str, ...]
+    composition_split: Mapping[str, str]
+    win_check: str
+    night_deaths: str  # "end_of_night" | "immediate"
+    call_dead_roles: bool  # D-G8
+    reveal_on_vote: bool
+    reveal_on_night_death: bool
+    phrases: Mapping[str, str]
+    conduct: ConductDef
+    options: Mapping[str, str]  # option name -> description (available options)
+    selected_options: tuple[str, ...] = ()
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def role(self, role_id: str) -> RoleDef:
+        return self.roles[role_id]
+
+    def phrase(self, key: str) -> str | None:
+        return self.phrases.get(key)
+
+    def timer(self, key: str) -> int:
+        return int(self.timers.get(key, 30))
+
+    def ability_for_step(self, role_id: str, step_id: str) -> tuple[AbilityDef, ...]:
+        return tuple(a for a in self.roles[role_id].abilities if a.step == step_id)

@@ -1,0 +1,146 @@
+"""Random legal games: a smoke test of every rule path and a first balance report.
+
+Every choice is random but legal (the simulator asks :mod:`engine.queries` what is allowed), so any
+IllegalCommand raised here is a bug in the engine.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine import queries
+from engine.commands import Act, Advance, Answer, Command, Foul, Nominate, Pass, Propose, Skip, Vote
+from engine.composition import composition
+from engine.errors import IllegalCommand
+from engine.events import Event
+from engine.game import apply, deal, new_game
+from engine.rng import Rng
+from engine.rules import Ruleset
+from engine.state import GameState
+
+MAX_COMMANDS = 20_000
+
+
+@dataclass
+class SimulatedGame:
+    roles: list[str]
+    seed: int
+    commands: list[Command]
+    events: list[Event]
+    final: GameState
+
+
+def random_commands(s: GameState, rnd: Rng) -> list[Command]:
+    """Commands a table of random players might send now, ending with the host's Advance."""
+    out: list[Command] = []
+    step = s.step
+    living = s.living()
+    if s.ruleset.conduct.kind != "none" and living and rnd.random() < 0.01:
+        out.append(Foul(seat=rnd.choice(living), reason="random"))
+        return out
+    if step.kind == "night":
+        actors = sorted(queries.actors(s))
+        team_pick = 0
+        for seat in actors:
+            options = queries.targets_for(s, seat)
+            if "team" in options:
+                if not team_pick or rnd.random() < 0.2:
+                    team_pick = rnd.choice(options["team"])
+                out.append(Propose(seat=seat, target=team_pick))
+                continue
+            if queries.is_optional(s, seat) and rnd.random() < 0.2:
+                out.append(Skip(seat=seat))
+                continue
+            acts = [(name, ts) for name, ts in options.items() if ts]
+            if not acts:
+                continue
+            name, targets = rnd.choice(acts)
+            ab_targets = 2 if name == "pair" else 1
+            picks = rnd.shuffled(targets)[:ab_targets]
+            if len(picks) == ab_targets:
+                out.append(Act(seat=seat, targets=tuple(picks), act=name))
+    elif step.kind == "speech":
+        nominated = {t for _, t in s.nominations}
+        if step.round == "day" and step.seat in s.alive and rnd.random() < 0.6:
+            free = [
+                x
+                for x in living
+                if x not in nominated and (x != step.seat or s.ruleset.voting.self_nomination)
+            ]
+            if free:
+                out.append(Nominate(seat=step.seat, target=rnd.choice(free)))
+        if rnd.random() < 0.3:
+            out.append(Pass(seat=step.seat))
+            return out
+    elif step.kind == "nominations":
+        nominated = {t for _, t in s.nominations}
+        for seat in living:
+            if rnd.random() < 0.25:
+                free = [x for x in living if x not in nominated]
+                if free:
+                    target = rnd.choice(free)
+                    nominated.add(target)
+                    out.append(Nominate(seat=seat, target=target))
+    elif step.kind == "vote":
+        for seat in sorted(queries.voters(s)):
+            if rnd.random() < 1.0 / max(1, len(step.queue) + 1):
+                out.append(Vote(seat=seat, candidate=step.seat))
+    elif step.kind == "tiebreak":
+        if rnd.random() < 0.8:
+            out.append(Vote(seat=step.seat, candidate=rnd.choice(step.candidates)))
+            return out
+    elif step.kind == "question" and rnd.random() < 0.5:
+        out.append(Answer(seat=step.seat, yes=rnd.random() < 0.5))
+        return out
+    out.append(Advance())
+    return out
+
+
+def play_random_game(
+    ruleset: Ruleset, players: int, seed: int, roles: list[str] | None = None
+) -> SimulatedGame:
+    rnd = Rng(seed)
+    roles = roles or deal(ruleset, players, seed)
+    state, events = new_game(ruleset, roles, seed)
+    log: list[Command] = []
+    while not state.over:
+        for command in random_commands(state, rnd):
+            try:
+                state, more = apply(state, command)
+            except IllegalCommand as exc:
+                raise AssertionError(f"the simulator sent an illegal {command}: {exc}") from exc
+            log.append(command)
+            events.extend(more)
+            if state.over:
+                break
+        if len(log) > MAX_COMMANDS:
+            raise AssertionError(f"game with seed {seed} did not end after {MAX_COMMANDS} commands")
+    return SimulatedGame(roles, seed, log, events, state)
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for a proportion."""
+    if n == 0:
+        return (0.0, 0.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def simulate(
+    ruleset: Ruleset, players: int, games: int, seed: int, progress: Callable[[int], None] | None = None
+) -> Counter[str]:
+    composition(ruleset, players)  # a clear error before anything runs
+    wins: Counter[str] = Counter()
+    for i in range(games):
+        game = play_random_game(ruleset, players, seed + i)
+        winners = game.final.winners or ()
+        wins["+".join(winners) if winners else "draw"] += 1
+        if progress:
+            progress(i + 1)
+    return wins

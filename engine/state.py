@@ -1,0 +1,136 @@
+"""The game state: an immutable snapshot. :func:`engine.game.apply` returns a new one.
+
+Containers inside a state are never modified after the state is built: the engine edits a
+private copy made by :func:`thaw` and hands that copy out only when it is complete.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.rules.model import Ruleset
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """Where the game stands inside a phase.
+
+    ``kind`` is a registered step kind (``speech``, ``discussion``, ``nominations``, ``vote``,
+    ``night``, ``meet``, ``question``, …). ``seat`` is the speaker or the single actor, ``queue`` the
+    seats still to come (speakers, candidates), ``candidates`` the ballot of a vote.
+    """
+
+    kind: str
+    seat: int = 0
+    queue: tuple[int, ...] = ()
+    candidates: tuple[int, ...] = ()
+    round: str = ""
+    night_step: str = ""
+    seconds: int = 0
+    started_at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class NightLedger:
+    """The scratch ledger of one night (RULESETS.md 4.9): filled step by step, emptied at dawn."""
+
+    blocked: frozenset[int] = frozenset()
+    protected: frozenset[int] = frozenset()
+    attempts: tuple[tuple[int, str, int], ...] = ()  # (target, source, step index)
+    dead_tonight: tuple[int, ...] = ()
+    team_miss: frozenset[str] = frozenset()  # teams whose shot is cancelled (simple: don blocked)
+    actions: tuple[tuple[int, str, tuple[int, ...]], ...] = ()  # this step: (seat, act, targets)
+    skipped: frozenset[int] = frozenset()
+    proposals: tuple[tuple[int, int], ...] = ()  # team step: (member, target)
+    team_target: int = 0
+    chosen: tuple[tuple[int, str, tuple[int, ...]], ...] = ()  # tonight: (seat, step, targets)
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    ruleset: Ruleset
+    seed: int
+    roles: tuple[str, ...]  # roles[i] = role id of seat i + 1, as dealt
+    alive: frozenset[int]
+    phase: str  # "night" | "day" | "over"
+    day: int
+    night: int
+    intro: bool  # the current phase is an intro phase (acquaintance night, introductions day)
+    step: Step
+    agenda: tuple[str, ...] = ()  # day steps still to come, or night step ids still to come
+    rng: int = 0
+    ledger: NightLedger = NightLedger()
+    # Day memory.
+    nominations: tuple[tuple[int, int], ...] = ()
+    ballots: tuple[tuple[int, int], ...] = ()  # (voter, candidate) in this round
+    voted: frozenset[int] = frozenset()  # candidates already voted on in this round
+    tie_words_given: bool = False
+    last_night_victims: tuple[int, ...] = ()
+    tiebreaker: int = 0
+    no_speech: frozenset[int] = frozenset()
+    no_vote: frozenset[int] = frozenset()
+    claimable: frozenset[int] = frozenset()
+    # Game memory.
+    last_targets: tuple[tuple[int, str, tuple[int, ...]], ...] = ()  # last night: (seat, step, targets)
+    uses: tuple[tuple[int, str, int], ...] = ()  # (seat, step, times used)
+    self_used: frozenset[tuple[int, str]] = frozenset()
+    team_joins: tuple[tuple[int, str], ...] = ()  # dormant roles that joined a team (werewolf)
+    pending_joins: tuple[tuple[int, str], ...] = ()
+    fouls: tuple[tuple[int, int], ...] = ()  # (seat, count)
+    revealed: frozenset[int] = frozenset()  # seats whose role was shown to everyone
+    knowledge: frozenset[tuple[int, int]] = frozenset()  # (viewer, seat): viewer saw seat's role
+    flags: frozenset[str] = frozenset()
+    winners: tuple[str, ...] | None = None
+    draw: bool = False
+
+    @property
+    def n_seats(self) -> int:
+        return len(self.roles)
+
+    def role_of(self, seat: int) -> str:
+        return self.roles[seat - 1]
+
+    def living(self) -> list[int]:
+        return sorted(self.alive)
+
+    def fouls_of(self, seat: int) -> int:
+        for s, c in self.fouls:
+            if s == seat:
+                return c
+        return 0
+
+    def team_of(self, seat: int) -> str:
+        """The team a seat wakes with now (a joined werewolf counts)."""
+        for s, team in self.team_joins:
+            if s == seat:
+                return team
+        return self.ruleset.roles[self.role_of(seat)].team
+
+    def team_members(self, team: str, living_only: bool = True) -> list[int]:
+        seats = range(1, self.n_seats + 1)
+        return [s for s in seats if self.team_of(s) == team and (not living_only or s in self.alive)]
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+
+def thaw(state: GameState) -> GameState:
+    """A private copy of ``state`` that :func:`put` may change; callers never see it before it is done."""
+    return copy.copy(state)
+
+
+def put(state: GameState, **changes: Any) -> None:
+    """Change fields of a copy made by :func:`thaw` (and only of such a copy)."""
+    for name, value in changes.items():
+        object.__setattr__(state, name, value)
+
+
+def put_step(state: GameState, **changes: Any) -> None:
+    put(state, step=replace(state.step, **changes))
+
+
+def put_ledger(state: GameState, **changes: Any) -> None:
+    put(state, ledger=replace(state.ledger, **changes))

@@ -1,0 +1,65 @@
+"""Win checks, registered by name. Each returns None (play on), a tuple of winning sides (empty =
+draw), or ``"ask_maniac"`` (simple, D-S7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.registry import win_check
+from engine.state import GameState
+
+
+def _clan_members(s: GameState) -> dict[str, list[int]]:
+    """Living members of each killing team (a joined werewolf counts; the classic lawyer does not)."""
+    clans: dict[str, list[int]] = {tid: [] for tid, t in s.ruleset.teams.items() if t.kill_step}
+    for seat in s.living():
+        team = s.team_of(seat)
+        if team in clans and s.ruleset.roles[s.role_of(seat)].counts_for_win:
+            clans[team].append(seat)
+    return clans
+
+
+def _dormant(s: GameState) -> list[int]:
+    joined = {x for x, _ in s.team_joins}
+    return [x for x in s.living() if s.ruleset.roles[s.role_of(x)].joins_team_on_loss and x not in joined]
+
+
+@win_check("classic_clans")
+def classic_clans(s: GameState) -> Any:
+    """D-CL2, after «Каждый клан … побеждает в том случае, если игроков данного клана осталось больше,
+    чем других игроков» and the maniac «Может победить, только если останется один»."""
+    living = s.living()
+    if not living:
+        return ()
+    maniacs = [x for x in living if s.role_of(x) == "maniac"]
+    if maniacs and len(living) == 1:
+        return ("solo",)
+    clans = _clan_members(s)
+    if not any(clans.values()) and not _dormant(s) and not maniacs:
+        return ("town",)
+    for tid, members in clans.items():
+        if members and len(members) > len(living) - len(members):
+            return (s.ruleset.teams[tid].side,)
+    return None
+
+
+@win_check("simple")
+def simple(s: GameState) -> Any:
+    """D-S6 and 004: «Если в городе остается маньяк и мафия то побеждает мафия»; the maniac's
+    question when the last mafioso is gone (D-S7)."""
+    living = s.living()
+    if not living:
+        return ()
+    mafia = [x for x in living if s.ruleset.roles[s.role_of(x)].side == "mafia"]
+    maniacs = [x for x in living if s.role_of(x) == "maniac"]
+    if mafia and len(mafia) >= len(living) - len(mafia):
+        return ("mafia",)
+    if mafia:
+        return None
+    if not maniacs or "maniac_town" in s.flags:
+        return ("town",)
+    if "maniac_asked" not in s.flags:
+        return "ask_maniac"
+    if len(living) <= 2:
+        return ("solo",)
+    return None
