@@ -90,11 +90,13 @@ class SeasonLedger:
                 standing.red = self.rating(d.user_id, Team.RED) + d.delta
             else:
                 standing.black = self.rating(d.user_id, Team.BLACK) + d.delta
-        for user_id in {d.user_id for d in deltas if d.track != POINTS_TRACK}:
+        elo_rated = {d.user_id for d in deltas if d.track != POINTS_TRACK}
+        for user_id in elo_rated:
             self.standing(user_id).rated_games += 1
-        if winner is Team.BLACK:
+        # Only Elo-rated games (both teams present) inform the side offset.
+        if elo_rated and winner is Team.BLACK:
             self.black_wins += 1
-        elif winner is Team.RED:
+        elif elo_rated and winner is Team.RED:
             self.red_wins += 1
         return deltas
 

@@ -27,7 +27,7 @@ from mafiabot.ratings import (
 )
 from mafiabot.storage.base import NotFound, StorageError
 from mafiabot.storage.games import GamesMixin
-from mafiabot.storage.models import Game, GameStatus, Participant, RatingChange
+from mafiabot.storage.models import GameStatus, Participant, RatingChange
 
 TRACKS = (POINTS_TRACK, Team.RED.track, Team.BLACK.track)
 ELO_TRACKS = (Team.RED.track, Team.BLACK.track)
@@ -123,10 +123,15 @@ class StandingsMixin(GamesMixin):
         )
 
     def _decided_games(self, session: Session, season_id: int, sides: frozenset[str]) -> int:
+        """Elo-rated games of the season won by one of `sides` (what the side offset is fitted to)."""
+        rated = (
+            sa.select(col(RatingChange.game_id))
+            .where(col(RatingChange.season_id) == season_id, col(RatingChange.track).in_(ELO_TRACKS))
+            .distinct()
+        )
         query = (
             sa.select(sa.func.count(sa.distinct(col(Participant.game_id))))
-            .join(Game, col(Game.id) == col(Participant.game_id))
-            .where(col(Game.season_id) == season_id, col(Game.status) == GameStatus.FINISHED)
+            .where(col(Participant.game_id).in_(rated))
             .where(col(Participant.result) == Result.WIN.value, col(Participant.side_id).in_(sides))
         )
         return int(session.execute(query).scalar_one())
