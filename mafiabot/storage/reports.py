@@ -190,7 +190,7 @@ class ReportsMixin(StandingsMixin):
                     .where(col(RatingChange.guild_id) == guild_id, col(RatingChange.season_id) == season_id)
                     .where(col(RatingChange.user_id) == user_id)
                     .group_by(col(RatingChange.track))
-                ).tuples()
+                ).all()
             )
             fouls = session.execute(
                 sa.select(sa.func.count(col(Foul.id)))
@@ -334,7 +334,7 @@ class ReportsMixin(StandingsMixin):
                     .where(col(Game.guild_id) == guild_id, col(Game.season_id) == season_id)
                     .where(col(Game.status) == GameStatus.FINISHED, col(Participant.result) == "win")
                     .group_by(col(Participant.user_id))
-                ).tuples()
+                ).all()
             )
             fouls = dict(
                 session.execute(
@@ -343,7 +343,7 @@ class ReportsMixin(StandingsMixin):
                     .where(col(Game.guild_id) == guild_id, col(Game.season_id) == season_id)
                     .where(col(Foul.withdrawn_at).is_(None))
                     .group_by(col(Foul.user_id))
-                ).tuples()
+                ).all()
             )
             users = sorted({u for values, games in totals.values() for u in (*values, *games)})
             names = self._names(session, guild_id, users)
