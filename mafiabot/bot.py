@@ -13,12 +13,11 @@ from discord.utils import MISSING
 
 from mafiabot.cogs import DEFAULT_COGS
 from mafiabot.config import Settings
-from mafiabot.errors import NotAllowedHere, user_message
+from mafiabot.errors import GENERIC_FAILURE, NotAllowedHere, reply_ephemeral, user_message
 from mafiabot.logs import bind
+from mafiabot.views import stop_all_views
 
 log = logging.getLogger(__name__)
-
-GENERIC_FAILURE = "Что-то пошло не так. Ошибка записана в журнал, попробуйте ещё раз."
 
 
 def bind_interaction(interaction: discord.Interaction[Any]) -> None:
@@ -30,14 +29,6 @@ def bind_interaction(interaction: discord.Interaction[Any]) -> None:
         user_id=interaction.user.id,
         command=command,
     )
-
-
-async def reply_ephemeral(interaction: discord.Interaction[Any], content: str) -> None:
-    """Answer the interaction privately whether or not it was answered already."""
-    if interaction.response.is_done():
-        await interaction.followup.send(content, ephemeral=True)
-    else:
-        await interaction.response.send_message(content, ephemeral=True)
 
 
 class MafiaTree(app_commands.CommandTree["MafiaBot"]):
@@ -150,6 +141,10 @@ class MafiaBot(commands.Bot):
                 "globally" if guild is None else "to guild",
                 extra={"guild_id": guild.id if guild else None},
             )
+
+    async def close(self) -> None:
+        stop_all_views()
+        await super().close()
 
     async def on_ready(self) -> None:
         assert self.user is not None

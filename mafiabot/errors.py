@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import discord
 from discord import app_commands
+
+GENERIC_FAILURE = "Что-то пошло не так. Ошибка записана в журнал, попробуйте ещё раз."
 
 
 class UserFacingError(app_commands.AppCommandError):
@@ -53,3 +58,11 @@ def user_message(error: app_commands.AppCommandError) -> str | None:
     if isinstance(error, app_commands.CheckFailure):
         return "Эту команду здесь использовать нельзя."
     return None
+
+
+async def reply_ephemeral(interaction: discord.Interaction[Any], content: str) -> None:
+    """Answer the interaction privately whether or not it was answered already."""
+    if interaction.response.is_done():
+        await interaction.followup.send(content, ephemeral=True)
+    else:
+        await interaction.response.send_message(content, ephemeral=True)

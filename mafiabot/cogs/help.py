@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from mafiabot.bot import MafiaBot, bind_interaction
 from mafiabot.presets import PRESETS, PRESETS_BY_ID
+from mafiabot.views import MafiaView
 
 HELP_TEXT = (
     "**Бот-ведущий игры «Мафия»**\n"
@@ -56,8 +57,8 @@ class PresetRulesButton(
         )
 
 
-def rules_view() -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+def rules_view() -> MafiaView:
+    view = MafiaView(timeout=None)
     for info in PRESETS:
         view.add_item(PresetRulesButton(info.id))
     return view

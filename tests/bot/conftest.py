@@ -4,15 +4,17 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 from fakediscord import Club, FakeDiscord
 
 from mafiabot.bot import MafiaBot
 from mafiabot.config import Secret, Settings
+from mafiabot.logs import ContextFilter
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -54,8 +56,38 @@ def club(fake: FakeDiscord, request: pytest.FixtureRequest) -> Club:
     return fake.create_club(**options)
 
 
+class _ErrorRecords(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
 @pytest.fixture
-async def bot(fake: FakeDiscord, club: Club, request: pytest.FixtureRequest) -> AsyncIterator[MafiaBot]:
+def logged_errors() -> Iterator[list[logging.LogRecord]]:
+    """Errors the bot or discord.py logged (an exception in a handler, a view, a task).
+
+    Any left at teardown fail the test; a test that provokes one on purpose checks it and clears the list.
+    """
+    handler = _ErrorRecords()
+    handler.addFilter(ContextFilter())  # as in production: records carry guild/game ids
+    loggers = [logging.getLogger(name) for name in ("discord", "mafiabot", "asyncio")]
+    for logger in loggers:
+        logger.addHandler(handler)
+    try:
+        yield handler.records
+    finally:
+        for logger in loggers:
+            logger.removeHandler(handler)
+    assert not handler.records, "errors were logged: " + "; ".join(r.getMessage() for r in handler.records)
+
+
+@pytest.fixture
+async def bot(
+    fake: FakeDiscord, club: Club, logged_errors: list[logging.LogRecord], request: pytest.FixtureRequest
+) -> AsyncIterator[MafiaBot]:
     """The real bot, logged in to the stand-in and past READY; closed with nothing left running."""
     marker = request.node.get_closest_marker("club")
     allow_list = (club.id,) if marker and marker.kwargs.get("guild_allow_list") else ()
@@ -89,7 +121,7 @@ async def _assert_nothing_left(
     leftover = [t.name for t in set(threading.enumerate()) - threads_before]
     assert not leftover, f"threads left running: {leftover}"
     tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()]
-    assert not tasks, f"tasks left running: {tasks}"
+    assert not tasks, f"tasks left running: {[(t, t.get_coro().cr_frame.f_locals) for t in tasks]}"
     # The stand-in still listens until its own fixture stops it; only the bot's side must be gone.
     del fake
     leaked = _open_sockets() - sockets_before

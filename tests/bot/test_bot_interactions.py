@@ -1,0 +1,126 @@
+"""Components and errors: buttons reach their callbacks, selects and modals round-trip, errors are
+answered ephemerally by the global handler."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+from fakediscord import Club, FakeDiscord
+
+from mafiabot.bot import MafiaBot
+from mafiabot.errors import GENERIC_FAILURE, UserFacingError
+from mafiabot.presets import PRESETS, PRESETS_BY_ID
+
+
+async def test_rules_buttons_reach_their_callback(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
+    rules = await fake.slash(club.players[0], "mafia rules", channel=club.text)
+    assert rules.ephemeral
+    assert [button["label"] for button in rules.message.buttons()] == [p.title for p in PRESETS]
+
+    city = PRESETS_BY_ID["city"]
+    answer = await fake.click(club.players[0], rules.message, label=city.title)
+    assert answer.ephemeral
+    assert city.summary in answer.content
+
+
+class Seating(discord.ui.View):
+    """A plain (non-persistent) view: discord.py finds it by the id of the message it was sent with."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=30)
+        self.picked: list[str] = []
+        self.names: dict[str, str] = {}
+
+    @discord.ui.select(
+        custom_id="seat",
+        options=[discord.SelectOption(label=f"Место {n}", value=str(n)) for n in range(1, 4)],
+        max_values=2,
+    )
+    async def seat(self, interaction: discord.Interaction[Any], select: discord.ui.Select[Any]) -> None:
+        self.picked = list(select.values)
+        await interaction.response.edit_message(content=f"Выбраны места: {', '.join(self.picked)}")
+
+    @discord.ui.button(label="Представиться", custom_id="introduce")
+    async def introduce(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        await interaction.response.send_modal(Introduction(self))
+
+
+class Introduction(discord.ui.Modal, title="Знакомство"):
+    nickname: discord.ui.TextInput[Any] = discord.ui.TextInput(label="Имя за столом", custom_id="nickname")
+
+    def __init__(self, view: Seating) -> None:
+        super().__init__()
+        self.view = view
+
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        self.view.names[str(interaction.user.id)] = self.nickname.value
+        await interaction.response.send_message(
+            f"Приятно познакомиться, {self.nickname.value}!", ephemeral=True
+        )
+
+
+async def test_select_and_modal_round_trip(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
+    view = Seating()
+    channel = bot.get_channel(club.text.id)
+    assert isinstance(channel, discord.TextChannel)
+    sent = await channel.send("Рассадка", view=view)
+    message = next(m for m in fake.messages(club.text) if m.id == sent.id)
+    player = club.players[1]
+
+    picked = await fake.select(player, message, "seat", ["1", "3"])
+    assert picked.callback_type == 7  # UPDATE_MESSAGE
+    assert view.picked == ["1", "3"]
+    assert message.content == "Выбраны места: 1, 3"
+
+    opened = await fake.click(player, message, custom_id="introduce")
+    assert opened.modal is not None and opened.modal["title"] == "Знакомство"
+    submitted = await fake.submit_modal(player, opened, {"nickname": "Дон Корлеоне"})
+    assert submitted.content == "Приятно познакомиться, Дон Корлеоне!"
+    assert view.names == {str(player.id): "Дон Корлеоне"}
+    view.stop()
+
+
+class Failing(commands.Cog):
+    @app_commands.command(name="refuse", description="refuses with a message for the player")
+    async def refuse(self, interaction: discord.Interaction[Any]) -> None:
+        raise UserFacingError("Игра уже идёт.")
+
+    @app_commands.command(name="crash", description="fails like a bug would")
+    async def crash(self, interaction: discord.Interaction[Any]) -> None:
+        raise RuntimeError("a bug")
+
+
+async def test_errors_become_ephemeral_replies(
+    bot: MafiaBot, fake: FakeDiscord, club: Club, logged_errors: list[logging.LogRecord]
+) -> None:
+    await bot.add_cog(Failing())
+    await bot.sync_commands()
+    player = club.players[0]
+
+    refused = await fake.slash(player, "mafia refuse", channel=club.text)
+    assert refused.ephemeral and refused.content == "Игра уже идёт."
+    assert not logged_errors
+
+    crashed = await fake.slash(player, "mafia crash", channel=club.text)
+    assert crashed.ephemeral and crashed.content == GENERIC_FAILURE
+    assert [r.getMessage() for r in logged_errors] == ["Command failed"]
+    assert getattr(logged_errors[0], "guild_id", None) == club.id
+    logged_errors.clear()
+
+    await bot.remove_cog("Failing")
+    assert {c.name for c in bot.mafia.commands} == {"help", "rules", "check"}
+
+
+@pytest.mark.club(guild_allow_list=True)
+async def test_allow_list_syncs_commands_to_the_guild_only(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    assert None not in fake.commands
+    assert [c["name"] for c in fake.commands[club.id]] == ["mafia"]
+    answer = await fake.slash(club.players[0], "mafia help", channel=club.text)
+    assert answer.ephemeral
