@@ -78,9 +78,21 @@ def _werewolf_trigger(s: GameState, seat: int, out: Out) -> None:
         return
     for other in s.living():
         role = s.ruleset.roles[s.role_of(other)]
-        joined = any(j[0] == other for j in s.team_joins + s.pending_joins)
-        if role.joins_team_on_loss and not joined:
+        if not role.joins_team_on_loss or any(j[0] == other for j in s.team_joins):
+            continue
+        pending = [t for x, t in s.pending_joins if x == other]
+        if not pending:
             put(s, pending_joins=(*s.pending_joins, (other, team)))
+        elif s.step.kind == "dawn" and _wakes_first(s, team, pending[0]):
+            # «mafia if both lost one at once»: the night's victims are one batch, announced at dawn.
+            rest = tuple(j for j in s.pending_joins if j[0] != other)
+            put(s, pending_joins=(*rest, (other, team)))
+
+
+def _wakes_first(s: GameState, team: str, other: str) -> bool:
+    order = [step.id for step in s.ruleset.night_steps]
+    teams = s.ruleset.teams
+    return order.index(teams[team].kill_step) < order.index(teams[other].kill_step)
 
 
 def check_win(s: GameState, out: Out) -> bool:
