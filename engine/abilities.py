@@ -222,7 +222,10 @@ def _resolve_team(s: GameState, step: StepDef, index: int, out: Out) -> None:
     if not target:
         out.append(Event("team_missed", HOST_ONLY, {"team": step.team, "reason": "no_target"}))
         return
-    if step.team in s.ledger.team_miss or not any(effective(s, m) for m in members):
+    # A team with a leader misses only when the leader is blocked (004: «Если «Путана» пригласит в гости
+    # одного из мафиози, то это не влияет на выстрел «Мафии» (за исключением, если будет приглашен «Дон»)»).
+    shoots = bool(tdef.leader) or any(effective(s, m) for m in members)
+    if step.team in s.ledger.team_miss or not shoots:
         out.append(
             Event("team_missed", HOST_ONLY, {"team": step.team, "reason": "blocked", "target": target})
         )
