@@ -222,6 +222,8 @@ def _answer(s: GameState, c: Command, out: list[Event]) -> None:
 
 def _question_silence(s: GameState, out: list[Event]) -> None:
     out.append(Event("maniac_answer", EVERYONE, {"yes": False}, s.ruleset.phrase("maniac_silent")))
+    if check_win(s, out):
+        return  # D-S6 5: a maniac playing for himself wins at once with at most one other player left
     if s.phase == "night":
         next_night_step(s, out)
     else:
