@@ -48,7 +48,7 @@ def actors_of_step(s: GameState, step: StepDef) -> list[int]:
 
 def legal_targets(s: GameState, seat: int, ab: AbilityDef) -> list[int]:
     """Targets the ability allows (D-G4 self-targeting, «не … два раза подряд», revive lists)."""
-    candidates = sorted({t for t, _, _ in s.ledger.attempts}) if ab.params.get("revive") else s.living()
+    candidates = victims_so_far(s) if ab.params.get("revive") else s.living()
     allowed = []
     last = _last_targets(s, seat, ab.step)
     for t in candidates:
@@ -250,6 +250,11 @@ def resolve_attempts(s: GameState) -> list[int]:
     tiebreaker = max(town, key=lambda v: victims[v]) if town else 0
     put(s, tiebreaker=tiebreaker, last_targets=s.ledger.chosen)
     return sorted(victims)
+
+
+def victims_so_far(s: GameState) -> list[int]:
+    """D-CL8 variant 2: the players «убиты» tonight so far (the night-immune are never among them)."""
+    return sorted({t for t, _, _ in s.ledger.attempts if t in s.alive and hit_tonight(s, t)})
 
 
 def hit_tonight(s: GameState, target: int) -> bool:

@@ -217,7 +217,9 @@ def next_night_step(s: GameState, out: Out) -> None:
 def _show_revive_list(s: GameState, step: StepDef, actors: list[int], out: Out) -> None:
     """D-CL8 variant 2: «Ведущий показывает, какие игроки «убиты»» to the reviving doctor."""
     if step.role and any(a.params.get("revive") for a in s.ruleset.roles[step.role].abilities):
-        victims = sorted({t for t, _, _ in s.ledger.attempts if t in s.alive})
+        from engine.abilities import victims_so_far
+
+        victims = victims_so_far(s)
         for seat in actors:
             out.append(
                 Event(
