@@ -116,6 +116,7 @@ async def _assert_nothing_left(
     threads_before: set[threading.Thread], sockets_before: set[str], fake: FakeDiscord
 ) -> None:
     # discord.py's heartbeat and voice threads stop on close; join them rather than sleeping.
+    fake.voice.wake_client_sockets()
     for thread in set(threading.enumerate()) - threads_before:
         thread.join(timeout=5)
     leftover = [t.name for t in set(threading.enumerate()) - threads_before]
@@ -123,6 +124,5 @@ async def _assert_nothing_left(
     tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()]
     assert not tasks, f"tasks left running: {[(t, t.get_coro().cr_frame.f_locals) for t in tasks]}"
     # The stand-in still listens until its own fixture stops it; only the bot's side must be gone.
-    del fake
     leaked = _open_sockets() - sockets_before
     assert not leaked, f"sockets left open: {leaked}"

@@ -11,11 +11,11 @@ from .tls import trust_test_certificate
 trust_test_certificate()
 
 # ruff: noqa: E402 -- everything below may import aiohttp, so it must come after the line above.
+from .audio import AudioStore, OpusFrames, dominant_frequency, encode_opus, tone_pcm
 from .driver import Club, InteractionRecord
 from .ratelimits import MEMBER_EDIT, RateLimits
 from .rest import RestCall
 from .server import FakeDiscord
-from .voice import AudioStore, dominant_frequency
 from .world import Channel, ChannelType, Guild, Member, Message, Role, User, VoiceState
 
 __all__ = [
@@ -29,10 +29,13 @@ __all__ = [
     "InteractionRecord",
     "Member",
     "Message",
+    "OpusFrames",
     "RateLimits",
     "RestCall",
     "Role",
     "User",
     "VoiceState",
     "dominant_frequency",
+    "encode_opus",
+    "tone_pcm",
 ]

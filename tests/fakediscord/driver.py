@@ -147,6 +147,15 @@ class Driver:
         members = [world.add_member(guild, world.add_user(f"player{i}")) for i in range(1, players + 1)]
         return Club(guild, text, voice, members, bot_role)
 
+    async def add_channel(
+        self: FakeDiscord, club: Club, name: str, type: int = ChannelType.GUILD_TEXT, **options: Any
+    ) -> Channel:
+        """A new channel in the club's guild, announced to the bot with CHANNEL_CREATE."""
+        channel = self.world.add_channel(club.guild, name, type, **options)
+        self.dispatch("CHANNEL_CREATE", channel_json(channel, self.world))
+        await self.gateway.flush()
+        return channel
+
     async def add_player(self: FakeDiscord, club: Club, username: str) -> Member:
         member = self.world.add_member(club.guild, self.world.add_user(username))
         club.players.append(member)

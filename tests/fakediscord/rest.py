@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import time
+import urllib.parse
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -78,13 +79,17 @@ ROUTES: list[tuple[str, str, re.Pattern[str], Handler]] = []
 
 
 def route(method: str, template: str) -> Callable[[Handler], Handler]:
-    pattern = re.compile(re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", template.replace("@", "@")))
+    pattern = re.compile(re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", template))
 
     def register(handler: Handler) -> Handler:
         ROUTES.append((method, template, pattern, handler))
         return handler
 
     return register
+
+
+def _reason(header: str | None) -> str | None:
+    return urllib.parse.unquote(header) if header is not None else None
 
 
 def _major(params: dict[str, str]) -> str:
@@ -119,7 +124,7 @@ class Rest:
                 params,
                 body,
                 dict(request.query),
-                request.headers.get("X-Audit-Log-Reason"),
+                _reason(request.headers.get("X-Audit-Log-Reason")),
             )
             return await self._serve(request, call, handler)
         self.fake.unknown_routes.append(f"{request.method} {path}")

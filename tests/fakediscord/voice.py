@@ -8,12 +8,10 @@ DAVE protocol version 0, so the payload is plain Opus) and keeps the Opus frames
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
 import secrets
 import ssl
 import struct
-from array import array
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
@@ -21,6 +19,7 @@ import nacl.exceptions
 import nacl.secret
 from aiohttp import WSMsgType, web
 
+from .audio import AudioStore
 from .world import VoiceState
 
 if TYPE_CHECKING:
@@ -43,42 +42,6 @@ class VoiceSession:
     speaking: list[int] = field(default_factory=list)  # every SPEAKING flag the bot sent
 
 
-class AudioStore:
-    """Opus frames received per user, in arrival order; decode with `pcm()`."""
-
-    def __init__(self) -> None:
-        self.frames: dict[int, list[bytes]] = {}
-        self.skipped_headers = 0
-        self.undecryptable = 0
-
-    def of(self, user_id: int) -> list[bytes]:
-        return self.frames.get(user_id, [])
-
-    def pcm(self, user_id: int) -> bytes:
-        """48 kHz, 16-bit, stereo, interleaved: what libopus makes of the frames (needs libopus)."""
-        from discord.opus import Decoder
-
-        decoder = Decoder()
-        return b"".join(decoder.decode(frame) for frame in self.of(user_id))
-
-    def clear(self) -> None:
-        self.frames.clear()
-
-
-def dominant_frequency(pcm: bytes, *, rate: int = 48000, channels: int = 2) -> float:
-    """The frequency of a pure tone, from zero crossings of the left channel over its loud part."""
-    samples = array("h")
-    samples.frombytes(pcm[: len(pcm) - len(pcm) % 2])
-    left = samples[::channels]
-    peak = max((abs(s) for s in left), default=0)
-    loud = [i for i, s in enumerate(left) if abs(s) > peak // 4]
-    if peak == 0 or len(loud) < 2:
-        return 0.0
-    segment = left[loud[0] : loud[-1] + 1]
-    crossings = sum(1 for a, b in itertools.pairwise(segment) if (a < 0) != (b < 0))
-    return crossings / 2 / (len(segment) / rate)
-
-
 class _MediaProtocol(asyncio.DatagramProtocol):
     def __init__(self, voice: VoiceServer) -> None:
         self.voice = voice
@@ -95,6 +58,7 @@ class _MediaProtocol(asyncio.DatagramProtocol):
             struct.pack_into(">H", reply, 72, addr[1])
             assert self.transport is not None
             self.transport.sendto(bytes(reply), addr)
+            self.voice.client_addresses.add(addr)
         elif len(data) > 16 and data[1] & 0x7F == 0x78:  # RTP, Opus payload type
             self.voice.receive_rtp(data)
 
@@ -105,6 +69,7 @@ class VoiceServer:
         self.audio = AudioStore()
         self.sessions: dict[int, VoiceSession] = {}  # ssrc -> session
         self.tokens: dict[str, tuple[int, int]] = {}  # voice token -> (guild id, user id)
+        self.client_addresses: set[tuple[str, int]] = set()  # the bot's UDP sockets, from IP discovery
         self.port = 0
         self.udp_port = 0
         self._runner: web.AppRunner | None = None
@@ -124,6 +89,16 @@ class VoiceServer:
         )
         self._transport = transport
         self.udp_port = transport.get_extra_info("sockname")[1]
+
+    def wake_client_sockets(self) -> None:
+        """Send one datagram to each UDP socket the bot opened.
+
+        discord.py's voice socket reader thread sleeps in select() for up to 30 s, and closing the
+        socket does not wake it; a datagram does, and the thread then sees it was told to stop.
+        """
+        if self._transport is not None:
+            for address in self.client_addresses:
+                self._transport.sendto(b"\0", address)
 
     async def stop(self) -> None:
         for session in list(self.sessions.values()):
