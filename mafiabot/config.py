@@ -52,7 +52,7 @@ class Secret:
 class AudioSettings:
     engine: str = "gtts"
     volume: float = 0.8
-    cache_dir: Path = Path("cache/audio")
+    cache_dir: Path | None = None  # None: the audio package's default (~/.cache/mafiabot/audio)
 
 
 @dataclass(frozen=True)
@@ -93,6 +93,10 @@ def _guild_ids(value: Any, source: str) -> tuple[int, ...]:
         return tuple(int(item) for item in value)
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"{source}: guild ids must be integers") from exc
+
+
+def _cache_dir(value: Any) -> Path | None:
+    return Path(str(value)).expanduser() if value else None
 
 
 def _checked(settings: Settings) -> Settings:
@@ -136,7 +140,7 @@ def load_settings(path: Path | None = None, environ: Mapping[str, str] | None = 
             audio=AudioSettings(
                 engine=str(audio.get("engine", AudioSettings.engine)),
                 volume=float(audio.get("volume", AudioSettings.volume)),
-                cache_dir=Path(audio.get("cache_dir", AudioSettings.cache_dir)),
+                cache_dir=_cache_dir(environ.get("MAFIABOT_AUDIO_CACHE") or audio.get("cache_dir")),
             ),
             game=GameSettings(**{key: game[key] for key in game if key in GameSettings.__dataclass_fields__}),
         )
