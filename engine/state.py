@@ -6,7 +6,6 @@ private copy made by :func:`thaw` and hands that copy out only when it is comple
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -48,7 +47,7 @@ class NightLedger:
     chosen: tuple[tuple[int, str, tuple[int, ...]], ...] = ()  # tonight: (seat, step, targets)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class GameState:
     ruleset: Ruleset
     seed: int
@@ -103,6 +102,8 @@ class GameState:
 
     def team_of(self, seat: int) -> str:
         """The team a seat wakes with now (a joined werewolf counts)."""
+        if not self.team_joins:
+            return self.ruleset.roles[self.roles[seat - 1]].team
         for s, team in self.team_joins:
             if s == seat:
                 return team
@@ -117,15 +118,20 @@ class GameState:
         return self.phase == "over"
 
 
+_set = object.__setattr__
+
+
 def thaw(state: GameState) -> GameState:
     """A private copy of ``state`` that :func:`put` may change; callers never see it before it is done."""
-    return copy.copy(state)
+    new = object.__new__(GameState)
+    new.__dict__.update(state.__dict__)
+    return new
 
 
 def put(state: GameState, **changes: Any) -> None:
     """Change fields of a copy made by :func:`thaw` (and only of such a copy)."""
     for name, value in changes.items():
-        object.__setattr__(state, name, value)
+        _set(state, name, value)
 
 
 def put_step(state: GameState, **changes: Any) -> None:

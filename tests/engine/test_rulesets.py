@@ -1,0 +1,139 @@
+"""Rulesets are data: every bundled preset loads, and every mistake in a file is a clear error."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import engine
+from engine.errors import RulesetError
+from engine.rules import available_presets, load_ruleset, role_catalogue
+
+ROOT = Path(__file__).resolve().parents[2]
+RULESETS_MD = ROOT.parent / "shared" / "rules" / "RULESETS.md"
+
+
+def test_every_bundled_preset_loads_with_every_option() -> None:
+    """Red-DiscordBot style: load every bundled file and report all failures together."""
+    failures = []
+    for name in available_presets():
+        try:
+            base = load_ruleset(name)
+            for option in base.options:
+                load_ruleset(name, [option])
+        except RulesetError as exc:
+            failures.append(str(exc))
+    assert not failures
+    assert {"classic", "simple"} <= set(available_presets())
+
+
+def test_catalogue_holds_every_role_id_of_the_spec() -> None:
+    text = RULESETS_MD.read_text(encoding="utf-8")
+    section = text.split("## 3. Canonical role ids", 1)[1].split("### 3.1", 1)[0]
+    ids = set(re.findall(r"^\| `([a-z_]+)` \|", section, flags=re.M))
+    assert len(ids) >= 50
+    assert ids == set(role_catalogue())
+
+
+HEAD = 'extends = "classic"\nid = "x"\ntitle = "x"\n'
+
+
+def _write(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "variant.toml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("body", "key", "message"),
+    [
+        ('extends = "classic"\nid = "x"\ntitle = "x"\n[timers\n', "", "malformed TOML"),
+        ('extends = "classic"\nid = "x"\ntitle = "x"\ncolour = "red"\n', "colour", "unknown key"),
+        ('extends = "classic"\nid = "x"\ntitle = "x"\n[roles.wizard]\n', "roles.wizard", "unknown role id"),
+        (
+            'extends = "classic"\nid = "x"\ntitle = "x"\n[roles.doctor]\n'
+            'abilities = [{ kind = "teleport", step = "doctor" }]\n',
+            "roles.doctor.abilities[0].kind",
+            "unknown ability kind",
+        ),
+        ('extends = "classic"\nid = "x"\ntitle = "x"\n[timers]\nvote = "fast"\n', "timers.vote", "integer"),
+        (
+            HEAD + "[compositions]\n20 = { mafioso = 2, civilian = 4 }\n",
+            "compositions.20",
+            "add up to 6",
+        ),
+        (
+            'extends = "classic"\nid = "x"\ntitle = "x"\n[voting]\nties = "coin"\n',
+            "voting.ties",
+            "unknown tie",
+        ),
+        (
+            'extends = "classic"\nid = "x"\ntitle = "x"\n[day]\nnormal = ["dance"]\n',
+            "day.normal[0]",
+            "unknown day step",
+        ),
+        ('extends = "nowhere"\nid = "x"\ntitle = "x"\n', "", "no such preset"),
+        (
+            HEAD + '[teams.mafia]\nside = "mafia"\nkill_step = "lunch"\n',
+            "teams.mafia.kill_step",
+            "no night step",
+        ),
+    ],
+)
+def test_invalid_files_name_the_file_and_the_key(tmp_path: Path, body: str, key: str, message: str) -> None:
+    path = _write(tmp_path, body)
+    with pytest.raises(RulesetError) as info:
+        load_ruleset(path)
+    assert message in str(info.value)
+    assert info.value.key == key or key == ""
+    assert "variant.toml" in str(info.value) or "nowhere" in str(info.value)
+
+
+def test_unknown_option_is_an_error() -> None:
+    with pytest.raises(RulesetError, match=r"options\.golden"):
+        load_ruleset("classic", ["golden"])
+
+
+def test_a_variant_extends_a_preset_and_overrides_keys() -> None:
+    variant = load_ruleset(str(ROOT / "examples" / "club-variant.toml"))
+    base = load_ruleset("classic")
+    assert variant.id == "classic-club"
+    assert variant.timer("discussion") == 180 and base.timer("discussion") == 300
+    assert variant.timer("night_step") == base.timer("night_step")  # inherited
+    assert variant.voting.self_vote is False and base.voting.self_vote is True
+    assert variant.roles["doctor"].abilities[0].self_target == "never"
+    assert 6 in variant.compositions and 7 in variant.compositions
+
+
+def test_variant_changes_play(tmp_path: Path) -> None:
+    """The variant forbids self-votes: the engine refuses one."""
+    variant = load_ruleset(str(ROOT / "examples" / "club-variant.toml"))
+    roles = ["mafioso", "commissar", "civilian", "civilian", "civilian", "civilian"]
+    state, _ = engine.new_game(variant, roles, 1)
+    while state.step.kind != "nominations":
+        state, _ = engine.apply(state, engine.Advance())
+    with pytest.raises(engine.IllegalCommand, match="себя"):
+        engine.apply(state, engine.Nominate(seat=2, target=2))
+    state, _ = engine.apply(state, engine.Nominate(seat=2, target=1))
+    while state.step.kind != "vote":
+        state, _ = engine.apply(state, engine.Advance())
+    with pytest.raises(engine.IllegalCommand, match="себя"):
+        engine.apply(state, engine.Vote(seat=1, candidate=1))
+
+
+def test_options_change_the_composition() -> None:
+    base = load_ruleset("classic")
+    assert engine.composition(base, 10) == {"mafioso": 3, "commissar": 1, "civilian": 6}
+    extra = load_ruleset("classic", ["maniac", "doctor", "yakuza"])
+    assert engine.composition(extra, 12) == {
+        "mafioso": 2,
+        "yakuza": 2,
+        "commissar": 1,
+        "civilian": 5,
+        "maniac": 1,
+        "doctor": 1,
+    }
+    with pytest.raises(engine.IllegalCommand):
+        engine.composition(base, 5)
