@@ -137,3 +137,21 @@ def test_timestamps_come_back_in_utc(storage: Storage, new_game) -> None:
     )
     stored = storage.game(game.id)
     assert stored.created_at == moscow and stored.created_at.tzinfo == UTC
+
+
+def test_appends_from_many_threads_keep_every_command(storage: Storage, new_game) -> None:
+    """The bot calls storage from worker threads (`asyncio.to_thread`); no append may be lost or doubled."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    game = new_game()
+
+    def append(worker: int) -> list[int]:
+        return [storage.append_command(game.id, {"worker": worker, "n": n}) for n in range(15)]
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        positions = [p for batch in pool.map(append, range(4)) for p in batch]
+    assert sorted(positions) == list(range(60))
+    log = storage.command_log(game.id)
+    assert len(log) == 60
+    for worker in range(4):
+        assert [c["n"] for c in log if c["worker"] == worker] == list(range(15))
