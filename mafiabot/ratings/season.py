@@ -69,6 +69,10 @@ class SeasonLedger:
     players: dict[int, PlayerStanding] = field(default_factory=dict)
 
     def standing(self, user_id: int) -> PlayerStanding:
+        """The player's totals (a fresh standing, not stored, for a player without games)."""
+        return self.players.get(user_id) or PlayerStanding()
+
+    def _standing_for_update(self, user_id: int) -> PlayerStanding:
         return self.players.setdefault(user_id, PlayerStanding())
 
     def rating(self, user_id: int, team: Team) -> float:
@@ -83,7 +87,7 @@ class SeasonLedger:
         deltas = self.preview(game)
         winner = duel_winner(game.seats, self.config)
         for d in deltas:
-            standing = self.standing(d.user_id)
+            standing = self._standing_for_update(d.user_id)
             if d.track == POINTS_TRACK:
                 standing.points += d.delta
             elif d.track == Team.RED.track:
@@ -92,7 +96,7 @@ class SeasonLedger:
                 standing.black = self.rating(d.user_id, Team.BLACK) + d.delta
         elo_rated = {d.user_id for d in deltas if d.track != POINTS_TRACK}
         for user_id in elo_rated:
-            self.standing(user_id).rated_games += 1
+            self._standing_for_update(user_id).rated_games += 1
         # Only Elo-rated games (both teams present) inform the side offset.
         if elo_rated and winner is Team.BLACK:
             self.black_wins += 1
