@@ -61,7 +61,7 @@ def describe(ev: Event, names: dict[int, str]) -> str | None:
     if t == "game_over":
         return "Ничья." if d.get("draw") else f"Победа: {', '.join(d['winners'])}."
     if t == "roles_revealed":
-        return "Роли: " + "; ".join(f"№{r['seat']} {r['role_name']}" for r in d["roles"])
+        return "Роли: " + "; ".join(f"№{r['seat']} {r['role']}" for r in d["roles"])
     return None
 
 

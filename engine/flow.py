@@ -44,17 +44,18 @@ def eliminate(s: GameState, seat: int, how: str, out: Out, reveal: bool) -> None
     """A seat leaves the table (``how``: killed, executed, removed)."""
     put(s, alive=s.alive - {seat})
     data: dict[str, Any] = {"seat": seat}
+    params: dict[str, Any] = {"seat": seat}
     if reveal or s.ruleset.roles[s.role_of(seat)].reveal_on_leave:
         role = s.role_of(seat)
         data["role"] = role
-        data["role_name"] = s.ruleset.roles[role].display
+        data["role_name"] = params["role"] = s.ruleset.roles[role].display
         put(s, revealed=s.revealed | {seat})
     phrase_key = {"killed": "player_killed", "executed": "executed", "removed": "removed"}[how]
     if how == "killed" and s.ruleset.phrase("player_killed_neutral") and _several_killers(s):
         phrase_key = "player_killed_neutral"
     if how == "executed" and not reveal and s.ruleset.phrase("executed_hidden"):
         phrase_key = "executed_hidden"
-    out.append(Event(how, EVERYONE, data, s.ruleset.phrase(phrase_key), dict(data)))
+    out.append(Event(how, EVERYONE, data, s.ruleset.phrase(phrase_key), params))
     _werewolf_trigger(s, seat, out)
 
 
@@ -121,12 +122,10 @@ def finish(s: GameState, out: Out, winners: tuple[str, ...]) -> None:
     else:
         key = f"win_{winners[0]}"
         out.append(Event("game_over", EVERYONE, {"winners": list(winners)}, s.ruleset.phrase(key)))
-    roles = [
-        {"seat": i + 1, "role": r, "role_name": s.ruleset.roles[r].display} for i, r in enumerate(s.roles)
-    ]
+    roles = [{"seat": i + 1, "role": s.ruleset.roles[r].display, "role_id": r} for i, r in enumerate(s.roles)]
     put(s, revealed=frozenset(range(1, s.n_seats + 1)))
     out.append(
-        Event("roles_revealed", EVERYONE, {"roles": roles}, s.ruleset.phrase("roles"), {"roles": roles})
+        Event("roles_revealed", EVERYONE, {"roles": roles}, s.ruleset.phrase("roles"), {"roles_list": roles})
     )
 
 
