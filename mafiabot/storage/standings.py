@@ -27,7 +27,7 @@ from mafiabot.ratings import (
 )
 from mafiabot.storage.base import NotFound, StorageError
 from mafiabot.storage.games import GamesMixin
-from mafiabot.storage.models import GameStatus, Participant, RatingChange
+from mafiabot.storage.models import GameStatus, Participant, RatingChange, Season
 
 TRACKS = (POINTS_TRACK, Team.RED.track, Team.BLACK.track)
 ELO_TRACKS = (Team.RED.track, Team.BLACK.track)
@@ -159,6 +159,9 @@ class StandingsMixin(GamesMixin):
             seats = list(session.exec(select(Participant).where(col(Participant.game_id) == game_id)))
             if any(p.result is None for p in seats):
                 raise StorageError(f"game {game_id} has seats without a result")
+            # Games of one season are rated one after another: each starts from the totals of the last.
+            season_row = sa.select(col(Season.id)).where(col(Season.id) == game.season_id)
+            session.execute(season_row.with_for_update())
             ledger = self._ledger(session, game.guild_id, game.season_id)
             finished = FinishedGame(
                 seats=[

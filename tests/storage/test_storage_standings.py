@@ -256,3 +256,35 @@ def test_season_csv_export(storage: Storage, new_game, clock: FakeClock) -> None
     assert by_user["104"]["points"] == "-5.00" and by_user["102"]["fouls"] == "1"
     assert by_user["107"]["elo_red"] == "1500.0"  # the maniac: not Elo-rated
     assert len(rows) == 7
+
+
+def test_games_rated_at_once_are_folded_one_after_another(
+    storage: Storage, new_game, clock: FakeClock
+) -> None:
+    """Two tables of one guild finish together; the second rating must start from the first's totals."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    sides = {s.seat: s.side_id for s in SEATS_7}
+    games = {}
+    for results in (TOWN_WINS, MAFIA_WINS):
+        game = new_game()
+        storage.finish_game(game.id, winners=[], results=[SeatResult(s, r) for s, r in results.items()])
+        games[game.id] = FinishedGame(
+            [RatedSeat(s, 100 + s, sides[s], Result(r)) for s, r in sorted(results.items())]
+        )
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        list(pool.map(storage.rate_game, games))
+
+    stored = storage.season_ledger(GUILD)
+    folds = []
+    for order in (list(games), list(games)[::-1]):
+        memory = SeasonLedger()
+        for game_id in order:
+            memory.rate_game(games[game_id])
+        folds.append(
+            {u: round(memory.rating(u, Team.RED) + memory.rating(u, Team.BLACK), 6) for u in range(101, 108)}
+        )
+    assert {
+        u: round(stored.rating(u, Team.RED) + stored.rating(u, Team.BLACK), 6) for u in range(101, 108)
+    } in folds
+    assert all(stored.standing(u).rated_games == 2 for u in range(101, 107))
