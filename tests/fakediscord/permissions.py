@@ -50,7 +50,15 @@ EVERYONE_DEFAULT = (
     | CREATE_PRIVATE_THREADS
 )
 # What the bot's own role gets unless a test says otherwise: everything a game host needs.
-BOT_DEFAULT = MANAGE_CHANNELS | MUTE_MEMBERS | DEAFEN_MEMBERS | MOVE_MEMBERS | MANAGE_ROLES | MANAGE_THREADS
+BOT_DEFAULT = (
+    MANAGE_CHANNELS
+    | MUTE_MEMBERS
+    | DEAFEN_MEMBERS
+    | MOVE_MEMBERS
+    | MANAGE_ROLES
+    | MANAGE_THREADS
+    | MANAGE_NICKNAMES
+)
 
 
 def names(bits: int) -> list[str]:
