@@ -93,22 +93,9 @@ async def bot(
     allow_list = (club.id,) if marker and marker.kwargs.get("guild_allow_list") else ()
     threads_before = set(threading.enumerate())
     sockets_before = _open_sockets()
-    settings = Settings(token=Secret(fake.token), guild_ids=allow_list)
-    with fake.redirect_discord():
-        client = MafiaBot(settings, guild_ready_timeout=0.05)
-        runner = asyncio.create_task(client.start(fake.token), name="mafiabot under test")
-        ready = asyncio.create_task(client.wait_until_ready())
-        await asyncio.wait([runner, ready], timeout=15, return_when=asyncio.FIRST_COMPLETED)
-        if not ready.done():
-            ready.cancel()
-            await client.close()
-            runner.result() if runner.done() else runner.cancel()
-            raise TimeoutError("the bot did not become ready against the stand-in")
-        try:
-            yield client
-        finally:
-            await client.close()
-            await runner
+    client = MafiaBot(Settings(token=Secret(fake.token), guild_ids=allow_list), guild_ready_timeout=0.05)
+    async with fake.connect(client):
+        yield client
     await _assert_nothing_left(threads_before, sockets_before, fake)
 
 
@@ -116,13 +103,12 @@ async def _assert_nothing_left(
     threads_before: set[threading.Thread], sockets_before: set[str], fake: FakeDiscord
 ) -> None:
     # discord.py's heartbeat and voice threads stop on close; join them rather than sleeping.
-    fake.voice.wake_client_sockets()
     for thread in set(threading.enumerate()) - threads_before:
         thread.join(timeout=5)
     leftover = [t.name for t in set(threading.enumerate()) - threads_before]
     assert not leftover, f"threads left running: {leftover}"
     tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()]
-    assert not tasks, f"tasks left running: {[(t, t.get_coro().cr_frame.f_locals) for t in tasks]}"
+    assert not tasks, f"tasks left running: {[(t, getattr(t.get_coro(), 'cr_frame', None)) for t in tasks]}"
     # The stand-in still listens until its own fixture stops it; only the bot's side must be gone.
     leaked = _open_sockets() - sockets_before
     assert not leaked, f"sockets left open: {leaked}"

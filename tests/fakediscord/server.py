@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
+import discord
 from aiohttp import web
 
 from .driver import Driver, InteractionRecord
@@ -91,6 +92,30 @@ class FakeDiscord(Driver):
             yield
         finally:
             route.BASE, gateway.DEFAULT_GATEWAY = saved
+
+    @contextlib.asynccontextmanager
+    async def connect(self, client: discord.Client, *, timeout: float = 15.0) -> AsyncIterator[None]:
+        """Run `client` against the stand-in: start it, wait for READY, and close it on exit.
+
+        Use a short `guild_ready_timeout` on the client: discord.py waits that long after the last
+        GUILD_CREATE before it is ready.
+        """
+        with self.redirect_discord():
+            runner = asyncio.create_task(client.start(self.token), name="discord client under test")
+            ready = asyncio.create_task(client.wait_until_ready(), name="waiting for READY")
+            try:
+                await asyncio.wait([runner, ready], timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+                if not ready.done():
+                    if runner.done():
+                        runner.result()  # raises why the client stopped, e.g. LoginFailure
+                    raise TimeoutError(f"the client was not ready after {timeout}s")
+                yield
+            finally:
+                ready.cancel()
+                await client.close()
+                await runner
+                # discord.py's voice socket reader sleeps in select() for up to 30 s after it is stopped.
+                self.voice.wake_client_sockets()
 
     def check(self) -> None:
         """Called at teardown: a request the stand-in does not know is a failure of the test."""
