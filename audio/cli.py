@@ -67,7 +67,7 @@ def _text(args: argparse.Namespace) -> int:
     params: dict[str, object] = {}
     for item in args.params:
         name, _, value = item.partition("=")
-        if "," in value and name in ("seats",):
+        if name == "seats":
             params[name] = [int(v) for v in value.split(",")]
         else:
             params[name] = int(value) if value.isdigit() else value

@@ -62,8 +62,7 @@ class GTTSEngine(Engine):
         self._rng = rng or random.Random()
         self._lock = threading.Lock()
         self._next_request = 0.0
-        self._session = requests.Session()
-        self.requests_sent = 0
+        self._sessions = threading.local()  # requests.Session is not documented as thread-safe
 
     def synthesize(self, text: str) -> Pcm:
         mp3 = self.fetch_mp3(text)
@@ -78,6 +77,12 @@ class GTTSEngine(Engine):
             raise EngineError("nothing to say")
         bodies = gTTS(text, lang=self.language, lang_check=False).get_bodies()
         return b"".join(self._post(body) for body in bodies)
+
+    def _session(self) -> requests.Session:
+        session = getattr(self._sessions, "session", None)
+        if session is None:
+            session = self._sessions.session = requests.Session()
+        return session
 
     def _throttle(self) -> None:
         with self._lock:
@@ -101,8 +106,7 @@ class GTTSEngine(Engine):
             self._throttle()
             retry_after = None
             try:
-                self.requests_sent += 1
-                response = self._session.post(
+                response = self._session().post(
                     self.url, data=body, headers=gTTS.GOOGLE_TTS_HEADERS, timeout=self.timeout
                 )
             except requests.RequestException as exc:
