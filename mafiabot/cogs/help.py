@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from mafiabot.bot import MafiaBot, bind_interaction
-from mafiabot.presets import PRESETS, PRESETS_BY_ID
+from mafiabot.presets import PRESETS, PRESETS_BY_ID, PresetInfo
 from mafiabot.views import MafiaView
 
 HELP_TEXT = (
@@ -24,6 +24,10 @@ HELP_TEXT = (
     "каналом, где вы сидите.\n\n"
     "Перед игрой откройте личные сообщения от участников сервера: туда придёт ваша роль."
 )
+
+
+def preset_text(info: PresetInfo) -> str:
+    return f"**{info.title}** (`{info.id}`), {info.players}.\n{info.summary}"
 
 
 class PresetRulesButton(
@@ -51,10 +55,7 @@ class PresetRulesButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         bind_interaction(interaction)
-        info = PRESETS_BY_ID[self.preset]
-        await interaction.response.send_message(
-            f"**{info.title}** (`{info.id}`), {info.players}.\n{info.summary}", ephemeral=True
-        )
+        await interaction.response.send_message(preset_text(PRESETS_BY_ID[self.preset]), ephemeral=True)
 
 
 def rules_view() -> MafiaView:
@@ -79,7 +80,12 @@ class HelpCog(commands.Cog):
         await interaction.response.send_message(HELP_TEXT, ephemeral=True)
 
     @app_commands.command(name="rules", description="Правила, по которым бот умеет вести игру")
-    async def rules(self, interaction: discord.Interaction[MafiaBot]) -> None:
+    @app_commands.describe(preset="Показать сразу эти правила")
+    @app_commands.choices(preset=[app_commands.Choice(name=info.title, value=info.id) for info in PRESETS])
+    async def rules(self, interaction: discord.Interaction[MafiaBot], preset: str | None = None) -> None:
+        if preset is not None:
+            await interaction.response.send_message(preset_text(PRESETS_BY_ID[preset]), ephemeral=True)
+            return
         lines = [f"• **{info.title}** — {info.players}" for info in PRESETS]
         await interaction.response.send_message(
             "Выберите правила, чтобы узнать о них больше:\n" + "\n".join(lines),

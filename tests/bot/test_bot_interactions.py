@@ -28,6 +28,52 @@ async def test_rules_buttons_reach_their_callback(bot: MafiaBot, fake: FakeDisco
     assert city.summary in answer.content
 
 
+async def test_rules_with_a_preset_option(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
+    answer = await fake.slash(club.players[0], "mafia rules", channel=club.text, preset="blood")
+    assert answer.ephemeral
+    assert PRESETS_BY_ID["blood"].summary in answer.content
+    assert answer.message.components == []
+
+
+class Seats(commands.Cog):
+    def __init__(self) -> None:
+        self.seen: dict[str, Any] = {}
+
+    @app_commands.command(name="seat", description="seat a player")
+    async def seat(
+        self,
+        interaction: discord.Interaction[Any],
+        player: discord.Member,
+        number: app_commands.Range[int, 1, 20],
+        table: discord.VoiceChannel,
+        role: discord.Role | None = None,
+        note: str = "",
+    ) -> None:
+        self.seen = {"player": player, "number": number, "table": table, "role": role, "note": note}
+        await interaction.response.send_message(f"{player.display_name}: место {number}", ephemeral=True)
+
+
+async def test_slash_command_options_of_every_kind(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
+    seats = Seats()
+    await bot.add_cog(seats)
+    await bot.sync_commands()
+
+    answer = await fake.slash(
+        club.players[0],
+        "mafia seat",
+        channel=club.text,
+        player=club.players[3],
+        number=7,
+        table=club.voice,
+        role=club.bot_role,
+        note="у окна",
+    )
+    assert answer.content == "player4: место 7"
+    assert seats.seen["player"].id == club.players[3].id
+    assert seats.seen["table"].id == club.voice.id and seats.seen["role"].id == club.bot_role.id
+    assert (seats.seen["number"], seats.seen["note"]) == (7, "у окна")
+
+
 class Seating(discord.ui.View):
     """A plain (non-persistent) view: discord.py finds it by the id of the message it was sent with."""
 
