@@ -33,6 +33,8 @@ async def test_rules_with_a_preset_option(bot: MafiaBot, fake: FakeDiscord, club
     assert answer.ephemeral
     assert PRESETS_BY_ID["blood"].summary in answer.content
     assert answer.message.components == []
+    with pytest.raises(LookupError, match="choices"):
+        await fake.slash(club.players[0], "mafia rules", channel=club.text, preset="poker")
 
 
 class Seats(commands.Cog):

@@ -275,10 +275,17 @@ class Driver:
             level_options.append(nested)
             level_options = nested["options"]
         resolved: dict[str, dict[str, Any]] = {}
+        specs = {o["name"]: o for o in level.get("options", [])}
+        missing = [name for name, spec in specs.items() if spec.get("required") and name not in options]
+        if missing:
+            raise LookupError(f"/{command}: Discord would not send it without {missing}")
         for name, value in options.items():
-            spec = next((o for o in level.get("options", []) if o["name"] == name), None)
+            spec = specs.get(name)
             if spec is None:
                 raise LookupError(f"/{command} has no option {name!r}")
+            choices = [choice["value"] for choice in spec.get("choices") or []]
+            if choices and value not in choices:
+                raise LookupError(f"/{command} {name}={value!r}: not one of the choices {choices}")
             level_options.append(
                 {"name": name, "type": spec["type"], "value": self._option_value(value, resolved)}
             )
