@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from mafiabot.storage.base import NotFound, StorageBase, StorageError
@@ -48,10 +49,19 @@ class GamesMixin(StorageBase):
     def _current_season(self, session: Session, guild_id: int, now: datetime) -> Season:
         query = select(Season).where(Season.guild_id == guild_id, col(Season.ended_at).is_(None))
         season = session.exec(query).first()
-        if season is None:
-            season = Season(guild_id=guild_id, number=1, name="Сезон 1", started_at=now)
-            session.add(season)
+        if season is not None:
+            return season
+        season = Season(guild_id=guild_id, number=1, name="Сезон 1", started_at=now)
+        if session.get_bind().dialect.name != "postgresql":
+            session.add(season)  # SQLite: sessions take turns (StorageBase), nobody can race us here
             session.flush()
+            return season
+        try:
+            # Two tables of a new guild may start at once; the unique (guild, number) lets one win.
+            with session.begin_nested():
+                session.add(season)
+        except IntegrityError:
+            return session.exec(query).one()
         return season
 
     def start_new_season(

@@ -155,3 +155,33 @@ def test_appends_from_many_threads_keep_every_command(storage: Storage, new_game
     assert len(log) == 60
     for worker in range(4):
         assert [c["n"] for c in log if c["worker"] == worker] == list(range(15))
+
+
+def test_a_new_guild_gets_one_first_season_even_when_two_tables_race(storage: Storage) -> None:
+    """Two sessions both see no season and both insert season 1: the loser must take the winner's."""
+    import threading
+
+    from sqlmodel import Session
+
+    if storage.engine.dialect.name == "sqlite":
+        # SQLite cannot race here: every session of an engine takes the same lock, one after another.
+        assert storage._sqlite_lock is Storage(storage.engine)._sqlite_lock is not None
+        return
+    winner = Session(storage.engine, expire_on_commit=False)
+    first = storage._current_season(winner, OTHER_GUILD, START)  # inserted, not committed yet
+    found: list[int | None] = []
+
+    def loser() -> None:
+        with Session(storage.engine) as session, session.begin():
+            # Its first look finds nothing; its insert waits for the winner, then hits the unique key.
+            found.append(storage._current_season(session, OTHER_GUILD, START).id)
+
+    thread = threading.Thread(target=loser)
+    thread.start()
+    thread.join(timeout=0.5)
+    assert thread.is_alive()  # blocked on the winner's uncommitted row
+    winner.commit()
+    winner.close()
+    thread.join(timeout=10)
+    assert found == [first.id]
+    assert [s.number for s in storage.seasons(OTHER_GUILD)] == [1]
