@@ -190,11 +190,12 @@ class Table:
     def simple_day(
         self,
         nominations: Sequence[tuple[int, int]] = (),
-        votes: Sequence[tuple[int, Sequence[int]]] = (),
+        votes: Sequence[tuple[int, Sequence[int]]] | None = (),
     ) -> list[Event]:
-        """A simple day: speeches with nominations, then the ballot (if one is held)."""
+        """A simple day: speeches with nominations, then the ballot if one is held (``None``: stop
+        when the ballot opens)."""
         new = self.speeches(nominations)
-        if self.state.step.kind == "vote":
+        if self.state.step.kind == "vote" and votes is not None:
             new.extend(self.ballot(votes))
         return new
 
