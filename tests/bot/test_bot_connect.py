@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import logging
+
 import discord
 import discord.gateway
 import discord.http
+import pytest
 from fakediscord import Club, FakeDiscord
 
+from mafiabot.__main__ import _serve
 from mafiabot.bot import MafiaBot
+from mafiabot.config import Secret, Settings
 
 
 def test_discord_py_still_has_the_attributes_the_stand_in_redirects() -> None:
@@ -33,3 +38,30 @@ async def test_help_is_answered_ephemerally(bot: MafiaBot, fake: FakeDiscord, cl
     assert answer.ephemeral
     assert "/mafia rules" in answer.content
     assert fake.messages(club.text) == []  # nobody else sees it
+
+
+async def test_a_broken_cog_is_logged_and_the_others_still_load(
+    fake: FakeDiscord, club: Club, logged_errors: list[logging.LogRecord]
+) -> None:
+    settings = Settings(token=Secret(fake.token))
+    cogs = ("mafiabot.cogs.help", "mafiabot.cogs.no_such_cog", "mafiabot.cogs.readiness")
+    client = MafiaBot(settings, cogs=cogs, guild_ready_timeout=0.05)
+    async with fake.connect(client):
+        assert list(client.failed_cogs) == ["mafiabot.cogs.no_such_cog"]
+        assert {c.name for c in client.mafia.commands} == {"help", "rules", "check"}
+        answer = await fake.slash(club.players[0], "mafia check", channel=club.text)
+        assert answer.callback_type == 5
+        await answer.wait_followup()
+    assert [r.getMessage() for r in logged_errors] == [
+        "Cog mafiabot.cogs.no_such_cog failed to load; the others go on"
+    ]
+    logged_errors.clear()
+
+
+async def test_a_wrong_token_ends_run_with_a_clear_message(
+    fake: FakeDiscord, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with fake.redirect_discord():
+        assert await _serve(Settings(token=Secret("not-the-token"))) == 1
+    assert "rejected the token" in capsys.readouterr().out
+    assert fake.gateway.identifies == 0
