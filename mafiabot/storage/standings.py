@@ -1,4 +1,4 @@
-"""Rating changes and everything read from them: leaderboards, profiles, history, season export."""
+"""Writing rating changes: rating a finished game, a moderator's extra points; the season's running totals."""
 
 from __future__ import annotations
 
@@ -78,6 +78,9 @@ class StandingsMixin(GamesMixin):
                 raise StorageError(f"game {game_id} belongs to another guild")
             return game.season_id
         if season_id is not None:
+            season = session.get(Season, season_id)
+            if season is None or season.guild_id != guild_id:
+                raise NotFound(f"guild {guild_id} has no season with id {season_id}")
             return season_id
         season = self._current_season(session, guild_id, now)
         assert season.id is not None

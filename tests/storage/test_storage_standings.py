@@ -19,7 +19,7 @@ from mafiabot.ratings import (
     SeasonLedger,
     Team,
 )
-from mafiabot.storage import SeatAssignment, SeatResult, Storage, StorageError
+from mafiabot.storage import NotFound, SeatAssignment, SeatResult, Storage, StorageError
 
 TOWN_WINS = {1: "win", 2: "loss", 3: "win", 4: "win", 5: "loss", 6: "win", 7: "loss"}
 MAFIA_WINS = {1: "loss", 2: "win", 3: "loss", 4: "loss", 5: "win", 6: "loss", 7: "loss"}
@@ -234,6 +234,8 @@ def test_record_rating_changes_directly(storage: Storage, new_game) -> None:
     assert rows[0].season_id == game.season_id
     with pytest.raises(StorageError, match="track"):
         storage.record_rating_changes(GUILD, [RatingDelta(101, "karma", 1, "x")])
+    with pytest.raises(NotFound):
+        storage.leaderboard(OTHER_GUILD, season_id=game.season_id)
     with pytest.raises(StorageError, match="another guild"):
         storage.record_rating_changes(OTHER_GUILD, [RatingDelta(101, "points", 1, "x")], game_id=game.id)
 
