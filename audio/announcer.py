@@ -35,15 +35,22 @@ class Announcer:
         self.engine = engine
         self.cache = cache
 
-    def prepare(self, phrase_id: str, params: Mapping[str, Any] | None = None) -> Announcement:
+    def prepare(
+        self,
+        phrase_id: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        names: Mapping[int, str] | None = None,
+    ) -> Announcement:
         """Render the phrase and fetch (or make) its clip. Blocking; see ``prepare_async``.
 
-        Phrase errors (unknown id, missing param) propagate: they are bugs. Engine errors do not: the game
-        goes on with the text only.
+        ``names`` maps seats to display names for ``{name}`` (see ``phrases.render``). Phrase errors
+        (unknown id, missing param) propagate: they are bugs. Engine errors do not: the game goes on with
+        the text only.
         """
         phrase = phrases.get(phrase_id)
-        text = phrases.render(phrase_id, params)
-        mirror = phrases.render(phrase_id, params, numbers="digits")
+        text = phrases.render(phrase_id, params, names=names)
+        mirror = phrases.render(phrase_id, params, numbers="digits", names=names)
         clip = None
         if phrase.spoken and self.engine.speaks:
             try:
@@ -52,5 +59,11 @@ class Announcer:
                 log.warning("no audio for %s (%s): %s", phrase_id, self.engine.source, exc)
         return Announcement(phrase_id, text, mirror, clip)
 
-    async def prepare_async(self, phrase_id: str, params: Mapping[str, Any] | None = None) -> Announcement:
-        return await asyncio.to_thread(self.prepare, phrase_id, params)
+    async def prepare_async(
+        self,
+        phrase_id: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        names: Mapping[int, str] | None = None,
+    ) -> Announcement:
+        return await asyncio.to_thread(self.prepare, phrase_id, params, names=names)

@@ -165,13 +165,21 @@ def generic_events() -> list[str]:
     return list(_catalogue()[1])
 
 
-def render(phrase_id: str, params: Mapping[str, Any] | None = None, *, numbers: NumberStyle = "words") -> str:
+def render(
+    phrase_id: str,
+    params: Mapping[str, Any] | None = None,
+    *,
+    numbers: NumberStyle = "words",
+    names: Mapping[int, str] | None = None,
+) -> str:
     """The phrase's text with its placeholders filled. Extra params are ignored.
 
+    The rules engine knows seats, not Discord names: ``names`` (seat → display name) fills ``{name}`` from
+    ``seat`` and the names of ``seats_list`` / ``roles_list`` rows from their ``seat`` when they lack one.
     Raises UnknownPhrase, MissingPlaceholder or InvalidParam.
     """
     phrase = get(phrase_id)
-    values = params or {}
+    values = _with_names(phrase, params or {}, names) if names else (params or {})
     missing = [name for name in phrase.placeholders if name not in values]
     if missing:
         raise MissingPlaceholder(f"{phrase_id} needs {', '.join(missing)}; got {sorted(values)}")
@@ -181,6 +189,22 @@ def render(phrase_id: str, params: Mapping[str, Any] | None = None, *, numbers: 
     if form.replaces:
         text = text.replace("{count} " + form.replaces, "{count}")
     return _PLACEHOLDER.sub(lambda m: _fill(phrase_id, m.group(1), values[m.group(1)], form, digits), text)
+
+
+def _with_names(phrase: Phrase, params: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any]:
+    values = dict(params)
+    if "name" in phrase.placeholders and "name" not in values and values.get("seat") in names:
+        values["name"] = names[values["seat"]]
+    for key in ("seats_list", "roles_list"):
+        rows = values.get(key)
+        if isinstance(rows, Sequence) and not isinstance(rows, str):
+            values[key] = [
+                {**row, "name": names[row["seat"]]}
+                if isinstance(row, Mapping) and "name" not in row and row.get("seat") in names
+                else row
+                for row in rows
+            ]
+    return values
 
 
 def _fill(phrase_id: str, name: str, value: Any, form: CountForm, digits: bool) -> str:
