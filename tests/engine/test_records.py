@@ -1,0 +1,100 @@
+"""Game records (issue 2 part 6) replayed through the real CLI, ``python -m engine replay FILE``.
+
+``tests/records/NAME.json`` are complete, legal games: the CLI exits 0 and prints JSON lines whose key
+events (projected on the fields below) equal ``NAME.expected.json``. ``tests/records/invalid/NAME.json``
+break a rule: the CLI exits 2, prints nothing on stdout and one line on stderr that contains every
+fragment of ``NAME.expected.json`` (the phase and the entry).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+RECORDS = ROOT / "tests" / "records"
+
+# The key events of a game and the fields compared; a field an event does not carry is left out, so
+# that a role shown (or hidden) on an elimination is part of the comparison.
+KEY_FIELDS: dict[str, tuple[str, ...]] = {
+    "killed": ("seat", "role"),
+    "executed": ("seat", "role"),
+    "removed": ("seat", "reason"),
+    "acquitted": ("seat",),
+    "jailed": ("seat",),
+    "check": ("seat", "target", "result"),
+    "check_nothing": ("seat",),
+    "team_joined": ("seat", "team"),
+    "claim": ("seat",),
+    "question": ("seat",),
+    "maniac_answer": ("yes",),
+    "tiebreak_vote": ("seat", "candidate"),
+    "game_over": ("winners",),
+}
+
+VALID = sorted(p for p in RECORDS.glob("*.json") if not p.name.endswith(".expected.json"))
+INVALID = sorted(p for p in (RECORDS / "invalid").glob("*.json") if not p.name.endswith(".expected.json"))
+
+
+def replay(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "engine", "replay", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+    )
+
+
+def key_events(stdout: str) -> list[dict[str, Any]]:
+    out = []
+    for line in stdout.splitlines():
+        event = json.loads(line)
+        assert "type" in event and "audience" in event, line
+        fields = KEY_FIELDS.get(event["type"])
+        if fields is not None:
+            out.append({"type": event["type"], **{k: event[k] for k in fields if k in event}})
+    return out
+
+
+def expected(path: Path) -> Any:
+    return json.loads(path.with_suffix(".expected.json").read_text(encoding="utf-8"))
+
+
+def test_there_is_a_record_per_preset_and_option() -> None:
+    """Issue 2 Tests: «one record file per preset under `tests/records/` replayed through the CLI»."""
+    used: set[tuple[str, str]] = set()
+    for path in VALID:
+        record = json.loads(path.read_text(encoding="utf-8"))
+        options = [k for k, v in (record.get("options") or {}).items() if v] or [""]
+        used.update((record["ruleset"], o) for o in options)
+    wanted = {("classic", o) for o in ("", "yakuza", "ninja", "maniac", "sheriff", "lawyer", "doctor")}
+    wanted |= {("classic", o) for o in ("doctor_revive", "immortal", "werewolf", "hidden_roles")}
+    wanted |= {("simple", "")}
+    assert wanted <= used
+    assert all(p.with_suffix(".expected.json").exists() for p in VALID + INVALID)
+
+
+@pytest.mark.parametrize("path", VALID, ids=lambda p: p.stem)
+def test_valid_record_replays(path: Path) -> None:
+    result = replay(path)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert key_events(result.stdout) == expected(path)
+
+
+@pytest.mark.parametrize("path", INVALID, ids=lambda p: p.stem)
+def test_invalid_record_is_refused(path: Path) -> None:
+    result = replay(path)
+    assert result.returncode == 2, result.stdout
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    for fragment in expected(path)["stderr"]:
+        assert fragment in lines[0]
