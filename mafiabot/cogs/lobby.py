@@ -35,7 +35,9 @@ class LobbyButton(
     def __init__(self, voice_channel_id: int, action: str) -> None:
         super().__init__(
             discord.ui.Button(
-                label=LABELS[action], style=STYLES[action], custom_id=f"mafia:lobby:{voice_channel_id}:{action}"
+                label=LABELS[action],
+                style=STYLES[action],
+                custom_id=f"mafia:lobby:{voice_channel_id}:{action}",
             )
         )
         self.voice_channel_id = voice_channel_id
@@ -67,7 +69,14 @@ def lobby_view(lobby: Lobby) -> MafiaView:
 
 
 def _preset_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=engine.load_ruleset(p).title, value=p) for p in engine.available_presets()]
+    """Every bundled preset that loads; a broken one is logged and left out, never fatal."""
+    choices = []
+    for preset in engine.available_presets():
+        try:
+            choices.append(app_commands.Choice(name=engine.load_ruleset(preset).title, value=preset))
+        except engine.RulesetError:
+            log.exception("Preset %s does not load; it is not offered", preset)
+    return choices
 
 
 class LobbyCog(commands.Cog, name="Lobby"):
@@ -92,9 +101,13 @@ class LobbyCog(commands.Cog, name="Lobby"):
         return games
 
     @app_commands.command(name="new", description="Открыть набор в игру в вашем голосовом канале")
-    @app_commands.describe(ruleset="Правила", options="Варианты правил через запятую (например: maniac, doctor)")
+    @app_commands.describe(
+        ruleset="Правила", options="Варианты правил через запятую (например: maniac, doctor)"
+    )
     @app_commands.choices(ruleset=_preset_choices())
-    async def new(self, interaction: discord.Interaction[MafiaBot], ruleset: str = "classic", options: str = "") -> None:
+    async def new(
+        self, interaction: discord.Interaction[MafiaBot], ruleset: str = "classic", options: str = ""
+    ) -> None:
         member = interaction.user
         if not isinstance(member, discord.Member) or interaction.guild is None or interaction.channel is None:
             raise UserFacingError("Эта команда работает только на сервере.")
@@ -102,15 +115,21 @@ class LobbyCog(commands.Cog, name="Lobby"):
             raise UserFacingError("Сначала зайдите в голосовой канал: игра будет идти в нём.")
         chosen = tuple(sorted(o.strip() for o in options.split(",") if o.strip()))
         lobby = self.games.open_lobby(
-            guild_id=interaction.guild.id, text_channel_id=interaction.channel.id,
-            voice_channel_id=member.voice.channel.id, creator_id=member.id, creator_name=member.display_name,
-            ruleset_id=ruleset, options=chosen,
+            guild_id=interaction.guild.id,
+            text_channel_id=interaction.channel.id,
+            voice_channel_id=member.voice.channel.id,
+            creator_id=member.id,
+            creator_name=member.display_name,
+            ruleset_id=ruleset,
+            options=chosen,
         )
         await interaction.response.send_message(lobby.describe(), view=lobby_view(lobby))
         message = await interaction.original_response()
         lobby.message_id = message.id
 
-    async def on_button(self, interaction: discord.Interaction[Any], voice_channel_id: int, action: str) -> None:
+    async def on_button(
+        self, interaction: discord.Interaction[Any], voice_channel_id: int, action: str
+    ) -> None:
         lobby = self.games.lobbies.get(voice_channel_id)
         if lobby is None:
             raise UserFacingError("Этот набор уже закрыт.")
@@ -130,7 +149,9 @@ class LobbyCog(commands.Cog, name="Lobby"):
             self.games.check_start(lobby, interaction.guild, member.id)
             await interaction.response.defer()
             await self.games.start(lobby, interaction.guild, member.id)
-            await interaction.edit_original_response(content=lobby.describe() + "\n\n**Игра началась.**", view=None)
+            await interaction.edit_original_response(
+                content=lobby.describe() + "\n\n**Игра началась.**", view=None
+            )
             return
         await interaction.response.edit_message(content=lobby.describe(), view=lobby_view(lobby))
 
