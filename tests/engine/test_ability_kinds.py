@@ -16,8 +16,19 @@ from engine.registry import ABILITY_KINDS
 SIMPLE = ["don", "mafioso", "putana", "doctor", "commissar", "maniac"] + ["civilian"] * 4
 
 
-def test_every_registered_kind_has_a_test_here() -> None:
-    assert set(ABILITY_KINDS) == {"kill", "protect", "block", "check_status", "check_role"}
+TESTED = {"kill", "protect", "block", "check_status", "check_role"}
+
+
+def test_every_kind_of_classic_and_simple_has_a_test_here() -> None:
+    """The kinds tested below are registered, and they are all that `classic` and `simple` use (with
+    every option)."""
+    assert set(ABILITY_KINDS) >= TESTED
+    for preset in ("classic", "simple"):
+        ruleset = engine.load_ruleset(preset)
+        for options in [(), *[(o,) for o in ruleset.options]]:
+            variant = engine.load_ruleset(preset, options)
+            used = {a.kind for r in variant.roles.values() for a in r.abilities}
+            assert used <= TESTED, (preset, options)
 
 
 def test_kill() -> None:
