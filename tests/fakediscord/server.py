@@ -11,6 +11,7 @@ from typing import Any
 import discord
 from aiohttp import web
 
+from . import routes_app, routes_guild  # noqa: F401  (importing them registers the routes)
 from .driver import Driver, InteractionRecord
 from .gateway import Gateway
 from .ratelimits import RateLimits

@@ -1,0 +1,258 @@
+"""REST routes of the application: login, command sync, messages, DMs, interaction callbacks and
+their webhooks (followups, `@original`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import permissions as perms
+from .rest import ApiError, Request, Rest, route
+from .world import Channel, ChannelType, Message, channel_json, message_json, user_json
+
+# -- login ---------------------------------------------------------------------------------------
+
+
+@route("GET", "/users/@me")
+async def get_me(rest: Rest, request: Request) -> Any:
+    return user_json(rest.world.bot_user)
+
+
+@route("GET", "/oauth2/applications/@me")
+async def get_application(rest: Rest, request: Request) -> Any:
+    owner = next(iter(rest.world.guilds.values())).owner_id if rest.world.guilds else rest.world.bot_user.id
+    return {
+        "id": str(rest.world.application_id),
+        "name": rest.world.bot_user.username,
+        "icon": None,
+        "description": "",
+        "rpc_origins": [],
+        "bot_public": True,
+        "bot_require_code_grant": False,
+        "owner": user_json(rest.world.users[owner]),
+        "summary": "",
+        "verify_key": "0" * 64,
+        "team": None,
+        "flags": 0,
+    }
+
+
+# -- application commands ------------------------------------------------------------------------
+
+
+def _store_commands(rest: Rest, guild_id: int | None, body: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    stored = []
+    for command in body:
+        command = {
+            **command,
+            "id": str(rest.world.snowflake()),
+            "application_id": str(rest.world.application_id),
+            "version": str(rest.world.snowflake()),
+            "type": command.get("type", 1),
+        }
+        if guild_id is not None:
+            command["guild_id"] = str(guild_id)
+        stored.append(command)
+    rest.fake.commands[guild_id] = stored
+    return stored
+
+
+@route("PUT", "/applications/{application_id}/commands")
+async def put_global_commands(rest: Rest, request: Request) -> Any:
+    return _store_commands(rest, None, request.body)
+
+
+@route("GET", "/applications/{application_id}/commands")
+async def get_global_commands(rest: Rest, request: Request) -> Any:
+    return rest.fake.commands.get(None, [])
+
+
+@route("PUT", "/applications/{application_id}/guilds/{guild_id}/commands")
+async def put_guild_commands(rest: Rest, request: Request) -> Any:
+    return _store_commands(rest, request.param("guild_id"), request.body)
+
+
+@route("GET", "/applications/{application_id}/guilds/{guild_id}/commands")
+async def get_guild_commands(rest: Rest, request: Request) -> Any:
+    return rest.fake.commands.get(request.param("guild_id"), [])
+
+
+# -- messages and DMs ----------------------------------------------------------------------------
+
+
+@route("POST", "/channels/{channel_id}/messages")
+async def create_message(rest: Rest, request: Request) -> Any:
+    channel = rest.channel(request.param("channel_id"))
+    if channel.type == ChannelType.DM:
+        recipient = rest.world.users[channel.recipient_id or 0]
+        if not recipient.dms_open:
+            raise ApiError(403, 50007, "Cannot send messages to this user")
+    else:
+        send = perms.SEND_MESSAGES_IN_THREADS if channel.type in ChannelType.THREADS else perms.SEND_MESSAGES
+        rest.require(channel, channel.guild_id, perms.VIEW_CHANNEL, send)
+    message = rest.message_from(channel, request.body or {})
+    data = message_json(message)
+    rest.fake.dispatch("MESSAGE_CREATE", data)
+    return data
+
+
+@route("GET", "/channels/{channel_id}/messages")
+async def channel_history(rest: Rest, request: Request) -> Any:
+    channel = rest.channel(request.param("channel_id"))
+    rest.require(channel, channel.guild_id, perms.VIEW_CHANNEL, perms.READ_MESSAGE_HISTORY)
+    limit = int(request.call.query.get("limit", 50))
+    visible = [m for m in rest.world.messages[channel.id] if not m.deleted and not m.ephemeral]
+    return [message_json(m) for m in reversed(visible[-limit:])]
+
+
+def _own_message(rest: Rest, request: Request) -> tuple[Channel, Message]:
+    channel = rest.channel(request.param("channel_id"))
+    message = rest.world.find_message(request.param("message_id"))
+    if message is None or message.deleted or message.channel_id != channel.id:
+        raise ApiError(404, 10008, "Unknown Message")
+    return channel, message
+
+
+@route("GET", "/channels/{channel_id}/messages/{message_id}")
+async def get_message(rest: Rest, request: Request) -> Any:
+    return message_json(_own_message(rest, request)[1])
+
+
+@route("PATCH", "/channels/{channel_id}/messages/{message_id}")
+async def edit_message(rest: Rest, request: Request) -> Any:
+    _, message = _own_message(rest, request)
+    if message.author.id != rest.world.bot_user.id:
+        raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+    rest.apply_edit(message, request.body or {})
+    data = message_json(message)
+    rest.fake.dispatch("MESSAGE_UPDATE", data)
+    return data
+
+
+@route("DELETE", "/channels/{channel_id}/messages/{message_id}")
+async def delete_message(rest: Rest, request: Request) -> Any:
+    channel, message = _own_message(rest, request)
+    if message.author.id != rest.world.bot_user.id:
+        rest.require(channel, channel.guild_id, perms.MANAGE_MESSAGES)
+    message.deleted = True
+    event = {"id": str(message.id), "channel_id": str(channel.id)}
+    if channel.guild_id:
+        event["guild_id"] = str(channel.guild_id)
+    rest.fake.dispatch("MESSAGE_DELETE", event)
+    return None
+
+
+@route("POST", "/users/@me/channels")
+async def open_dm(rest: Rest, request: Request) -> Any:
+    user = rest.world.users.get(int(request.body["recipient_id"]))
+    if user is None:
+        raise ApiError(400, 50033, "Invalid Recipient(s)")
+    return channel_json(rest.world.dm_channel(user), rest.world)
+
+
+# -- interactions and their webhooks -------------------------------------------------------------
+
+
+@route("POST", "/interactions/{interaction_id}/{interaction_token}/callback")
+async def interaction_callback(rest: Rest, request: Request) -> Any:
+    record = rest.fake.interactions.get(request.param("interaction_id"))
+    if record is None or record.token != request.call.params["interaction_token"]:
+        raise ApiError(404, 10062, "Unknown interaction")
+    if record.callback is not None:
+        raise ApiError(400, 40060, "Interaction has already been acknowledged.")
+    body = request.body or {}
+    kind, data = int(body["type"]), body.get("data") or {}
+    record.callback = body
+    channel = rest.world.channels[record.channel_id]
+    message: Message | None = None
+    if kind == 4:  # CHANNEL_MESSAGE_WITH_SOURCE
+        message = rest.message_from(
+            channel, data, interaction_id=record.id, webhook_id=rest.world.application_id
+        )
+    elif kind == 5:  # DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE: a "thinking…" placeholder
+        message = rest.message_from(
+            channel, data, interaction_id=record.id, webhook_id=rest.world.application_id
+        )
+        message.flags |= 1 << 7  # LOADING
+    elif kind == 7:  # UPDATE_MESSAGE: the message holding the clicked component
+        message = rest.world.find_message(record.message_id or 0)
+        if message is None:
+            raise ApiError(400, 50035, "Invalid Form Body (no message to update)")
+        rest.apply_edit(message, data)
+    elif kind == 6 and record.message_id:  # DEFERRED_UPDATE_MESSAGE
+        message = rest.world.find_message(record.message_id)
+    elif kind == 9:  # MODAL
+        record.modal = data
+    elif kind not in (1, 8):
+        raise ApiError(400, 50035, f"Invalid interaction callback type {kind}")
+    if message is not None and kind in (4, 5):
+        record.original = message
+        if not message.ephemeral:
+            rest.fake.dispatch("MESSAGE_CREATE", message_json(message))
+    rest.fake.notify()
+    interaction: dict[str, Any] = {"id": str(record.id), "type": record.type}
+    if message is not None:
+        interaction.update(
+            response_message_id=str(message.id),
+            response_message_loading=kind == 5,
+            response_message_ephemeral=message.ephemeral,
+        )
+    resource: dict[str, Any] = {"type": kind}
+    if message is not None:
+        resource["message"] = message_json(message)
+    return {"interaction": interaction, "resource": resource}
+
+
+def _webhook_record(rest: Rest, request: Request) -> Any:
+    if request.param("webhook_id") != rest.world.application_id:
+        raise ApiError(404, 10015, "Unknown Webhook")
+    record = rest.fake.interactions_by_token.get(request.call.params["webhook_token"])
+    if record is None:
+        raise ApiError(404, 10015, "Unknown Webhook")
+    return record
+
+
+def _webhook_message(rest: Rest, request: Request) -> Message:
+    record = _webhook_record(rest, request)
+    message_id = request.call.params["message_id"]
+    if message_id == "@original":
+        if record.original is None:
+            raise ApiError(404, 10008, "Unknown Message")
+        return record.original
+    message = rest.world.find_message(int(message_id))
+    if message is None or message.interaction_id != record.id:
+        raise ApiError(404, 10008, "Unknown Message")
+    return message
+
+
+@route("POST", "/webhooks/{webhook_id}/{webhook_token}")
+async def followup(rest: Rest, request: Request) -> Any:
+    record = _webhook_record(rest, request)
+    channel = rest.world.channels[record.channel_id]
+    message = rest.message_from(
+        channel, request.body or {}, interaction_id=record.id, webhook_id=rest.world.application_id
+    )
+    record.followups.append(message)
+    if not message.ephemeral:
+        rest.fake.dispatch("MESSAGE_CREATE", message_json(message))
+    return message_json(message) if request.call.query.get("wait") in ("1", "true", "True") else None
+
+
+@route("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}")
+async def get_webhook_message(rest: Rest, request: Request) -> Any:
+    return message_json(_webhook_message(rest, request))
+
+
+@route("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}")
+async def edit_webhook_message(rest: Rest, request: Request) -> Any:
+    message = _webhook_message(rest, request)
+    rest.apply_edit(message, request.body or {})
+    message.flags &= ~(1 << 7)  # editing a deferred response ends the "thinking…" state
+    if not message.ephemeral:
+        rest.fake.dispatch("MESSAGE_UPDATE", message_json(message))
+    return message_json(message)
+
+
+@route("DELETE", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}")
+async def delete_webhook_message(rest: Rest, request: Request) -> Any:
+    _webhook_message(rest, request).deleted = True
+    return None

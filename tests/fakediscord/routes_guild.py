@@ -1,0 +1,237 @@
+"""REST routes of a guild: members (mute, deafen, move, nick), voice states, channels with
+permission overwrites, private threads and their members."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import permissions as perms
+from .rest import ApiError, Request, Rest, route
+from .world import Channel, ChannelType, Overwrite, channel_json, iso_now, member_json, voice_state_json
+
+# -- members and voice ---------------------------------------------------------------------------
+
+
+def _member(rest: Rest, request: Request) -> Any:
+    guild = rest.world.guilds.get(request.param("guild_id"))
+    if guild is None:
+        raise ApiError(404, 10004, "Unknown Guild")
+    user_id = rest.world.bot_user.id if request.call.params["user_id"] == "@me" else request.param("user_id")
+    member = guild.members.get(user_id)
+    if member is None:
+        raise ApiError(404, 10007, "Unknown Member")
+    return guild, member
+
+
+@route("GET", "/guilds/{guild_id}/members/{user_id}")
+async def get_member(rest: Rest, request: Request) -> Any:
+    return member_json(_member(rest, request)[1])
+
+
+@route("PATCH", "/guilds/{guild_id}/members/{user_id}")
+async def edit_member(rest: Rest, request: Request) -> Any:
+    guild, member = _member(rest, request)
+    body: dict[str, Any] = request.body or {}
+    state = guild.voice_states.get(member.id)
+    in_voice = state is not None and state.channel_id is not None
+    voice_channel = rest.world.channels[state.channel_id] if state and state.channel_id else None
+    if "mute" in body:
+        rest.require(voice_channel, guild.id, perms.MUTE_MEMBERS)
+    if "deaf" in body:
+        rest.require(voice_channel, guild.id, perms.DEAFEN_MEMBERS)
+    if body.get("channel_id") is not None or ("channel_id" in body and in_voice):
+        rest.require(voice_channel, guild.id, perms.MOVE_MEMBERS)
+        if body["channel_id"] is not None:
+            target = rest.channel(int(body["channel_id"]))
+            rest.require(target, guild.id, perms.MOVE_MEMBERS, perms.CONNECT)
+    if "nick" in body:
+        rest.require(None, guild.id, perms.MANAGE_NICKNAMES)
+    if ({"mute", "deaf"} & body.keys() or body.get("channel_id")) and not in_voice:
+        raise ApiError(400, 40032, "Target user is not connected to voice.")
+    if "nick" in body:
+        member.nick = body["nick"]
+        rest.fake.dispatch("GUILD_MEMBER_UPDATE", {"guild_id": str(guild.id), **member_json(member)})
+    if state is not None and in_voice:
+        changed = False
+        for key in ("mute", "deaf"):
+            if key in body and bool(body[key]) != getattr(state, key):
+                setattr(state, key, bool(body[key]))
+                changed = True
+        if "channel_id" in body:
+            new_channel = int(body["channel_id"]) if body["channel_id"] is not None else None
+            changed = changed or new_channel != state.channel_id
+            state.channel_id = new_channel
+        if changed:
+            rest.fake.dispatch("VOICE_STATE_UPDATE", voice_state_json(state, member))
+    return member_json(member)
+
+
+@route("GET", "/guilds/{guild_id}/voice-states/{user_id}")
+async def get_voice_state(rest: Rest, request: Request) -> Any:
+    guild, member = _member(rest, request)
+    state = guild.voice_states.get(member.id)
+    if state is None or state.channel_id is None:
+        raise ApiError(404, 10065, "Unknown Voice State")
+    return voice_state_json(state, member)
+
+
+# -- channels, overwrites, threads ---------------------------------------------------------------
+
+
+def _overwrites(raw: list[dict[str, Any]] | None) -> list[Overwrite]:
+    # discord.py sends ids and bits as integers; Discord accepts both and answers with strings.
+    return [
+        Overwrite(int(o["id"]), int(o["type"]), int(o.get("allow", 0)), int(o.get("deny", 0)))
+        for o in raw or []
+    ]
+
+
+@route("GET", "/guilds/{guild_id}/channels")
+async def guild_channels(rest: Rest, request: Request) -> Any:
+    guild = rest.world.guilds[request.param("guild_id")]
+    return [channel_json(rest.world.channels[cid], rest.world) for cid in guild.channel_ids]
+
+
+@route("POST", "/guilds/{guild_id}/channels")
+async def create_channel(rest: Rest, request: Request) -> Any:
+    guild = rest.world.guilds[request.param("guild_id")]
+    rest.require(None, guild.id, perms.MANAGE_CHANNELS)
+    body = request.body or {}
+    overwrites = _overwrites(body.get("permission_overwrites"))
+    if overwrites:
+        rest.require(None, guild.id, perms.MANAGE_ROLES)
+    parent = body.get("parent_id")
+    channel = rest.world.add_channel(
+        guild,
+        body["name"],
+        int(body.get("type", 0)),
+        parent_id=int(parent) if parent else None,
+        overwrites=overwrites,
+    )
+    data = channel_json(channel, rest.world)
+    rest.fake.dispatch("CHANNEL_CREATE", data)
+    return data
+
+
+@route("GET", "/channels/{channel_id}")
+async def get_channel(rest: Rest, request: Request) -> Any:
+    return channel_json(rest.channel(request.param("channel_id")), rest.world)
+
+
+@route("PATCH", "/channels/{channel_id}")
+async def edit_channel(rest: Rest, request: Request) -> Any:
+    channel = rest.channel(request.param("channel_id"))
+    body = request.body or {}
+    if channel.type in ChannelType.THREADS and channel.owner_id == rest.world.bot_user.id:
+        pass  # a thread's creator may edit it
+    else:
+        rest.require(channel, channel.guild_id, perms.MANAGE_CHANNELS)
+    if "name" in body:
+        channel.name = body["name"]
+    if "permission_overwrites" in body:
+        rest.require(channel, channel.guild_id, perms.MANAGE_ROLES)
+        channel.overwrites = _overwrites(body["permission_overwrites"])
+    if "archived" in body:
+        channel.archived = bool(body["archived"])
+    data = channel_json(channel, rest.world)
+    event = "THREAD_UPDATE" if channel.type in ChannelType.THREADS else "CHANNEL_UPDATE"
+    rest.fake.dispatch(event, data)
+    return data
+
+
+@route("DELETE", "/channels/{channel_id}")
+async def delete_channel(rest: Rest, request: Request) -> Any:
+    channel = rest.channel(request.param("channel_id"))
+    needed = perms.MANAGE_THREADS if channel.type in ChannelType.THREADS else perms.MANAGE_CHANNELS
+    if not (channel.type in ChannelType.THREADS and channel.owner_id == rest.world.bot_user.id):
+        rest.require(channel, channel.guild_id, needed)
+    data = channel_json(channel, rest.world)
+    del rest.world.channels[channel.id]
+    guild = rest.world.guild_of(channel)
+    if guild is not None and channel.id in guild.channel_ids:
+        guild.channel_ids.remove(channel.id)
+    rest.fake.dispatch("THREAD_DELETE" if channel.type in ChannelType.THREADS else "CHANNEL_DELETE", data)
+    return data
+
+
+@route("PUT", "/channels/{channel_id}/permissions/{overwrite_id}")
+async def put_overwrite(rest: Rest, request: Request) -> Any:
+    channel = rest.channel(request.param("channel_id"))
+    rest.require(channel, channel.guild_id, perms.MANAGE_ROLES)
+    body = request.body or {}
+    target = request.param("overwrite_id")
+    channel.overwrites = [ow for ow in channel.overwrites if ow.id != target]
+    channel.overwrites.append(Overwrite(target, int(body["type"]), int(body["allow"]), int(body["deny"])))
+    rest.fake.dispatch("CHANNEL_UPDATE", channel_json(channel, rest.world))
+    return None
+
+
+@route("DELETE", "/channels/{channel_id}/permissions/{overwrite_id}")
+async def delete_overwrite(rest: Rest, request: Request) -> Any:
+    channel = rest.channel(request.param("channel_id"))
+    rest.require(channel, channel.guild_id, perms.MANAGE_ROLES)
+    channel.overwrites = [ow for ow in channel.overwrites if ow.id != request.param("overwrite_id")]
+    rest.fake.dispatch("CHANNEL_UPDATE", channel_json(channel, rest.world))
+    return None
+
+
+@route("POST", "/channels/{channel_id}/threads")
+async def create_thread(rest: Rest, request: Request) -> Any:
+    parent = rest.channel(request.param("channel_id"))
+    body = request.body or {}
+    kind = int(body.get("type", ChannelType.PRIVATE_THREAD))
+    needed = perms.CREATE_PRIVATE_THREADS if kind == ChannelType.PRIVATE_THREAD else perms.SEND_MESSAGES
+    rest.require(parent, parent.guild_id, perms.VIEW_CHANNEL, needed)
+    guild = rest.world.guild_of(parent)
+    thread = rest.world.add_channel(guild, body["name"], kind, parent_id=parent.id)
+    thread.owner_id = rest.world.bot_user.id
+    thread.invitable = bool(body.get("invitable", True))
+    thread.thread_members.add(rest.world.bot_user.id)
+    data = channel_json(thread, rest.world)
+    rest.fake.dispatch("THREAD_CREATE", {**data, "newly_created": True})
+    return data
+
+
+def _thread(rest: Rest, request: Request) -> Channel:
+    thread = rest.channel(request.param("channel_id"))
+    if thread.type not in ChannelType.THREADS:
+        raise ApiError(400, 50024, "Cannot execute action on this channel type")
+    return thread
+
+
+def _thread_members_event(rest: Rest, thread: Channel, added: int | None, removed: int | None) -> None:
+    event: dict[str, Any] = {
+        "id": str(thread.id),
+        "guild_id": str(thread.guild_id),
+        "member_count": len(thread.thread_members),
+    }
+    if added is not None:
+        member = {"id": str(thread.id), "user_id": str(added), "join_timestamp": iso_now(), "flags": 0}
+        event["added_members"] = [member]
+    if removed is not None:
+        event["removed_member_ids"] = [str(removed)]
+    rest.fake.dispatch("THREAD_MEMBERS_UPDATE", event)
+
+
+@route("PUT", "/channels/{channel_id}/thread-members/{user_id}")
+async def add_thread_member(rest: Rest, request: Request) -> Any:
+    thread = _thread(rest, request)
+    raw = request.call.params["user_id"]
+    user_id = rest.world.bot_user.id if raw == "@me" else int(raw)
+    if user_id != rest.world.bot_user.id and thread.owner_id != rest.world.bot_user.id:
+        rest.require(thread, thread.guild_id, perms.MANAGE_THREADS)
+    thread.thread_members.add(user_id)
+    _thread_members_event(rest, thread, user_id, None)
+    return None
+
+
+@route("DELETE", "/channels/{channel_id}/thread-members/{user_id}")
+async def remove_thread_member(rest: Rest, request: Request) -> Any:
+    thread = _thread(rest, request)
+    raw = request.call.params["user_id"]
+    user_id = rest.world.bot_user.id if raw == "@me" else int(raw)
+    if user_id != rest.world.bot_user.id and thread.owner_id != rest.world.bot_user.id:
+        rest.require(thread, thread.guild_id, perms.MANAGE_THREADS)
+    thread.thread_members.discard(user_id)
+    _thread_members_event(rest, thread, None, user_id)
+    return None
