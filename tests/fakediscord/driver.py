@@ -11,21 +11,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import permissions as perms
-from .world import (
-    Channel,
-    ChannelType,
-    Guild,
-    Member,
-    Message,
-    Role,
-    User,
-    VoiceState,
-    channel_json,
-    member_json,
-    message_json,
-    role_json,
-    user_json,
-)
+from .payloads import channel_json, member_json, message_json, role_json, user_json
+from .world import Channel, ChannelType, Guild, Member, Message, Role, User, VoiceState
 
 if TYPE_CHECKING:
     from .server import FakeDiscord

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
-from .world import Guild, Member, guild_json, member_json, user_json, voice_state_json
+from .payloads import guild_json, member_json, user_json, voice_state_json
+from .world import Guild, Member
 
 if TYPE_CHECKING:
     from .server import FakeDiscord

@@ -19,11 +19,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from . import permissions as perms
-from .world import (
-    Channel,
-    Message,
-    iso_now,
-)
+from .world import Channel, Message, iso_now
 
 if TYPE_CHECKING:
     from .server import FakeDiscord

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from . import permissions as perms
+from .payloads import channel_json, message_json, user_json
 from .rest import ApiError, Request, Rest, route
-from .world import Channel, ChannelType, Message, channel_json, message_json, user_json
+from .world import Channel, ChannelType, Message
 
 # -- login ---------------------------------------------------------------------------------------
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from . import permissions as perms
+from .payloads import channel_json, member_json, voice_state_json
 from .rest import ApiError, Request, Rest, route
-from .world import Channel, ChannelType, Overwrite, channel_json, iso_now, member_json, voice_state_json
+from .world import Channel, ChannelType, Overwrite, iso_now
 
 # -- members and voice ---------------------------------------------------------------------------
 
