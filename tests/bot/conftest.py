@@ -102,7 +102,9 @@ async def bot(
 async def _assert_nothing_left(
     threads_before: set[threading.Thread], sockets_before: set[str], fake: FakeDiscord
 ) -> None:
-    # discord.py's heartbeat and voice threads stop on close; join them rather than sleeping.
+    # discord.py's heartbeat and voice threads stop on close; join them rather than sleeping. Work the
+    # bot handed to the loop's default executor (asyncio.to_thread) must be finished too.
+    await asyncio.wait_for(asyncio.get_running_loop().shutdown_default_executor(), timeout=5)
     for thread in set(threading.enumerate()) - threads_before:
         thread.join(timeout=5)
     leftover = [t.name for t in set(threading.enumerate()) - threads_before]
