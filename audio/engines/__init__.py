@@ -12,6 +12,9 @@ from audio.engines.none import NoneEngine
 
 ENGINE_NAMES = ("gtts", "espeak", "none")
 
+# Inside a game a phrase may not wait long for Google: one quick retry, then the offline voice speaks.
+GAME_GTTS_OPTIONS: dict[str, Any] = {"retries": 1, "timeout": 4.0, "backoff": 0.5, "max_backoff": 1.0}
+
 __all__ = [
     "ENGINE_NAMES",
     "Engine",
@@ -25,11 +28,16 @@ __all__ = [
 
 
 def make_engine(name: str, *, fallback: bool = True, **gtts_options: Any) -> Engine:
-    """The engine for a config value. ``gtts`` comes wrapped in a FallbackEngine to espeak-ng unless
-    ``fallback=False`` (prebuild wants gTTS or nothing). ``gtts_options`` go to GTTSEngine (base_url…)."""
+    """The engine for a config value.
+
+    ``gtts`` comes wrapped in a FallbackEngine to espeak-ng, with GAME_GTTS_OPTIONS so that no phrase waits
+    more than a few seconds, unless ``fallback=False`` (prebuild: gTTS with patient retries, or nothing).
+    ``gtts_options`` go to GTTSEngine (base_url, retries, timeout…) and win over the defaults.
+    """
     if name == "gtts":
-        online = GTTSEngine(**gtts_options)
-        return FallbackEngine(online, EspeakEngine()) if fallback else online
+        if not fallback:
+            return GTTSEngine(**gtts_options)
+        return FallbackEngine(GTTSEngine(**{**GAME_GTTS_OPTIONS, **gtts_options}), EspeakEngine())
     if name == "espeak":
         return EspeakEngine()
     if name == "none":

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 import struct
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -169,3 +171,15 @@ def test_cli_text_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
 def test_engine_failure_is_an_error_for_plain_engines(tmp_path: Path) -> None:
     with pytest.raises(EngineError):
         ClipCache(tmp_path).render(CountingEngine(fail_after=0), "Пас.")
+
+
+def test_python_dash_m_audio_runs_the_cli() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "audio", "text", "city_speech_turn", "seat=7", "--digits"],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "Слово предоставляется игроку номер 7. Одна минута."

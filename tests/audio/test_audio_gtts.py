@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 
 import pytest
 from conftest import StandIn, batchexecute_answer
@@ -174,8 +175,14 @@ def test_fallback_never_raises_even_when_both_engines_fail(stand_in: StandIn, tm
 
 
 def test_make_engine() -> None:
-    assert isinstance(make_engine("gtts"), FallbackEngine)
-    assert isinstance(make_engine("gtts", fallback=False, base_url="http://127.0.0.1:9"), GTTSEngine)
+    game = make_engine("gtts", base_url="http://127.0.0.1:9")
+    assert isinstance(game, FallbackEngine) and isinstance(game.primary, GTTSEngine)
+    assert (
+        game.primary.retries == 1 and game.primary.timeout <= 5 and game.primary.url.startswith("http://127")
+    )
+    assert game.source == "gtts:ru" and game.secondary.source.startswith("espeak-ng:")
+    patient = make_engine("gtts", fallback=False, base_url="http://127.0.0.1:9")
+    assert isinstance(patient, GTTSEngine) and patient.retries == 4
     assert make_engine("espeak").source == "espeak-ng:ru-s175-a170"
     none = make_engine("none")
     assert not none.speaks and not none.synthesize("Привет") and none.cache_sources() == []
@@ -190,3 +197,13 @@ def test_audio_is_found_in_compact_spaced_and_unparsable_answers(mp3_bytes: byte
     broken_json = answer.replace(',"generic"]', ',"generic"')
     assert _extract_audio(broken_json) == mp3_bytes
     assert _extract_audio(")]}'\n\n[]") == b""
+
+
+def test_in_game_engine_falls_back_within_seconds(stand_in: StandIn) -> None:
+    stand_in.default = (503, {"Retry-After": "120"}, b"down")
+    engine = make_engine("gtts", base_url=stand_in.url)
+    started = time.monotonic()
+    audio = engine.synthesize("Время вышло.")
+    assert audio.source.startswith("espeak-ng:") and audio.duration > 0.3
+    assert time.monotonic() - started < 5.0  # Retry-After is capped by max_backoff inside a game
+    assert len(stand_in.requests) == 2
