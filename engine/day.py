@@ -266,6 +266,10 @@ def close_candidate(s: GameState, out: Out) -> None:
 
 
 def condemn(s: GameState, seat: int, out: Out) -> None:
+    if seat not in s.alive:
+        # D-F5: removed during the vote («голоса засчитываются»): he has already left, without last words.
+        after_elimination(s, out)
+        return
     eliminate(s, seat, "executed", out, reveal=s.ruleset.reveal_on_vote)
     if s.ruleset.timer("farewell") > 0 and not s.over:
         put(s, step=Step("speech", seat=seat, round="farewell", seconds=s.ruleset.timer("farewell")))
