@@ -119,6 +119,9 @@ def skip(s: GameState, seat: int, out: Out) -> None:
         or (step.team and seat not in holders_of(s, step))
     ):
         raise NotYourTurn(f"Игрок {seat} сейчас не действует.")
+    if step.team:
+        # D-G3: «every group kill choice (mafia / yakuza / hunters …)» is mandatory.
+        raise IllegalCommand("Выбор команды обязателен: пропустить его нельзя.")
     if step.role:
         options = abilities_now(s, seat, step.id)
         if options and not all(a.optional for a in options):

@@ -67,4 +67,6 @@ def targets_for(s: GameState, seat: int) -> dict[str, list[int]]:
 def is_optional(s: GameState, seat: int) -> bool:
     if s.phase != "night" or s.step.kind != "night":
         return True
+    if any(st.team and st.id == s.step.night_step for st in s.ruleset.night_steps):
+        return False  # D-G3: a group kill choice is mandatory
     return all(ab.optional for ab in abilities_now(s, seat, s.step.night_step))
