@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import base64
-import json
 import os
 import subprocess
-import threading
-import urllib.parse
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from gtts_stand_in import StandIn, serve
 
 from audio import phrases
 from audio.cache import ClipCache
@@ -41,8 +37,6 @@ def offline_cache(tmp_path_factory: pytest.TempPathFactory, espeak: EspeakEngine
     """Every fixed phrase of every preset rendered once with espeak-ng, shared by the tests that need it."""
     cache = ClipCache(tmp_path_factory.mktemp("offline-cache"))
     texts = sorted({p.text for p in phrases.fixed_phrases()})
-    from concurrent.futures import ThreadPoolExecutor
-
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         list(pool.map(lambda text: cache.render(espeak, text), texts))
     return cache
@@ -61,61 +55,7 @@ def mp3_bytes(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     return mp3.read_bytes()
 
 
-def batchexecute_answer(mp3: bytes) -> bytes:
-    """An answer shaped like translate.google.com's batchexecute RPC with the audio in base64."""
-    compact = (",", ":")
-    inner = json.dumps([base64.b64encode(mp3).decode()], separators=compact)
-    rows = [["wrb.fr", "jQ1olc", inner, None, None, None, "generic"], ["di", 42]]
-    payload = json.dumps(rows, separators=compact)
-    return f')]}}\'\n\n{len(payload)}\n{payload}\n25\n[["e",4,null,null,{len(payload)}]]\n'.encode()
-
-
-@dataclass
-class StandIn:
-    """A local HTTP server answering POSTs from ``script`` (status, headers, body), then with ``default``."""
-
-    url: str = ""
-    script: list[tuple[int, dict[str, str], bytes]] = field(default_factory=list)
-    default: tuple[int, dict[str, str], bytes] = (503, {}, b"down")
-    requests: list[tuple[str, str]] = field(default_factory=list)
-
-    def texts(self) -> list[str]:
-        """The text (and language) of every request, decoded from gTTS's f.req body."""
-        out = []
-        for _, body in self.requests:
-            rpc = json.loads(urllib.parse.parse_qs(body)["f.req"][0])
-            text, lang, *_ = json.loads(rpc[0][0][1])
-            out.append(f"{lang}:{text}")
-        return out
-
-
 @pytest.fixture
 def stand_in() -> Iterator[StandIn]:
-    state = StandIn()
-    lock = threading.Lock()
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            body = self.rfile.read(int(self.headers.get("Content-Length", 0))).decode()
-            with lock:
-                state.requests.append((self.path, body))
-                status, headers, payload = state.script.pop(0) if state.script else state.default
-            self.send_response(status)
-            for key, value in headers.items():
-                self.send_header(key, value)
-            self.send_header("Content-Length", str(len(payload)))
-            self.end_headers()
-            self.wfile.write(payload)
-
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    state.url = f"http://127.0.0.1:{server.server_address[1]}"
-    try:
+    with serve() as state:
         yield state
-    finally:
-        server.shutdown()
-        server.server_close()

@@ -7,7 +7,7 @@ import random
 import time
 
 import pytest
-from conftest import StandIn, batchexecute_answer
+from gtts_stand_in import StandIn, batchexecute_answer
 
 from audio import opus, pcm
 from audio.announcer import Announcer
