@@ -143,6 +143,9 @@ class MafiaBot(commands.Bot):
             )
 
     async def close(self) -> None:
+        games = getattr(self, "games", None)
+        if games is not None:
+            await games.shutdown()  # timers and workers stop; running games resume on the next start
         stop_all_views()
         await super().close()
 

@@ -7,4 +7,8 @@ still be loaded with the `[bot] cogs` setting.
 DEFAULT_COGS: tuple[str, ...] = (
     "mafiabot.cogs.help",
     "mafiabot.cogs.readiness",
+    "mafiabot.cogs.lobby",
+    "mafiabot.cogs.roles",
+    "mafiabot.cogs.voting",
+    "mafiabot.cogs.moderation",
 )

@@ -8,6 +8,7 @@ import logging
 import os
 import threading
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 from fakediscord import Club, FakeDiscord
@@ -86,14 +87,21 @@ def logged_errors() -> Iterator[list[logging.LogRecord]]:
 
 @pytest.fixture
 async def bot(
-    fake: FakeDiscord, club: Club, logged_errors: list[logging.LogRecord], request: pytest.FixtureRequest
+    fake: FakeDiscord,
+    club: Club,
+    logged_errors: list[logging.LogRecord],
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
 ) -> AsyncIterator[MafiaBot]:
     """The real bot, logged in to the stand-in and past READY; closed with nothing left running."""
     marker = request.node.get_closest_marker("club")
     allow_list = (club.id,) if marker and marker.kwargs.get("guild_allow_list") else ()
     threads_before = set(threading.enumerate())
     sockets_before = _open_sockets()
-    client = MafiaBot(Settings(token=Secret(fake.token), guild_ids=allow_list), guild_ready_timeout=0.05)
+    settings = Settings(
+        token=Secret(fake.token), guild_ids=allow_list, database_url=f"sqlite:///{tmp_path}/bot.db"
+    )
+    client = MafiaBot(settings, guild_ready_timeout=0.05)
     async with fake.connect(client):
         yield client
     await _assert_nothing_left(threads_before, sockets_before, fake)

@@ -1,0 +1,47 @@
+"""What every game-action handler shares: who clicked, is the click current, and the reply."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+import engine
+from mafiabot.errors import reply_ephemeral
+from mafiabot.game.session import StaleAction
+from mafiabot.game.table import Table
+
+STALE = "Этот шаг игры уже закончился: кнопка больше не действует."
+
+# Russian answers for the engine's typed errors come from the engine itself (its messages are Russian).
+
+
+def seat_of(interaction: discord.Interaction[Any], table: Table) -> int | None:
+    return table.session.seat_of(interaction.user.id)
+
+
+async def require_seat(interaction: discord.Interaction[Any], table: Table) -> int | None:
+    seat = seat_of(interaction, table)
+    if seat is None:
+        await reply_ephemeral(interaction, "Вы не играете в этой партии.")
+    return seat
+
+
+async def submit(
+    interaction: discord.Interaction[Any], table: Table, command: engine.Command, serial: int, ok: str
+) -> bool:
+    """Submit one command for the clicking player and answer them privately."""
+    try:
+        await table.service.submit(table, command, serial=serial)
+    except StaleAction:
+        await reply_ephemeral(interaction, STALE)
+        return False
+    except engine.IllegalCommand as exc:
+        await reply_ephemeral(interaction, str(exc))
+        return False
+    await reply_ephemeral(interaction, ok)
+    return True
+
+
+def first_int(values: list[str]) -> int:
+    return int(values[0]) if values else 0

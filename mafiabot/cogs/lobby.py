@@ -1,0 +1,174 @@
+"""`/mafia new` and the lobby's Join / Leave / Start / Cancel buttons."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engine
+from mafiabot.bot import MafiaBot, bind_interaction
+from mafiabot.errors import UserFacingError, reply_ephemeral
+from mafiabot.game.lobby import Lobby
+from mafiabot.game.service import GameService
+from mafiabot.views import MafiaView
+
+log = logging.getLogger(__name__)
+
+LABELS = {"join": "Присоединиться", "leave": "Выйти", "start": "Начать игру", "cancel": "Отменить набор"}
+STYLES = {
+    "join": discord.ButtonStyle.success,
+    "leave": discord.ButtonStyle.secondary,
+    "start": discord.ButtonStyle.primary,
+    "cancel": discord.ButtonStyle.danger,
+}
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mafia:lobby:(?P<vc>\d+):(?P<action>[a-z]+)"
+):
+    def __init__(self, voice_channel_id: int, action: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=LABELS[action],
+                style=STYLES[action],
+                custom_id=f"mafia:lobby:{voice_channel_id}:{action}",
+            )
+        )
+        self.voice_channel_id = voice_channel_id
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LobbyButton:
+        if match["action"] not in LABELS:
+            raise ValueError(match["action"])
+        return cls(int(match["vc"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bind_interaction(interaction)
+        cog = interaction.client.get_cog("Lobby")
+        assert isinstance(cog, LobbyCog)
+        try:
+            await cog.on_button(interaction, self.voice_channel_id, self.action)
+        except UserFacingError as exc:
+            await reply_ephemeral(interaction, exc.message)
+
+
+def lobby_view(lobby: Lobby) -> MafiaView:
+    view = MafiaView(timeout=None)
+    for action in LABELS:
+        view.add_item(LobbyButton(lobby.voice_channel_id, action))
+    return view
+
+
+def _preset_choices() -> list[app_commands.Choice[str]]:
+    """Every bundled preset that loads; a broken one is logged and left out, never fatal."""
+    choices = []
+    for preset in engine.available_presets():
+        try:
+            choices.append(app_commands.Choice(name=engine.load_ruleset(preset).title, value=preset))
+        except engine.RulesetError:
+            log.exception("Preset %s does not load; it is not offered", preset)
+    return choices
+
+
+class LobbyCog(commands.Cog, name="Lobby"):
+    def __init__(self, bot: MafiaBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        if getattr(self.bot, "games", None) is None:
+            storage = None
+            try:
+                from mafiabot.storage import Storage
+
+                storage = await asyncio.to_thread(Storage.open, self.bot.settings.database_url)
+            except Exception:
+                log.exception("The database is not available: games will not survive a restart")
+            self.bot.games = GameService(self.bot, storage)  # type: ignore[attr-defined]
+        self.bot.add_dynamic_items(LobbyButton)
+
+    @property
+    def games(self) -> GameService:
+        games: GameService = self.bot.games  # type: ignore[attr-defined]
+        return games
+
+    @app_commands.command(name="new", description="Открыть набор в игру в вашем голосовом канале")
+    @app_commands.describe(
+        ruleset="Правила", options="Варианты правил через запятую (например: maniac, doctor)"
+    )
+    @app_commands.choices(ruleset=_preset_choices())
+    async def new(
+        self, interaction: discord.Interaction[MafiaBot], ruleset: str = "classic", options: str = ""
+    ) -> None:
+        member = interaction.user
+        if not isinstance(member, discord.Member) or interaction.guild is None or interaction.channel is None:
+            raise UserFacingError("Эта команда работает только на сервере.")
+        if member.voice is None or member.voice.channel is None:
+            raise UserFacingError("Сначала зайдите в голосовой канал: игра будет идти в нём.")
+        chosen = tuple(sorted(o.strip() for o in options.split(",") if o.strip()))
+        lobby = self.games.open_lobby(
+            guild_id=interaction.guild.id,
+            text_channel_id=interaction.channel.id,
+            voice_channel_id=member.voice.channel.id,
+            creator_id=member.id,
+            creator_name=member.display_name,
+            ruleset_id=ruleset,
+            options=chosen,
+        )
+        await interaction.response.send_message(lobby.describe(), view=lobby_view(lobby))
+        message = await interaction.original_response()
+        lobby.message_id = message.id
+
+    async def on_button(
+        self, interaction: discord.Interaction[Any], voice_channel_id: int, action: str
+    ) -> None:
+        lobby = self.games.lobbies.get(voice_channel_id)
+        if lobby is None:
+            raise UserFacingError("Этот набор уже закрыт.")
+        member = interaction.user
+        assert isinstance(member, discord.Member) and interaction.guild is not None
+        if action == "join":
+            self.games.join(lobby, member)
+        elif action == "leave":
+            self.games.leave(lobby, member.id)
+        elif action == "cancel":
+            if member.id != lobby.creator_id:
+                raise UserFacingError("Отменить набор может только тот, кто его открыл.")
+            self.games.lobbies.pop(voice_channel_id, None)
+            await interaction.response.edit_message(content="Набор отменён.", view=None)
+            return
+        elif action == "start":
+            self.games.check_start(lobby, interaction.guild, member.id)
+            await interaction.response.defer()
+            await self.games.start(lobby, interaction.guild, member.id)
+            if interaction.message is not None:
+                await interaction.message.edit(content=lobby.describe() + "\n\n**Игра началась.**", view=None)
+            return
+        await interaction.response.edit_message(content=lobby.describe(), view=lobby_view(lobby))
+
+    @commands.Cog.listener()
+    async def on_voice_state_update(
+        self, member: discord.Member, before: discord.VoiceState, after: discord.VoiceState
+    ) -> None:
+        await self.games.on_voice_state_update(member, before, after)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        if not getattr(self, "_restored", False):
+            self._restored = True
+            await self.games.restore()
+
+    async def cog_unload(self) -> None:
+        await self.games.shutdown()
+
+
+async def setup(bot: MafiaBot) -> None:
+    await bot.add_cog(LobbyCog(bot))

@@ -1,0 +1,111 @@
+"""Moderator controls of a running game: stop, pause, resume, extend, skip a step, remove a player."""
+
+from __future__ import annotations
+
+import asyncio
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engine
+from mafiabot.bot import MafiaBot
+from mafiabot.errors import UserFacingError
+from mafiabot.game.service import GameService
+from mafiabot.game.table import Table
+
+
+class ModerationCog(commands.Cog, name="Moderation"):
+    def __init__(self, bot: MafiaBot) -> None:
+        self.bot = bot
+
+    @property
+    def games(self) -> GameService:
+        games: GameService = self.bot.games  # type: ignore[attr-defined]
+        return games
+
+    async def _table(self, interaction: discord.Interaction[MafiaBot]) -> Table:
+        """The game of this text channel or of the moderator's voice channel; moderators only."""
+        member = interaction.user
+        if not isinstance(member, discord.Member):
+            raise UserFacingError("Эта команда работает только на сервере.")
+        table = next(
+            (
+                t
+                for t in self.games.tables.values()
+                if getattr(t.channel, "id", None) == interaction.channel_id
+            ),
+            None,
+        )
+        if table is None and member.voice is not None and member.voice.channel is not None:
+            table = self.games.tables.get(member.voice.channel.id)
+        if table is None:
+            raise UserFacingError("Здесь сейчас нет игры.")
+        if not await self._is_moderator(member, table):
+            raise UserFacingError("Управлять игрой может тот, кто её начал, или ведущий с ролью ведущего.")
+        return table
+
+    async def _is_moderator(self, member: discord.Member, table: Table) -> bool:
+        if member.id == table.creator_id or member.guild_permissions.manage_guild:
+            return True
+        storage = self.games.storage
+        if storage is None:
+            return False
+        settings = await asyncio.to_thread(storage.guild_settings, member.guild.id)
+        role_id = getattr(settings, "host_role_id", None)
+        return bool(role_id) and any(r.id == role_id for r in member.roles)
+
+    @app_commands.command(name="stop", description="Остановить игру (все микрофоны будут включены)")
+    async def stop(self, interaction: discord.Interaction[MafiaBot]) -> None:
+        table = await self._table(interaction)
+        await interaction.response.send_message("Игра останавливается…", ephemeral=True)
+        await self.games.stop(table, f"stopped by {interaction.user.id}")
+
+    @app_commands.command(name="pause", description="Поставить таймер игры на паузу")
+    async def pause(self, interaction: discord.Interaction[MafiaBot]) -> None:
+        table = await self._table(interaction)
+        table.session.pause()
+        table.refresh_panel()
+        await interaction.response.send_message("Пауза.", ephemeral=True)
+
+    @app_commands.command(name="resume", description="Продолжить игру после паузы")
+    async def resume(self, interaction: discord.Interaction[MafiaBot]) -> None:
+        table = await self._table(interaction)
+        table.session.resume()
+        table.refresh_panel()
+        await interaction.response.send_message("Продолжаем.", ephemeral=True)
+
+    @app_commands.command(name="extend", description="Добавить время к текущему шагу")
+    @app_commands.describe(seconds="Сколько секунд добавить")
+    async def extend(
+        self, interaction: discord.Interaction[MafiaBot], seconds: app_commands.Range[int, 5, 600]
+    ) -> None:
+        table = await self._table(interaction)
+        table.session.extend(seconds)
+        table.refresh_panel()
+        await interaction.response.send_message(f"Добавлено {seconds} с.", ephemeral=True)
+
+    @app_commands.command(name="skip", description="Завершить текущий шаг игры досрочно")
+    async def skip(self, interaction: discord.Interaction[MafiaBot]) -> None:
+        table = await self._table(interaction)
+        try:
+            await table.session.submit(engine.Advance())
+        except engine.IllegalCommand as exc:
+            raise UserFacingError(str(exc)) from None
+        await interaction.response.send_message("Шаг завершён.", ephemeral=True)
+
+    @app_commands.command(name="kick", description="Удалить игрока из-за стола")
+    @app_commands.describe(seat="Номер игрока")
+    async def kick(
+        self, interaction: discord.Interaction[MafiaBot], seat: app_commands.Range[int, 1, 20]
+    ) -> None:
+        table = await self._table(interaction)
+        try:
+            await table.session.submit(engine.Remove(seat=seat, reason="moderator"))
+        except engine.IllegalCommand as exc:
+            raise UserFacingError(str(exc)) from None
+        await interaction.response.send_message(f"Игрок №{seat} удалён из-за стола.", ephemeral=True)
+
+
+async def setup(bot: MafiaBot) -> None:
+    await bot.add_cog(ModerationCog(bot))

@@ -1,0 +1,126 @@
+"""Roles and night actions: «Моя роль», «Мой ход», the target selects, skip, the maniac's answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from engine.commands import Act, Answer, Propose, Skip, Vote
+from mafiabot.bot import MafiaBot
+from mafiabot.cogs._play import first_int, require_seat, submit
+from mafiabot.game.components import ACTIONS, GameButton, GameSelect, prompt_for
+from mafiabot.game.table import Table
+from mafiabot.view_helpers import send_private
+
+
+async def my_role(
+    interaction: discord.Interaction[Any], table: Table, serial: int, arg: str, values: list[str]
+) -> None:
+    seat = await require_seat(interaction, table)
+    if seat is None:
+        return
+    s = table.session.state
+    role = s.ruleset.roles[s.role_of(seat)]
+    lines = [f"Вы — игрок №{seat}. Ваша роль: **{role.display}**. {role.description}"]
+    team = s.team_of(seat)
+    if team:
+        mates = [x for x in s.team_members(team, living_only=False) if x != seat]
+        if mates:
+            lines.append("Ваша команда: " + ", ".join(f"№{x}" for x in mates))
+    inbox = table.inbox.get(seat, [])[-10:]
+    if inbox:
+        lines.append("\n**Ваши сообщения**\n" + "\n".join(inbox))
+    await send_private(interaction, "\n".join(lines))
+
+
+async def my_turn(
+    interaction: discord.Interaction[Any], table: Table, serial: int, arg: str, values: list[str]
+) -> None:
+    seat = await require_seat(interaction, table)
+    if seat is None:
+        return
+    prompt = prompt_for(table, seat)
+    if prompt is None:
+        await send_private(interaction, "Сейчас не ваш ход.")
+        return
+    text, view = prompt
+    await send_private(interaction, text, view)
+
+
+async def act(
+    interaction: discord.Interaction[Any], table: Table, serial: int, arg: str, values: list[str]
+) -> None:
+    seat = await require_seat(interaction, table)
+    if seat is not None:
+        await submit(
+            interaction, table, Act(seat=seat, targets=(first_int(values),)), serial, "Выбор принят."
+        )
+
+
+async def propose(
+    interaction: discord.Interaction[Any], table: Table, serial: int, arg: str, values: list[str]
+) -> None:
+    seat = await require_seat(interaction, table)
+    if seat is not None:
+        target = first_int(values)
+        await submit(interaction, table, Propose(seat=seat, target=target), serial, f"Ваш выбор: №{target}.")
+
+
+async def skip(
+    interaction: discord.Interaction[Any], table: Table, serial: int, arg: str, values: list[str]
+) -> None:
+    seat = await require_seat(interaction, table)
+    if seat is not None:
+        await submit(interaction, table, Skip(seat=seat), serial, "Вы пропустили ход.")
+
+
+async def answer(
+    interaction: discord.Interaction[Any], table: Table, serial: int, arg: str, values: list[str], yes: bool
+) -> None:
+    seat = await require_seat(interaction, table)
+    if seat is not None:
+        await submit(interaction, table, Answer(seat=seat, yes=yes), serial, "Ответ принят.")
+
+
+async def tiebreak(
+    interaction: discord.Interaction[Any], table: Table, serial: int, arg: str, values: list[str]
+) -> None:
+    seat = await require_seat(interaction, table)
+    if seat is not None:
+        await submit(
+            interaction, table, Vote(seat=seat, candidate=first_int(values)), serial, "Голос принят."
+        )
+
+
+async def _yes(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v: list[str]) -> None:
+    await answer(i, t, serial, arg, v, True)
+
+
+async def _no(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v: list[str]) -> None:
+    await answer(i, t, serial, arg, v, False)
+
+
+class RolesCog(commands.Cog, name="Roles"):
+    def __init__(self, bot: MafiaBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        ACTIONS.update(
+            {
+                "role": my_role,
+                "turn": my_turn,
+                "act": act,
+                "propose": propose,
+                "skip": skip,
+                "yes": _yes,
+                "no": _no,
+                "tiebreak": tiebreak,
+            }
+        )
+        self.bot.add_dynamic_items(GameButton, GameSelect)
+
+
+async def setup(bot: MafiaBot) -> None:
+    await bot.add_cog(RolesCog(bot))

@@ -1,0 +1,157 @@
+"""Buttons and selects of a game. Their custom_id says what they act on —
+``mafia:g:<game>:<serial>:<action>[:<arg>]`` — so they work after a restart and a stale one (from an
+earlier step or game) is recognised and refused.
+
+The handlers for each action live in the cogs (``roles`` and ``voting``), registered in ``ACTIONS``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from engine import queries
+
+if TYPE_CHECKING:
+    from mafiabot.game.table import Table
+
+Handler = Callable[[discord.Interaction[Any], "Table", int, str, list[str]], Awaitable[None]]
+ACTIONS: dict[str, Handler] = {}
+
+_TEMPLATE = r"mafia:g:(?P<game>\d+):(?P<serial>\d+):(?P<action>[a-z_]+)(?::(?P<arg>\d+))?"
+
+
+def custom_id(game: int, serial: int, action: str, arg: int | str = "") -> str:
+    return f"mafia:g:{game}:{serial}:{action}" + (f":{arg}" if arg != "" else "")
+
+
+async def _dispatch(interaction: discord.Interaction[Any], match: re.Match[str], values: list[str]) -> None:
+    from mafiabot.errors import reply_ephemeral
+
+    games = interaction.client.games
+    table = games.table_by_id(int(match["game"]))
+    handler = ACTIONS.get(match["action"])
+    if table is None or handler is None:
+        await reply_ephemeral(interaction, "Эта игра уже закончилась: кнопка больше не действует.")
+        return
+    await handler(interaction, table, int(match["serial"]), match["arg"] or "", values)
+
+
+class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_TEMPLATE):
+    def __init__(self, button: discord.ui.Button[Any]) -> None:
+        super().__init__(button)
+        self.match: re.Match[str] | None = None
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> GameButton:
+        assert isinstance(item, discord.ui.Button)
+        obj = cls(discord.ui.Button(label=item.label, custom_id=item.custom_id, style=item.style))
+        obj.match = match
+        return obj
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        assert self.match is not None
+        await _dispatch(interaction, self.match, [])
+
+
+class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=_TEMPLATE):
+    def __init__(self, select: discord.ui.Select[Any]) -> None:
+        super().__init__(select)
+        self.match: re.Match[str] | None = None
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> GameSelect:
+        assert isinstance(item, discord.ui.Select)
+        obj = cls(discord.ui.Select(custom_id=item.custom_id, options=item.options))
+        obj.match = match
+        return obj
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        assert self.match is not None
+        data: Any = interaction.data or {}
+        await _dispatch(interaction, self.match, [str(v) for v in data.get("values", [])])
+
+
+def button(
+    table: Table, action: str, label: str, style: discord.ButtonStyle, arg: int | str = ""
+) -> GameButton:
+    cid = custom_id(table.game_id, table.session.serial, action, arg)
+    return GameButton(discord.ui.Button(label=label, custom_id=cid, style=style))
+
+
+def seat_select(table: Table, action: str, placeholder: str, seats: list[int]) -> GameSelect:
+    options = [
+        discord.SelectOption(label=f"№{seat} {table.session.name_of(seat)}"[:100], value=str(seat))
+        for seat in seats
+    ]
+    cid = custom_id(table.game_id, table.session.serial, action)
+    return GameSelect(discord.ui.Select(custom_id=cid, placeholder=placeholder, options=options[:25]))
+
+
+def panel_view(table: Table) -> discord.ui.View:
+    """The public panel: «Моя роль», and the controls of the current step."""
+    from mafiabot.views import MafiaView
+
+    view = MafiaView(timeout=None)
+    s = table.session.state
+    view.add_item(button(table, "role", "Моя роль", discord.ButtonStyle.secondary))
+    if s.over:
+        return view
+    step = s.step
+    if s.phase == "night" or step.kind in ("question", "tiebreak"):
+        view.add_item(button(table, "turn", "Мой ход", discord.ButtonStyle.primary))
+    elif step.kind == "speech":
+        view.add_item(button(table, "pass", "Пас", discord.ButtonStyle.secondary))
+        if step.round == "day":
+            free = _nominable(table)
+            if free:
+                view.add_item(seat_select(table, "nominate", "Выставить кандидатуру", free))
+    elif step.kind == "nominations":
+        free = _nominable(table)
+        if free:
+            view.add_item(seat_select(table, "nominate", "Выставить кандидатуру", free))
+    elif step.kind == "vote":
+        label = f"Голосую: №{step.seat} {table.session.name_of(step.seat)}"[:80]
+        view.add_item(button(table, "vote", label, discord.ButtonStyle.danger, step.seat))
+    return view
+
+
+def _nominable(table: Table) -> list[int]:
+    s = table.session.state
+    taken = {t for _, t in s.nominations}
+    return [x for x in s.living() if x not in taken]
+
+
+def prompt_for(table: Table, seat: int) -> tuple[str, discord.ui.View] | None:
+    """A seat's private controls for the current step (night action, the maniac's answer, a tie-break)."""
+    from mafiabot.views import MafiaView
+
+    s = table.session.state
+    view = MafiaView(timeout=None)
+    if s.step.kind == "question" and s.step.seat == seat:
+        view.add_item(button(table, "yes", "Да", discord.ButtonStyle.success))
+        view.add_item(button(table, "no", "Нет", discord.ButtonStyle.secondary))
+        return "Вы играете за мирных жителей? Ответ будет объявлен всем.", view
+    if s.step.kind == "tiebreak" and s.step.seat == seat:
+        view.add_item(seat_select(table, "tiebreak", "Кого исключить?", list(s.step.candidates)))
+        return "Ваш голос решающий.", view
+    options = queries.targets_for(s, seat)
+    if not options:
+        return None
+    role = s.ruleset.roles[s.role_of(seat)].display
+    for name, targets in options.items():
+        if not targets:
+            continue
+        action = "propose" if name == "team" else "act"
+        placeholder = "Цель команды" if name == "team" else "Выберите игрока"
+        view.add_item(seat_select(table, action, placeholder, targets))
+    if "team" not in options and queries.is_optional(s, seat):
+        view.add_item(button(table, "skip", "Пропустить", discord.ButtonStyle.secondary))
+    return f"{role}, ваш ход. Выберите игрока.", view

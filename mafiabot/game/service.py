@@ -1,0 +1,373 @@
+"""The game service: every lobby and running table of the bot, their persistence and restarts.
+
+It owns the locks (one per session), the timers (inside the sessions) and the storage calls; cogs
+call its methods and render what they return.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+import engine
+from engine.commands import Abort, Command, command_from_json
+from mafiabot.errors import UserFacingError
+from mafiabot.game.lobby import Lobby
+from mafiabot.game.session import GameSession, SeatInfo
+from mafiabot.game.table import Table
+
+if TYPE_CHECKING:
+    from mafiabot.bot import MafiaBot
+    from mafiabot.storage import Storage
+
+log = logging.getLogger(__name__)
+
+REQUIRED_VOICE = ("connect", "speak", "mute_members", "move_members")
+REQUIRED_TEXT = ("send_messages", "manage_threads")
+
+
+class GameService:
+    def __init__(self, bot: MafiaBot, storage: Storage | None) -> None:
+        self.bot = bot
+        self.storage = storage
+        self.lobbies: dict[int, Lobby] = {}  # by voice channel id
+        self.tables: dict[int, Table] = {}  # by voice channel id
+        self._ids = 0
+        self.mute_spectators = True
+        self.leave_grace = 60.0
+        self._pending: set[tuple[int, int]] = set()  # pending unmutes when there is no database
+
+    # -- lookups ----------------------------------------------------------------------------------
+
+    def table_by_id(self, game_id: int) -> Table | None:
+        return next((t for t in self.tables.values() if t.game_id == game_id), None)
+
+    def table_of_member(self, guild_id: int, user_id: int) -> Table | None:
+        for table in self.tables.values():
+            if table.guild.id == guild_id and table.session.seat_of(user_id) is not None:
+                return table
+        return None
+
+    # -- lobby ------------------------------------------------------------------------------------
+
+    def open_lobby(
+        self,
+        *,
+        guild_id: int,
+        text_channel_id: int,
+        voice_channel_id: int,
+        creator_id: int,
+        creator_name: str,
+        ruleset_id: str,
+        options: tuple[str, ...],
+    ) -> Lobby:
+        if voice_channel_id in self.lobbies or voice_channel_id in self.tables:
+            raise UserFacingError("В этом голосовом канале уже идёт набор или игра: одна игра на канал.")
+        try:
+            engine.load_ruleset(ruleset_id, options)
+        except engine.RulesetError as exc:
+            raise UserFacingError(f"Не получилось загрузить правила: {exc}") from None
+        lobby = Lobby(guild_id, text_channel_id, voice_channel_id, creator_id, ruleset_id, options)
+        lobby.players.append(creator_id)
+        lobby.names[creator_id] = creator_name
+        self.lobbies[voice_channel_id] = lobby
+        return lobby
+
+    def join(self, lobby: Lobby, member: discord.Member) -> None:
+        if (
+            member.voice is None
+            or member.voice.channel is None
+            or member.voice.channel.id != lobby.voice_channel_id
+        ):
+            raise UserFacingError(f"Чтобы играть, зайдите в голосовой канал <#{lobby.voice_channel_id}>.")
+        if member.id in lobby.players:
+            raise UserFacingError("Вы уже в списке игроков.")
+        counts = lobby.counts()
+        if counts and len(lobby.players) >= counts[-1]:
+            raise UserFacingError(f"Мест нет: эти правила рассчитаны самое большее на {counts[-1]} игроков.")
+        lobby.players.append(member.id)
+        lobby.names[member.id] = member.display_name
+
+    def leave(self, lobby: Lobby, user_id: int) -> None:
+        if user_id not in lobby.players:
+            raise UserFacingError("Вас нет в списке игроков.")
+        lobby.players.remove(user_id)
+        if not lobby.players:
+            self.lobbies.pop(lobby.voice_channel_id, None)
+
+    def missing_permissions(self, guild: discord.Guild, lobby: Lobby) -> list[str]:
+        me = guild.me
+        voice = guild.get_channel(lobby.voice_channel_id)
+        text = guild.get_channel(lobby.text_channel_id)
+        missing = []
+        if voice is not None:
+            perms = voice.permissions_for(me)
+            missing += [p for p in REQUIRED_VOICE if not getattr(perms, p)]
+        if text is not None:
+            perms = text.permissions_for(me)
+            missing += [p for p in REQUIRED_TEXT if not getattr(perms, p)]
+        return missing
+
+    def check_start(self, lobby: Lobby, guild: discord.Guild, by: int) -> None:
+        """Everything that can stop a start, checked before anything happens."""
+        if by != lobby.creator_id:
+            raise UserFacingError("Начать игру может только тот, кто открыл набор.")
+        ruleset = lobby.ruleset
+        n = len(lobby.players)
+        try:
+            engine.composition(ruleset, n)
+        except engine.IllegalCommand as exc:
+            raise UserFacingError(str(exc)) from None
+        missing = self.missing_permissions(guild, lobby)
+        if missing:
+            from mafiabot.errors import permission_names
+
+            raise UserFacingError(f"Боту не хватает прав: {permission_names(missing)}.")
+
+    async def start(self, lobby: Lobby, guild: discord.Guild, by: int) -> Table:
+        self.check_start(lobby, guild, by)
+        ruleset = lobby.ruleset
+        n = len(lobby.players)
+        text_channel = guild.get_channel(lobby.text_channel_id)
+        assert isinstance(text_channel, discord.abc.Messageable)
+        seed = secrets.randbits(31)
+        order = list(lobby.players)
+        secrets.SystemRandom().shuffle(order)  # seats are shuffled and announced (D-G9)
+        roles = engine.deal(ruleset, n, seed)
+        seats = [SeatInfo(i + 1, uid, lobby.names.get(uid, str(uid))) for i, uid in enumerate(order)]
+        started_at = time.time()
+        game_id = await self._create_game_record(lobby, seed, seats, roles, started_at)
+        self.lobbies.pop(lobby.voice_channel_id, None)
+        table = Table(self, guild, text_channel, lobby.voice_channel_id, lobby.creator_id)
+        table.session = GameSession(
+            game_id=game_id, ruleset=ruleset, seats=seats, roles=roles, seed=seed, listener=table
+        )
+        self.tables[lobby.voice_channel_id] = table
+        table.start_workers()
+        seating = "\n".join(f"№{s.seat} — <@{s.user_id}>" for s in seats)
+        table.post(f"**Рассадка**\n{seating}\nРоли розданы: нажмите «Моя роль», копия — в личных сообщениях.")
+        await table.session.start()
+        log.info("Game started with %d players", n, extra={"guild_id": guild.id, "game_id": game_id})
+        return table
+
+    async def _create_game_record(
+        self, lobby: Lobby, seed: int, seats: list[SeatInfo], roles: list[str], started_at: float
+    ) -> int:
+        if self.storage is None:
+            self._ids += 1
+            return self._ids
+        from mafiabot.storage import SeatAssignment
+
+        storage = self.storage
+        ruleset = lobby.ruleset
+
+        def create() -> int:
+            game = storage.create_game(
+                guild_id=lobby.guild_id,
+                voice_channel_id=lobby.voice_channel_id,
+                text_channel_id=lobby.text_channel_id,
+                ruleset_id=lobby.ruleset_id,
+                seed=seed,
+                options={o: True for o in lobby.options},
+                at=datetime.fromtimestamp(started_at, UTC),
+            )
+            assert game.id is not None
+            storage.set_participants(
+                game.id,
+                [
+                    SeatAssignment(
+                        seat=s.seat,
+                        user_id=s.user_id,
+                        display_name=s.name,
+                        role_id=roles[s.seat - 1],
+                        side_id=ruleset.roles[roles[s.seat - 1]].side,
+                    )
+                    for s in seats
+                ],
+            )
+            return game.id
+
+        return await asyncio.to_thread(create)
+
+    # -- commands ---------------------------------------------------------------------------------
+
+    async def submit(
+        self, table: Table, command: Command, *, serial: int | None = None
+    ) -> list[engine.Event]:
+        return await table.session.submit(command, serial=serial)
+
+    async def persist_command(self, game_id: int, command: Command) -> None:
+        if self.storage is not None:
+            storage = self.storage
+            await asyncio.to_thread(storage.append_command, game_id, command.to_json())
+
+    async def stop(self, table: Table, reason: str) -> None:
+        """A moderator stops the game: nobody wins, everyone is unmuted."""
+        if not table.session.over:
+            await table.session.submit(Abort(reason=reason))
+        if self.storage is not None and not table.finished:
+            storage = self.storage
+            await asyncio.to_thread(storage.abort_game, table.game_id, reason)
+        table.finished = True
+        await self._close(table)
+
+    async def finished(self, table: Table) -> None:
+        """The engine ended the game: store the results, give voice back, close the table."""
+        s = table.session.state
+        if self.storage is not None and "aborted" not in s.flags:
+            from mafiabot.storage import SeatResult
+
+            winners = list(s.winners or ())
+            results = []
+            for info in table.session.seats:
+                side = s.ruleset.roles[s.role_of(info.seat)].side
+                won = side in winners or (
+                    s.role_of(info.seat) == "maniac" and "maniac_town" in s.flags and "town" in winners
+                )
+                result = "draw" if s.draw else ("win" if won else "loss")
+                results.append(SeatResult(seat=info.seat, result=result, fouls=s.fouls_of(info.seat)))
+            storage = self.storage
+            await asyncio.to_thread(storage.finish_game, table.game_id, winners=winners, results=results)
+        asyncio.get_running_loop().call_soon(lambda: asyncio.ensure_future(self._close(table)))
+
+    async def _close(self, table: Table) -> None:
+        if self.tables.get(table.voice_channel_id) is table:
+            del self.tables[table.voice_channel_id]
+        await table.voice.release()
+        await table.session.close()
+
+    def record_of(self, table: Table) -> dict[str, Any]:
+        s = table.session
+        return {
+            "ruleset": s.ruleset.id,
+            "options": {o: True for o in s.ruleset.selected_options},
+            "seed": s.seed,
+            "seats": list(s.roles),
+            "players": [{"seat": i.seat, "user_id": str(i.user_id), "name": i.name} for i in s.seats],
+            "commands": [c.to_json() for c in s.log],
+        }
+
+    # -- voice events -----------------------------------------------------------------------------
+
+    async def remember_pending_unmute(self, guild_id: int, user_id: int) -> None:
+        if self.storage is not None:
+            storage = self.storage
+            await asyncio.to_thread(storage.add_pending_unmute, guild_id, user_id)
+        else:
+            self._pending.add((guild_id, user_id))
+
+    async def on_voice_state_update(
+        self, member: discord.Member, before: discord.VoiceState, after: discord.VoiceState
+    ) -> None:
+        if after.channel is not None and (before.channel is None or before.channel.id != after.channel.id):
+            await self._unmute_if_pending(member)
+        if before.channel is not None and (after.channel is None or after.channel.id != before.channel.id):
+            table = self.tables.get(before.channel.id)
+            if table is not None:
+                await table.voice.member_left(member)
+                self._start_leave_timer(table, member.id)
+        if after.channel is not None:
+            table = self.tables.get(after.channel.id)
+            if table is not None:
+                task = table.leave_timers.pop(member.id, None)
+                if task is not None:
+                    task.cancel()
+                table.voice.update()
+
+    async def _unmute_if_pending(self, member: discord.Member) -> None:
+        key = (member.guild.id, member.id)
+        pending = False
+        if self.storage is not None:
+            storage = self.storage
+            pending = await asyncio.to_thread(storage.pop_pending_unmute, member.guild.id, member.id)
+        elif key in self._pending:
+            self._pending.discard(key)
+            pending = True
+        if pending and member.voice is not None and member.voice.mute:
+            table = self.tables.get(member.voice.channel.id) if member.voice.channel else None
+            if table is None:
+                await member.edit(mute=False, reason="Мафия: снимаем заглушение после игры")
+
+    def _start_leave_timer(self, table: Table, user_id: int) -> None:
+        seat = table.session.seat_of(user_id)
+        if seat is None or seat not in table.session.state.alive or table.session.over:
+            return
+
+        async def expire() -> None:
+            await asyncio.sleep(self.leave_grace)
+            table.leave_timers.pop(user_id, None)
+            if seat in table.session.state.alive and not table.session.over:
+                try:
+                    await table.session.submit(engine.Remove(seat=seat, reason="left"))
+                except engine.IllegalCommand:
+                    log.info("Could not remove seat %s after leaving", seat, extra={"game_id": table.game_id})
+
+        table.leave_timers[user_id] = asyncio.create_task(expire(), name=f"leave {user_id}")
+
+    # -- restart ----------------------------------------------------------------------------------
+
+    async def restore(self) -> None:
+        """Resume every running game stored for the guilds the bot is in, at the step it was in."""
+        if self.storage is None:
+            return
+        storage = self.storage
+        games = await asyncio.to_thread(storage.running_games)
+        for game in games:
+            try:
+                await self._restore_one(game)
+            except Exception:
+                log.exception(
+                    "Could not resume a game", extra={"game_id": game.id, "guild_id": game.guild_id}
+                )
+
+    async def _restore_one(self, game: Any) -> None:
+        assert self.storage is not None
+        storage = self.storage
+        guild = self.bot.get_guild(game.guild_id)
+        if guild is None:
+            return
+        participants = await asyncio.to_thread(storage.participants, game.id)
+        log_rows = await asyncio.to_thread(storage.command_log, game.id)
+        commands = [command_from_json(row) for row in log_rows]
+        ruleset = engine.load_ruleset(game.ruleset_id, game.options or {})
+        seats = []
+        for p in participants:
+            member = guild.get_member(p.user_id)
+            seats.append(SeatInfo(p.seat, p.user_id, member.display_name if member else str(p.user_id)))
+        roles = [p.role_id for p in participants]
+        text_channel = guild.get_channel(game.text_channel_id)
+        if not isinstance(text_channel, discord.abc.Messageable):
+            return
+        table = Table(self, guild, text_channel, game.voice_channel_id, 0)
+        timers = game.timers or {}
+        table.session = GameSession(
+            game_id=game.id,
+            ruleset=ruleset,
+            seats=seats,
+            roles=roles,
+            seed=game.seed,
+            listener=table,
+            commands=commands,
+            extension=float(timers.get("extension", 0.0)),
+        )
+        self.tables[game.voice_channel_id] = table
+        table.start_workers()
+        table.post("Бот перезапущен: игра продолжается с того же места.")
+        table.refresh_panel()
+        table.session._arm()
+        log.info("Game resumed", extra={"guild_id": guild.id, "game_id": game.id})
+
+    async def shutdown(self) -> None:
+        """The bot is closing: stop timers and workers without ending games; they resume on the next
+        start, with the mutes they need (the voice controller reconciles them then)."""
+        for table in list(self.tables.values()):
+            await table.shutdown()
+        self.tables.clear()
+        if self.storage is not None:
+            self.storage.close()

@@ -1,0 +1,223 @@
+"""One running game: the engine state, its command log, a lock, and the step timer.
+
+Everything that changes a game goes through :meth:`GameSession.submit`, under the session's lock; the
+timer submits ``Advance`` when a step's time runs out. The session does no Discord I/O: it hands the
+events to its listener, which renders them and updates voice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+import engine
+from engine import queries
+from engine.abilities import step_complete
+from engine.commands import Advance, Command
+from engine.events import Event
+
+log = logging.getLogger(__name__)
+
+WAITING_STEPS = ("speech", "discussion", "nominations", "vote", "tiebreak", "question", "night", "meet")
+
+
+class StaleAction(Exception):
+    """A button or select from an earlier step (or an earlier game) was used."""
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    seat: int
+    user_id: int
+    name: str
+
+
+class Listener(Protocol):
+    async def on_events(self, session: GameSession, events: list[Event]) -> None: ...
+
+    async def on_command(self, session: GameSession, command: Command) -> None: ...
+
+    async def on_tick(self, session: GameSession, seconds_left: int) -> None: ...
+
+
+class GameSession:
+    def __init__(
+        self,
+        *,
+        game_id: int,
+        ruleset: engine.Ruleset,
+        seats: Sequence[SeatInfo],
+        roles: Sequence[str],
+        seed: int,
+        listener: Listener,
+        clock: Callable[[], float] = time.time,
+        commands: Sequence[Command] = (),
+        extension: float = 0.0,
+        started_at: float | None = None,
+    ) -> None:
+        self.game_id = game_id
+        self.ruleset = ruleset
+        self.seats = list(seats)
+        self.roles = list(roles)
+        self.seed = seed
+        self.listener = listener
+        self.clock = clock
+        self.started_at = clock() if started_at is None else started_at
+        self.state, self.opening_events = engine.new_game(ruleset, roles, seed, at=self.started_at)
+        self.log: list[Command] = []
+        for command in commands:  # a restart: rebuild the state from the stored log
+            self.state, _ = engine.apply(self.state, command)
+            self.log.append(command)
+        self.lock = asyncio.Lock()
+        self.serial = len(self.log)
+        self.extension = extension  # seconds added to the current step (pause, extend)
+        self.paused_left: float | None = None
+        self._timer: asyncio.Task[None] | None = None
+        self._rng = random.Random(seed ^ 0xC0FFEE)
+        self._early_close: float | None = None
+        self.closed = False
+
+    # -- lookups ----------------------------------------------------------------------------------
+
+    def seat_of(self, user_id: int) -> int | None:
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+    def user_of(self, seat: int) -> int:
+        return self.seats[seat - 1].user_id
+
+    def name_of(self, seat: int) -> str:
+        return self.seats[seat - 1].name
+
+    @property
+    def over(self) -> bool:
+        return self.state.over
+
+    def deadline(self) -> float | None:
+        step = self.state.step
+        if step.kind not in WAITING_STEPS or self.over:
+            return None
+        if self.paused_left is not None:
+            return None
+        base = step.started_at + step.seconds + self.extension
+        if self._early_close is not None:
+            return min(base, self._early_close)
+        return base
+
+    # -- commands ---------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        await self.listener.on_events(self, self.opening_events)
+        self._arm()
+
+    async def submit(self, command: Command, *, serial: int | None = None) -> list[Event]:
+        """Apply a command; ``serial`` (from a button) must match the current step, or it is stale."""
+        async with self.lock:
+            if self.closed:
+                raise StaleAction("game closed")
+            if serial is not None and serial != self.serial:
+                raise StaleAction(f"serial {serial} != {self.serial}")
+            stamped = replace(command, at=self.clock())
+            new_state, events = engine.apply(self.state, stamped)  # IllegalCommand propagates
+            step_changed = new_state.step is not self.state.step
+            self.state = new_state
+            self.log.append(stamped)
+            self.serial += 1
+            if step_changed:
+                self.extension = 0.0
+                self._early_close = None
+            await self.listener.on_command(self, stamped)
+            await self.listener.on_events(self, events)
+            self._arm()
+            return events
+
+    # -- timers -----------------------------------------------------------------------------------
+
+    def _arm(self) -> None:
+        if self._timer is not None and self._timer is not asyncio.current_task():
+            self._timer.cancel()
+        self._timer = None
+        if self.over or self.closed or self.paused_left is not None:
+            return
+        step = self.state.step
+        if step.kind not in WAITING_STEPS:
+            return
+        now = self.clock()
+        if self._ready_to_close() and self._early_close is None:
+            # A finished night step still waits 5–15 s from its start, like a step of a dead role (D-G8),
+            # so the length of a step tells nobody who acted.
+            wait = self._rng.uniform(5, 15) if step.kind == "night" else 0.0
+            self._early_close = max(now, step.started_at + wait)
+        deadline = self.deadline()
+        if deadline is None:
+            return
+        self._timer = asyncio.create_task(
+            self._run_timer(self.serial, deadline), name=f"game {self.game_id} timer"
+        )
+
+    def _ready_to_close(self) -> bool:
+        s = self.state
+        if s.step.kind == "night":
+            return step_complete(s)
+        if s.step.kind == "vote":
+            return not queries.voters(s)
+        return False
+
+    async def _run_timer(self, serial: int, deadline: float) -> None:
+        try:
+            warn_at = deadline - 10
+            if self.state.step.seconds > 20 and warn_at > self.clock():
+                await asyncio.sleep(warn_at - self.clock())
+                if serial != self.serial:
+                    return
+                await self.listener.on_tick(self, 10)
+            delay = deadline - self.clock()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            if serial != self.serial or self.closed:
+                return
+            with contextlib.suppress(StaleAction):
+                await self.submit(Advance(), serial=serial)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("Timer failed", extra={"game_id": self.game_id})
+
+    def pause(self) -> None:
+        deadline = self.deadline()
+        if deadline is None:
+            return
+        self.paused_left = max(0.0, deadline - self.clock())
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def resume(self) -> None:
+        if self.paused_left is None:
+            return
+        step = self.state.step
+        self.extension = self.clock() + self.paused_left - (step.started_at + step.seconds)
+        self._early_close = None
+        self.paused_left = None
+        self._arm()
+
+    def extend(self, seconds: float) -> None:
+        self.extension += seconds
+        self._early_close = None
+        self._arm()
+
+    async def close(self) -> None:
+        self.closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._timer
+            self._timer = None
+
+    def timer_state(self) -> dict[str, Any]:
+        return {"extension": self.extension, "paused_left": self.paused_left}

@@ -1,0 +1,258 @@
+"""A running game at a Discord table: renders the session's events into the text channel and private
+messages, keeps the control panel up to date, and drives the voice controller."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from engine import queries
+from engine.commands import Command
+from engine.events import Event
+from mafiabot.game.render import render
+from mafiabot.game.session import GameSession
+from mafiabot.game.voice import VoiceController, wanted_mutes
+
+if TYPE_CHECKING:
+    from mafiabot.game.service import GameService
+
+log = logging.getLogger(__name__)
+
+STEP_TEXT = {
+    "speech": "Говорит игрок №{seat}",
+    "discussion": "Свободное обсуждение",
+    "nominations": "Выдвижение кандидатур",
+    "vote": "Голосование: игрок №{seat}",
+    "tiebreak": "Решающий голос игрока №{seat}",
+    "question": "Вопрос маньяку",
+    "night": "Ночь",
+    "meet": "Ночь: знакомство",
+}
+
+
+class Table:
+    def __init__(
+        self,
+        service: GameService,
+        guild: discord.Guild,
+        text_channel: discord.abc.Messageable,
+        voice_channel_id: int,
+        creator_id: int,
+    ) -> None:
+        self.service = service
+        self.guild = guild
+        self.channel = text_channel
+        self.voice_channel_id = voice_channel_id
+        self.creator_id = creator_id
+        self.session: GameSession  # set by the service right after construction
+        self.inbox: dict[int, list[str]] = {}
+        self.panel: discord.Message | None = None
+        self._outbox: asyncio.Queue[Callable[[], Awaitable[Any]] | None] = asyncio.Queue()
+        self._sender: asyncio.Task[None] | None = None
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self.voice = VoiceController(
+            guild,
+            voice_channel_id,
+            self._wanted,
+            on_left_muted=self._left_muted,
+            on_forbidden=self._forbidden,
+        )
+        self.finished = False
+        self._warned_forbidden = False
+        self.leave_timers: dict[int, asyncio.Task[None]] = {}
+
+    @property
+    def game_id(self) -> int:
+        return self.session.game_id
+
+    def start_workers(self) -> None:
+        self._sender = asyncio.create_task(self._send_loop(), name=f"game {self.game_id} sender")
+        self.voice.start()
+
+    # -- the session's listener -------------------------------------------------------------------
+
+    async def on_command(self, session: GameSession, command: Command) -> None:
+        await self.service.persist_command(session.game_id, command)
+
+    async def on_tick(self, session: GameSession, seconds_left: int) -> None:
+        self.post("⏳ Осталось десять секунд.")
+
+    async def on_events(self, session: GameSession, events: list[Event]) -> None:
+        public: list[str] = []
+        private: dict[int, list[str]] = {}
+        for ev in events:
+            line = render(ev, session.name_of)
+            if line is None:
+                continue
+            if ev.audience.kind == "public":
+                public.append(line.text)
+            elif ev.audience.kind in ("seats", "team"):
+                for seat in ev.audience.seats:
+                    private.setdefault(seat, []).append(line.text)
+        if public:
+            self.post("\n".join(public))
+        for seat, lines in private.items():
+            self.inbox.setdefault(seat, []).extend(lines)
+            self.dm(seat, "\n".join(lines))
+        self._prompt_actors(events)
+        self.voice.update()
+        self.refresh_panel()
+        if session.over and not self.finished:
+            self.finished = True
+            self._enqueue(self._finish)
+
+    # -- output -----------------------------------------------------------------------------------
+
+    def post(self, text: str, **kwargs: Any) -> None:
+        self._enqueue(lambda: self.channel.send(text[:2000], **kwargs))
+
+    def dm(self, seat: int, text: str, view: discord.ui.View | None = None) -> None:
+        user_id = self.session.user_of(seat)
+
+        async def send() -> None:
+            member = self.guild.get_member(user_id)
+            if member is None:
+                return
+            try:
+                if view is None:
+                    await member.send(text[:2000])
+                else:
+                    await member.send(text[:2000], view=view)
+            except discord.HTTPException:
+                log.info(
+                    "DM to seat %s failed; the player can use «Мой ход»",
+                    seat,
+                    extra={"game_id": self.game_id},
+                )
+
+        self._enqueue(send)
+
+    def _enqueue(self, job: Callable[[], Awaitable[Any]]) -> None:
+        self._idle.clear()
+        self._outbox.put_nowait(job)
+
+    async def _send_loop(self) -> None:
+        while True:
+            job = await self._outbox.get()
+            if job is None:
+                self._idle.set()
+                return
+            try:
+                await job()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("Sending failed", extra={"game_id": self.game_id})
+            if self._outbox.empty():
+                self._idle.set()
+
+    async def settled(self) -> None:
+        """Everything queued so far is sent and voice has converged (tests wait on this)."""
+        await self._idle.wait()
+        await self.voice.settled()
+
+    # -- panel and prompts ------------------------------------------------------------------------
+
+    def status_text(self) -> str:
+        s = self.session.state
+        if s.over:
+            return "Игра окончена."
+        phase = f"День {s.day}" if s.phase == "day" else f"Ночь {s.night}"
+        step = STEP_TEXT.get(s.step.kind, "").format(seat=s.step.seat)
+        deadline = self.session.deadline()
+        timer = f" · до <t:{int(deadline)}:R>" if deadline else ""
+        if self.session.paused_left is not None:
+            timer = " · пауза"
+        alive = ", ".join(str(x) for x in s.living())
+        nominees = ", ".join(str(t) for _, t in s.nominations if t in s.alive)
+        lines = [f"**{phase}** — {step}{timer}", f"За столом: {alive}"]
+        if nominees and s.phase == "day":
+            lines.append(f"Выставлены: {nominees}")
+        return "\n".join(lines)
+
+    def refresh_panel(self) -> None:
+        from mafiabot.game.components import panel_view
+
+        async def update() -> None:
+            view = panel_view(self)
+            text = self.status_text()
+            if self.panel is None:
+                self.panel = await self.channel.send(text, view=view)
+            else:
+                try:
+                    await self.panel.edit(content=text, view=view)
+                except discord.NotFound:
+                    self.panel = await self.channel.send(text, view=view)
+
+        self._enqueue(update)
+
+    def _prompt_actors(self, events: list[Event]) -> None:
+        from mafiabot.game.components import prompt_for
+
+        s = self.session.state
+        if not any(e.type in ("night_step", "question", "tiebreak_ballot") for e in events):
+            return
+        seats = set(queries.actors(s))
+        if s.step.kind in ("question", "tiebreak"):
+            seats = {s.step.seat}
+        for seat in sorted(seats):
+            prompt = prompt_for(self, seat)
+            if prompt is not None:
+                text, view = prompt
+                self.dm(seat, text, view)
+
+    # -- voice ------------------------------------------------------------------------------------
+
+    def _wanted(self, present: Any) -> dict[int, bool]:
+        s = self.session.state
+        if s.over or self.session.closed:
+            return {}
+        seat_users = {info.seat: info.user_id for info in self.session.seats}
+        return wanted_mutes(s, seat_users, present, mute_spectators=self.service.mute_spectators)
+
+    async def _left_muted(self, user_id: int) -> None:
+        await self.service.remember_pending_unmute(self.guild.id, user_id)
+
+    async def _forbidden(self) -> None:
+        if not self._warned_forbidden:
+            self._warned_forbidden = True
+            self.post("⚠️ Боту не хватает права «Отключать участникам микрофон» в голосовом канале.")
+
+    # -- the end ----------------------------------------------------------------------------------
+
+    async def _finish(self) -> None:
+        await self.service.finished(self)
+        record = self.service.record_of(self)
+        data = json.dumps(record, ensure_ascii=False, indent=1).encode("utf-8")
+        await self.channel.send(
+            "Протокол игры:", file=discord.File(io.BytesIO(data), filename=f"mafia-game-{self.game_id}.json")
+        )
+
+    async def shutdown(self) -> None:
+        """Stop every task of this table but leave the voice state as it is (a restart resumes it)."""
+        await self.session.close()
+        for task in self.leave_timers.values():
+            task.cancel()
+        await self.voice.stop()
+        self._outbox.put_nowait(None)
+        if self._sender is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(self._sender, timeout=10)
+
+    async def close(self) -> None:
+        await self.session.close()
+        for task in self.leave_timers.values():
+            task.cancel()
+        await self.voice.release()
+        self._outbox.put_nowait(None)
+        if self._sender is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(self._sender, timeout=30)

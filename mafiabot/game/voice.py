@@ -1,0 +1,187 @@
+"""The voice controller: who must be server-muted now, and only the edits that change something.
+
+Discord allows about ten member edits per ten seconds per guild, so the controller never re-sends a
+mute that is already in place, unmutes the player who must start speaking before it mutes anyone,
+and always converges on the latest state (a worker applies the newest wish, not a queue of old ones).
+It never touches a member outside the game's voice channel, remembers who it muted, and gives every
+member their own mute state back at the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+
+import discord
+
+from engine import queries
+from engine.state import GameState
+
+log = logging.getLogger(__name__)
+
+
+def wanted_mutes(
+    state: GameState,
+    seat_users: Mapping[int, int],
+    present: Iterable[int],
+    *,
+    mute_spectators: bool = True,
+) -> dict[int, bool]:
+    """For each user in the channel: must the bot have them server-muted? (The game must be running.)
+
+    The speaker (or everyone living in a free discussion) is unmuted; at night nobody speaks; the
+    eliminated stay muted (D-G6, except a farewell speech); spectators are muted by default.
+    """
+    speakers = queries.speakers(state)
+    seat_of = {user: seat for seat, user in seat_users.items()}
+    out: dict[int, bool] = {}
+    for user in present:
+        seat = seat_of.get(user)
+        out[user] = mute_spectators if seat is None else seat not in speakers
+    return out
+
+
+def order_edits(current: Mapping[int, bool], wanted: Mapping[int, bool]) -> list[tuple[int, bool]]:
+    """The edits to make, unmutes first (the next speaker hears himself unmuted at once)."""
+    changes = [(user, want) for user, want in wanted.items() if current.get(user) != want]
+    return sorted(changes, key=lambda change: (change[1], change[0]))
+
+
+class VoiceController:
+    def __init__(
+        self,
+        guild: discord.Guild,
+        channel_id: int,
+        wanted: Callable[[Iterable[int]], dict[int, bool]],
+        *,
+        on_left_muted: Callable[[int], Awaitable[None]] | None = None,
+        on_forbidden: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        self.guild = guild
+        self.channel_id = channel_id
+        self._wanted = wanted
+        self._on_left_muted = on_left_muted
+        self._on_forbidden = on_forbidden
+        self.original: dict[int, bool] = {}  # the mute state each member had before the bot touched it
+        self.bot_muted: set[int] = set()
+        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._released = False
+        self._worker: asyncio.Task[None] | None = None
+        self.edits = 0  # member edits sent (benchmarks and tests)
+
+    def start(self) -> None:
+        if self._worker is None:
+            self._worker = asyncio.create_task(self._run(), name=f"voice {self.channel_id}")
+        self.update()
+
+    def update(self) -> None:
+        """Ask the worker to converge on the state as it is now."""
+        self._idle.clear()
+        self._wake.set()
+
+    async def settled(self) -> None:
+        await self._idle.wait()
+
+    def members_in_channel(self) -> list[discord.Member]:
+        channel = self.guild.get_channel(self.channel_id)
+        if not isinstance(channel, discord.VoiceChannel | discord.StageChannel):
+            return []
+        me = self.guild.me.id if self.guild.me else 0
+        return [m for m in channel.members if m.id != me]
+
+    async def _run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            try:
+                await self._converge()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("Voice update failed", extra={"guild_id": self.guild.id})
+            if not self._wake.is_set():
+                self._idle.set()
+
+    async def _converge(self) -> None:
+        if self._released:
+            return
+        members = {m.id: m for m in self.members_in_channel()}
+        wanted = self._wanted(members)
+        current = {uid: bool(m.voice and m.voice.mute) for uid, m in members.items()}
+        for uid, muted in current.items():
+            self.original.setdefault(uid, muted and uid not in self.bot_muted)
+        for uid, want in order_edits(current, wanted):
+            if self._wake.is_set() or self._released:
+                return  # a newer state arrived: start over from it
+            member = members[uid]
+            if await self._edit(member, want):
+                (self.bot_muted.add if want else self.bot_muted.discard)(uid)
+
+    async def _edit(self, member: discord.Member, mute: bool) -> bool:
+        if member.voice is None or member.voice.channel is None or member.voice.channel.id != self.channel_id:
+            return False  # never touch a member outside the game channel
+        try:
+            await member.edit(mute=mute, reason="Мафия: ход игры")
+        except discord.Forbidden:
+            log.warning("Missing permission to mute", extra={"guild_id": self.guild.id})
+            if self._on_forbidden is not None:
+                await self._on_forbidden()
+            return False
+        except discord.HTTPException as exc:
+            if exc.status == 400:  # not connected to voice any more
+                return False
+            raise
+        self.edits += 1
+        return True
+
+    async def member_left(self, member: discord.Member) -> None:
+        """A member left the game channel: if the bot muted them, they must not stay muted."""
+        if member.id not in self.bot_muted:
+            return
+        self.bot_muted.discard(member.id)
+        if member.voice is not None and member.voice.channel is not None:
+            # Moved to another channel of the server: a server mute follows them; lift it now.
+            with contextlib.suppress(discord.HTTPException):
+                await member.edit(
+                    mute=self.original.get(member.id, False), reason="Мафия: покинул игровой канал"
+                )
+            return
+        if self._on_left_muted is not None:
+            await self._on_left_muted(member.id)
+
+    async def stop(self) -> None:
+        if self._worker is not None:
+            self._worker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._worker
+            self._worker = None
+        self._idle.set()
+
+    async def release(self) -> None:
+        """The game ended or was stopped: give everyone their own mute state back."""
+        self._released = True
+        if self._worker is not None:
+            self._worker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._worker
+            self._worker = None
+        members = {m.id: m for m in self.members_in_channel()}
+        for uid in sorted(self.bot_muted):
+            member = members.get(uid)
+            if member is None:
+                member_obj = self.guild.get_member(uid)
+                if member_obj is not None and self._on_left_muted is not None and member_obj.voice is None:
+                    await self._on_left_muted(uid)
+                elif member_obj is not None and member_obj.voice is not None:
+                    with contextlib.suppress(discord.HTTPException):
+                        await member_obj.edit(mute=self.original.get(uid, False))
+                continue
+            with contextlib.suppress(discord.HTTPException):
+                await member.edit(mute=self.original.get(uid, False), reason="Мафия: игра окончена")
+                self.edits += 1
+        self.bot_muted.clear()
+        self._idle.set()
