@@ -10,7 +10,7 @@ import pytest
 from helpers import act, brief, phrases, shot, table
 
 import engine
-from engine import IllegalCommand, Nominate, Skip, TeamAct, Vote
+from engine import IllegalCommand, Nominate, Skip, TeamAct, Vote, queries
 from engine.errors import AlreadyActed, IllegalTarget, NotYourTurn, WrongPhase
 
 CIV = "civilian"
@@ -817,6 +817,23 @@ def test_no_ability_targets_its_own_user(seat: int, options: tuple[str, ...]) ->
     t.to_step(t.ruleset.roles[FULL[seat - 1]].abilities[0].step)
     with pytest.raises(IllegalTarget):
         engine.apply(t.s, act(seat, seat))
+
+
+def test_the_group_kill_is_mandatory_and_disagreement_is_a_miss() -> None:
+    """D-G3: «Mandatory (no skip button): … every group kill choice (mafia / yakuza / hunters — the
+    book's procedure ends with a choice; failure to agree is a miss, D-H8)»; «может» → optional (the
+    commissar's check)."""
+    t = table("classic", BASE7)
+    to_day(t, 2)
+    t.to_step("mafia")
+    with pytest.raises(IllegalCommand):
+        engine.apply(t.s, Skip(seat=1))
+    assert not queries.is_optional(t.s, 1)
+    events = t.send(engine.Propose(seat=1, target=4), engine.Propose(seat=2, target=5))
+    events += t.to_step("commissar")
+    assert queries.is_optional(t.s, 3)
+    events += t.to_day()
+    assert brief(events, "team_missed", "killed") == [("team_missed", "mafia", "no_target")]
 
 
 def test_the_mafia_may_shoot_its_own_member() -> None:

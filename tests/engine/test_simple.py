@@ -10,7 +10,7 @@ import pytest
 from helpers import act, brief, phrases, shot, table
 
 import engine
-from engine import Answer, Claim, Foul, IllegalCommand, Nominate, Propose, Remove, Skip
+from engine import Answer, Claim, Foul, IllegalCommand, Nominate, Propose, Remove, Skip, Vote
 from engine.errors import IllegalTarget, NotYourTurn, WrongPhase
 
 CIV = "civilian"
@@ -566,6 +566,24 @@ def test_a_removed_nominee_cancels_the_vote() -> None:
         ("removed", 7, "fouls"),
         ("no_elimination", "no_vote"),
     ]
+
+
+def test_a_nominee_removed_during_the_vote_is_not_voted_out_twice() -> None:
+    """D-F5: «Immediate elimination without last words»; 001, quoted for removals in RULESETS.md 9.1:
+    «если удаление случилось в момент голосования, голоса засчитываются, голосование не отменяется» —
+    the ballot goes on, and the removed nominee who gets half the votes is not eliminated again (no
+    second `executed`, no farewell speech)."""
+    t = start()
+    t.simple_day([(7, 2), (8, 3)], None)
+    events = t.send(Vote(seat=1, candidate=2), Vote(seat=3, candidate=2), Remove(seat=2, reason="fouls"))
+    events += t.send(Vote(seat=4, candidate=2), Vote(seat=5, candidate=2), Vote(seat=6, candidate=2))
+    events += t.advance(2)
+    assert brief(events, "removed", "vote_count", "executed", "speech", "no_elimination") == [
+        ("removed", 2, "fouls"),
+        ("vote_count", 2, 5, "main"),
+        ("vote_count", 3, 0, "main"),
+    ]
+    assert t.s.phase == "night"
 
 
 def test_a_removed_speaker_loses_the_rest_of_his_speech() -> None:
