@@ -15,6 +15,7 @@ from fakediscord import Club, FakeDiscord
 from mafiabot.bot import MafiaBot
 from mafiabot.errors import GENERIC_FAILURE, UserFacingError
 from mafiabot.presets import PRESETS, PRESETS_BY_ID
+from mafiabot.views import MafiaView
 
 
 async def test_rules_buttons_reach_their_callback(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
@@ -173,3 +174,29 @@ async def test_allow_list_syncs_commands_to_the_guild_only(
     assert [c["name"] for c in fake.commands[club.id]] == ["mafia"]
     answer = await fake.slash(club.players[0], "mafia help", channel=club.text)
     assert answer.ephemeral
+
+
+class Presence(MafiaView):
+    def __init__(self) -> None:
+        super().__init__(timeout=60)
+        self.answered: list[tuple[int, bool]] = []  # (user id, clicked in a guild?)
+
+    @discord.ui.button(label="Я здесь", custom_id="here")
+    async def here(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        self.answered.append((interaction.user.id, interaction.guild is not None))
+        await interaction.response.send_message("Отмечено.")
+
+
+async def test_a_button_in_a_dm(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
+    player = club.players[4]
+    user = await bot.fetch_user(player.id)
+    view = Presence()
+    await user.send("Вы в игре? Нажмите кнопку.", view=view)
+    dm = await fake.wait_for_dm(player)
+
+    answer = await fake.click(player, dm, label="Я здесь")
+    assert answer.content == "Отмечено."
+    assert view.answered == [(player.id, False)]
+    assert [m.content for m in fake.dms(player)] == ["Вы в игре? Нажмите кнопку.", "Отмечено."]
+    with pytest.raises(LookupError, match="guild-only"):
+        await fake.slash(player, "mafia help", channel=fake.world.channels[dm.channel_id])

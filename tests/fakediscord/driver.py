@@ -7,6 +7,7 @@ Every action that sends gateway events returns only after the bot has processed 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -216,6 +217,20 @@ class Driver:
             m for m in self.world.messages[channel.id] if not m.deleted and (ephemeral or not m.ephemeral)
         ]
 
+    async def wait_for_message(
+        self: FakeDiscord,
+        channel: Channel,
+        predicate: Callable[[Message], bool] = lambda message: True,
+        *,
+        timeout: float = 5.0,
+    ) -> Message:
+        """The first (non-ephemeral) message in the channel that matches, waiting for it if need be."""
+
+        def found() -> Message | None:
+            return next((m for m in self.messages(channel) if predicate(m)), None)
+
+        return await self.wait_for(found, timeout=timeout, what=f"a message in #{channel.name or channel.id}")
+
     def dms(self: FakeDiscord, member: Member | User) -> list[Message]:
         """What the bot sent this user in private."""
         user = member.user if isinstance(member, Member) else member
@@ -250,6 +265,10 @@ class Driver:
         """
         names = command.split()
         definition = self._command(member.guild_id, names[0])
+        if channel.type == ChannelType.DM and (
+            definition.get("dm_permission") is False or 1 not in (definition.get("contexts") or [0, 1, 2])
+        ):
+            raise LookupError(f"/{names[0]} is guild-only: Discord does not offer it in DMs")
         data: dict[str, Any] = {"id": definition["id"], "name": names[0], "type": 1, "options": []}
         if "guild_id" in definition:
             data["guild_id"] = definition["guild_id"]
@@ -384,15 +403,17 @@ class Driver:
         message: Message | None = None,
         wait: bool,
     ) -> InteractionRecord:
+        """Send INTERACTION_CREATE from `member`, in a guild channel or in their DM with the bot."""
         world = self.world
-        guild = world.guilds[member.guild_id]
+        in_dm = channel.type == ChannelType.DM
+        guild = None if in_dm else world.guilds[member.guild_id]
         record = InteractionRecord(
             self,
             world.snowflake(),
             f"itoken.{secrets.token_urlsafe(16)}",
             kind,
             member.id,
-            guild.id,
+            guild.id if guild else None,
             channel.id,
             data,
             message_id=message.id if message else None,
@@ -404,24 +425,34 @@ class Driver:
             "application_id": str(world.application_id),
             "type": kind,
             "data": data,
-            "guild_id": str(guild.id),
-            "guild": {"id": str(guild.id), "locale": "ru", "features": []},
             "channel_id": str(channel.id),
             "channel": channel_json(channel, world),
-            "member": {
-                **member_json(member),
-                "permissions": str(world.permissions(guild, member.id, channel)),
-            },
             "token": record.token,
             "version": 1,
             "locale": "ru",
-            "guild_locale": "ru",
-            "app_permissions": str(world.permissions(guild, world.bot_user.id, channel)),
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(guild.id)},
-            "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024,
         }
+        if guild is None:  # context 1: the bot's DM with this user
+            payload.update(
+                user=user_json(member.user),
+                context=1,
+                app_permissions=str(perms.DM_APP_PERMISSIONS),
+                authorizing_integration_owners={"0": str(member.guild_id)},
+            )
+        else:
+            payload.update(
+                guild_id=str(guild.id),
+                guild={"id": str(guild.id), "locale": "ru", "features": []},
+                guild_locale="ru",
+                member={
+                    **member_json(member),
+                    "permissions": str(world.permissions(guild, member.id, channel)),
+                },
+                app_permissions=str(world.permissions(guild, world.bot_user.id, channel)),
+                authorizing_integration_owners={"0": str(guild.id)},
+                context=0,
+            )
         if message is not None:
             payload["message"] = message_json(message)
         self.dispatch("INTERACTION_CREATE", payload)

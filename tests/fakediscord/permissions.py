@@ -59,6 +59,8 @@ BOT_DEFAULT = (
     | MANAGE_THREADS
     | MANAGE_NICKNAMES
 )
+# What Discord reports as the app's permissions in a DM.
+DM_APP_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | READ_MESSAGE_HISTORY | ADD_REACTIONS
 
 
 def names(bits: int) -> list[str]:

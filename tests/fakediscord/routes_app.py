@@ -18,6 +18,14 @@ async def get_me(rest: Rest, request: Request) -> Any:
     return user_json(rest.world.bot_user)
 
 
+@route("GET", "/users/{user_id}")
+async def get_user(rest: Rest, request: Request) -> Any:
+    user = rest.world.users.get(request.param("user_id"))
+    if user is None:
+        raise ApiError(404, 10013, "Unknown User")
+    return user_json(user)
+
+
 @route("GET", "/oauth2/applications/@me")
 async def get_application(rest: Rest, request: Request) -> Any:
     owner = next(iter(rest.world.guilds.values())).owner_id if rest.world.guilds else rest.world.bot_user.id

@@ -122,8 +122,8 @@ class FakeDiscord(Driver):
         """Called at teardown: a request the stand-in does not know is a failure of the test."""
         if self.unknown_routes:
             raise AssertionError(
-                "the bot called REST routes the stand-in does not serve (add them to "
-                f"tests/fakediscord/rest.py if real Discord has them): {self.unknown_routes}"
+                "the bot called REST routes the stand-in does not serve (add them to tests/fakediscord/"
+                f"routes_*.py if real Discord has them): {self.unknown_routes}"
             )
 
     # -- records and waiting -----------------------------------------------------------------------------
