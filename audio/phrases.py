@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Literal
 
-from audio import numbers
+from audio import numbers as numerals
 from audio.catalogue_md import DATA_PATH, PRESETS
 
 NumberStyle = Literal["words", "digits"]
@@ -43,18 +43,17 @@ class CountForm:
     """How ``{count}`` is read in one phrase: the counted noun's gender and, for «не меньше {count} голосов»,
     the case and the noun that must agree with the number (the text's fixed «голосов» is replaced)."""
 
-    gender: numbers.Gender = "m"
-    case: numbers.Case = "nom"
-    noun: numbers.Noun | None = None
+    gender: numerals.Gender = "m"
+    case: numerals.Case = "nom"
+    noun: numerals.Noun | None = None
     replaces: str = ""
 
 
 # Counts whose noun is not masculine or that govern a following noun. Everything else: masculine, nominative.
 COUNT_FORMS: dict[str, CountForm] = {
     "foul_given": CountForm(gender="n"),  # «Замечаний: одно.»
-    "sm_vote_start": CountForm(
-        case="gen", noun=numbers.VOTE, replaces="голосов"
-    ),  # «не меньше одного голоса»
+    # «не меньше одного голоса», «не меньше пяти голосов»
+    "sm_vote_start": CountForm(case="gen", noun=numerals.VOTE, replaces="голосов"),
 }
 
 
@@ -216,8 +215,8 @@ def _fill(phrase_id: str, name: str, value: Any, form: CountForm, digits: bool) 
     if name == "count":
         n = _int(value, where, minimum=0)
         if form.noun is not None:
-            return numbers.count_phrase(n, form.noun, case=form.case, digits=digits)
-        return str(n) if digits else numbers.cardinal(n, gender=form.gender, case=form.case)
+            return numerals.count_phrase(n, form.noun, case=form.case, digits=digits)
+        return str(n) if digits else numerals.cardinal(n, gender=form.gender, case=form.case)
     if name in ("name", "role", "preset", "role_description"):
         return _text(value, where)
     if name == "teams":
@@ -238,7 +237,7 @@ def _fill(phrase_id: str, name: str, value: Any, form: CountForm, digits: bool) 
 def _int(value: Any, where: str, *, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidParam(f"{where} must be an int, got {value!r}")
-    if not minimum <= value <= numbers.MAX_NUMBER:
+    if not minimum <= value <= numerals.MAX_NUMBER:
         raise InvalidParam(f"{where} must be ≥ {minimum}, got {value}")
     return value
 
@@ -246,7 +245,7 @@ def _int(value: Any, where: str, *, minimum: int) -> int:
 def _seat(value: Any, digits: bool, where: str) -> str:
     # After «номер» Russian keeps the nominative cardinal in every case: «игроку номер три».
     n = _int(value, where, minimum=1)
-    return str(n) if digits else numbers.cardinal(n)
+    return str(n) if digits else numerals.cardinal(n)
 
 
 def _text(value: Any, where: str) -> str:

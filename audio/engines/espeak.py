@@ -36,7 +36,7 @@ class EspeakEngine(Engine):
             raise EngineError("espeak-ng is not installed (Debian: apt-get install espeak-ng)")
         # Text goes through stdin so that a line starting with «-» is never taken for an option.
         cmd = [executable, "-v", self.language, "-s", str(self.speed), "-a", str(self.amplitude)]
-        cmd += ["--stdout", "--stdin"]
+        cmd += ["-b", "1", "--stdout", "--stdin"]  # -b 1: the input is UTF-8 whatever the locale
         try:
             done = subprocess.run(
                 cmd, input=text.encode("utf-8"), capture_output=True, timeout=self.timeout, check=False
