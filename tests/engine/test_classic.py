@@ -422,6 +422,36 @@ def test_two_tied_speak_revote_then_the_citizen_killed_last_night_decides() -> N
     assert ballot.audience.to_json() == {"seats": [4]}
 
 
+def test_two_tied_in_a_revote_speak_then_the_dead_citizen_decides() -> None:
+    """D-CL3: «Two candidates tied (first vote or revote) → a 30 s word each, revote; still tied → the
+    tie-breaker» — here after a first ballot of three where two tied for most."""
+    t = table("classic", [*BASE8, CIV])
+    to_day(t, 2)
+    t.night(shot("mafia", 9))
+    main = [(4, [1, 2, 3]), (5, [5, 6, 7]), (6, [4, 8])]
+    pair = [(4, [1, 2, 3, 8]), (5, [4, 5, 6, 7])]
+    events = t.classic_day([(1, 4), (2, 5), (3, 6)], main)
+    events += t.ballot(pair)
+    events += t.until(lambda s: s.step.kind == "vote")
+    events += t.ballot(pair)
+    words = [e for e in events if e.type == "speech" and e.get("purpose") == "tie_word"]
+    assert [(e.get("seat"), e.get("seconds")) for e in words] == [(4, 30), (5, 30)]
+    assert brief(events, "tie", "ballot", "tiebreak_ballot") == [
+        ("ballot", 4, "main"),
+        ("ballot", 5, "main"),
+        ("ballot", 6, "main"),
+        ("tie", (4, 5)),
+        ("ballot", 4, "revote"),
+        ("ballot", 5, "revote"),
+        ("tie", (4, 5)),
+        ("ballot", 4, "after_words"),
+        ("ballot", 5, "after_words"),
+        ("tie", (4, 5)),
+        ("tiebreak_ballot", 9, (4, 5)),
+    ]
+    assert brief(t.send(Vote(seat=9, candidate=5)), "executed") == [("executed", 5)]
+
+
 def test_two_tied_on_day_two_nobody_is_eliminated() -> None:
     """D-CL3: «If there is no such player (day 2, …) or he does not answer → nobody is eliminated»."""
     t = table("classic", BASE8)

@@ -81,6 +81,19 @@ def test_a_player_killed_tonight_still_acts() -> None:
     assert brief(events, "check", "killed") == [("check", 5, 1, "mafia"), ("killed", 5), ("killed", 8)]
 
 
+def test_a_doctor_killed_tonight_still_heals_and_victims_come_in_seat_order() -> None:
+    """D-S1: «a player killed tonight still acts»; D-G11: «victims are announced in ascending seat
+    order (never in kill order …)»: the mafia (step 2) kills 9, the maniac (step 3) kills 4, whose heal
+    still saves 7."""
+    t = start()
+    t.simple_day()
+    events = t.night(act(3, 8), shot("mafia", 9), act(6, 4), act(4, 7))
+    assert brief(events, "killed") == [("killed", 4), ("killed", 9)]
+    t.simple_day()
+    events = t.night(act(3, 10), shot("mafia", 7), act(6, 2))
+    assert brief(events, "killed") == [("killed", 2), ("killed", 7)]
+
+
 def test_first_speaker_rotates_by_day() -> None:
     """Issue 2 part 4: «ordered speech turns (first speaker rotating by day…)»; D-S5: «Nominations
     during the speeches»."""
