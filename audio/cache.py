@@ -67,6 +67,37 @@ class Clip:
     def __iter__(self) -> Iterator[bytes]:
         return iter(self.packets)
 
+    def reader(self) -> PacketReader:
+        return PacketReader(self)
+
+
+class PacketReader:
+    """Hands out a clip's packets one ``read()`` at a time, then b"" — the contract of a discord.py
+    ``AudioSource`` whose ``is_opus()`` is True, so the player's source can delegate to it."""
+
+    def __init__(self, clip: Clip) -> None:
+        self.clip = clip
+        self.position = 0
+
+    def read(self) -> bytes:
+        if self.position >= len(self.clip.packets):
+            return b""
+        packet = self.clip.packets[self.position]
+        self.position += 1
+        return packet
+
+    def is_opus(self) -> bool:
+        return True
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds of the clip handed out so far."""
+        return self.position * opus.FRAME_MS / 1000
+
+    @property
+    def done(self) -> bool:
+        return self.position >= len(self.clip.packets)
+
 
 def cache_key(source: str, text: str) -> str:
     engine, _, voice = source.partition(":")

@@ -183,3 +183,13 @@ def test_python_dash_m_audio_runs_the_cli() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "Слово предоставляется игроку номер 7. Одна минута."
+
+
+def test_packet_reader_hands_out_one_frame_per_read(tmp_path: Path) -> None:
+    clip = ClipCache(tmp_path).put("Пас.", Pcm(tone(0.1), "tone:a4"))
+    reader = clip.reader()
+    assert reader.is_opus() and not reader.done
+    packets = [reader.read() for _ in range(5)]
+    assert packets == list(clip.packets) and reader.done
+    assert reader.elapsed == pytest.approx(0.1)
+    assert reader.read() == b"" and reader.read() == b""
