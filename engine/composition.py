@@ -28,7 +28,10 @@ def composition(ruleset: Ruleset, players: int) -> dict[str, int]:
     for extra in ruleset.composition_extras:
         if extra in out and extra in ruleset.composition_split.values():
             continue
-        replaced = "yakuza" if extra == "ninja" and out.get("yakuza") else "civilian"
+        if extra == "ninja" and not out.get("yakuza"):
+            # D-CL1: «the ninja, if enabled, is one of the yakuza» («вместе с вариантом «якудза»»).
+            raise IllegalCommand("Ниндзя играет только в клане якудза: включите вариант «якудза».")
+        replaced = "yakuza" if extra == "ninja" else "civilian"
         if out.get(replaced, 0) < 1:
             raise IllegalCommand(f"Нет места для роли «{extra}» при {players} игроках.")
         out[replaced] -= 1
