@@ -176,6 +176,34 @@ def test_commissar_statuses(role: str, options: tuple[str, ...], plate: str) -> 
     assert brief(events, "check") == [("check", 3, 4, plate)]
 
 
+@pytest.mark.parametrize(
+    ("players", "options", "table_"),
+    [
+        (7, (), {"mafioso": 2, "commissar": 1, CIV: 4}),
+        (10, (), {"mafioso": 3, "commissar": 1, CIV: 6}),
+        (13, (), {"mafioso": 4, "commissar": 1, CIV: 8}),
+        (15, (), {"mafioso": 5, "commissar": 1, CIV: 9}),
+        (11, ("yakuza",), {"mafioso": 2, "yakuza": 2, "commissar": 1, CIV: 6}),
+        (15, ("yakuza", "ninja"), {"mafioso": 3, "yakuza": 1, "ninja": 1, "commissar": 1, CIV: 9}),
+        (9, ("maniac", "doctor"), {"mafioso": 3, "commissar": 1, "maniac": 1, "doctor": 1, CIV: 3}),
+    ],
+)
+def test_compositions(players: int, options: tuple[str, ...], table_: dict[str, int]) -> None:
+    """D-CL1: «7 → 2, 8–10 → 3, 11–13 → 4, 14–15 → 5; one commissar; the rest honest citizens …
+    enabling the yakuza splits the mafia count (mafia gets the larger half; the ninja, if enabled, is
+    one of the yakuza); maniac, sheriff, lawyer, doctor, immortal and werewolf replace honest
+    citizens»."""
+    assert engine.composition(engine.load_ruleset("classic", options), players) == table_
+
+
+@pytest.mark.parametrize(("players", "options"), [(10, ("yakuza",)), (11, ("ninja",))])
+def test_compositions_refused(players: int, options: tuple[str, ...]) -> None:
+    """D-CL1: «yakuza: a clan of ≥2»; the ninja «is one of the yakuza» (option: «вместе с вариантом
+    «якудза»»)."""
+    with pytest.raises(IllegalCommand):
+        engine.composition(engine.load_ruleset("classic", options), players)
+
+
 # -- D-CL2 wins ------------------------------------------------------------------------------------
 
 
