@@ -42,6 +42,7 @@ class GameService:
         self.mute_spectators = True
         self.leave_grace = 60.0
         self._pending: set[tuple[int, int]] = set()  # pending unmutes when there is no database
+        self.announcer: Any = None
 
     # -- lookups ----------------------------------------------------------------------------------
 
@@ -150,11 +151,46 @@ class GameService:
         )
         self.tables[lobby.voice_channel_id] = table
         table.start_workers()
+        await self._join_voice(table, guild, lobby.voice_channel_id)
         seating = "\n".join(f"№{s.seat} — <@{s.user_id}>" for s in seats)
         table.post(f"**Рассадка**\n{seating}\nРоли розданы: нажмите «Моя роль», копия — в личных сообщениях.")
         await table.session.start()
         log.info("Game started with %d players", n, extra={"guild_id": guild.id, "game_id": game_id})
         return table
+
+    def _announcer(self) -> Any:
+        """The bot's one Announcer (TTS engine + clip cache), made on first use."""
+        if self.__dict__.get("announcer") is None:
+            from audio.announcer import Announcer
+            from audio.cache import ClipCache
+            from audio.cli import default_cache_dir
+            from audio.engines import make_engine
+
+            audio_settings = self.bot.settings.audio
+            cache = ClipCache(audio_settings.cache_dir or default_cache_dir())
+            self.announcer = Announcer(make_engine(audio_settings.engine), cache)
+        return self.announcer
+
+    async def _join_voice(self, table: Table, guild: discord.Guild, voice_channel_id: int) -> None:
+        """The host speaks in the game channel; without voice the game goes on in text (and says why)."""
+        from mafiabot.game.speaker import Speaker
+
+        if self.storage is not None:
+            storage = self.storage
+            settings = await asyncio.to_thread(storage.guild_settings, guild.id)
+            if not settings.audio_enabled:
+                return
+        channel = guild.get_channel(voice_channel_id)
+        if not isinstance(channel, discord.VoiceChannel | discord.StageChannel):
+            return
+        speaker = Speaker(self._announcer(), game_id=table.game_id)
+        if await speaker.connect(channel):
+            table.speaker = speaker
+        else:
+            await speaker.close()
+            table.post(
+                f"🔇 Не удалось подключиться к голосовому каналу ({speaker.failure}): ведущий будет писать текстом."
+            )
 
     async def _create_game_record(
         self, lobby: Lobby, seed: int, seats: list[SeatInfo], roles: list[str], started_at: float
@@ -241,6 +277,9 @@ class GameService:
             del self.tables[table.voice_channel_id]
         await table.voice.release()
         await table.session.close()
+        if table.speaker is not None:
+            await table.speaker.queue.drain()  # the last lines (the winners) are still heard
+            await table.speaker.close()
 
     def record_of(self, table: Table) -> dict[str, Any]:
         s = table.session
@@ -358,6 +397,7 @@ class GameService:
         )
         self.tables[game.voice_channel_id] = table
         table.start_workers()
+        await self._join_voice(table, guild, game.voice_channel_id)
         table.post("Бот перезапущен: игра продолжается с того же места.")
         table.refresh_panel()
         table.session._arm()

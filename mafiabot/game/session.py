@@ -81,6 +81,8 @@ class GameSession:
         self._timer: asyncio.Task[None] | None = None
         self._rng = random.Random(seed ^ 0xC0FFEE)
         self._early_close: float | None = None
+        self._holds = 0
+        self.manually_paused = False
         self.closed = False
 
     # -- lookups ----------------------------------------------------------------------------------
@@ -188,7 +190,33 @@ class GameSession:
         except Exception:
             log.exception("Timer failed", extra={"game_id": self.game_id})
 
+    def hold(self, until: asyncio.Future[Any]) -> None:
+        """Stop the clock until ``until`` resolves (the host is still speaking the step's opening line)."""
+        if until.done():
+            return
+        self._holds += 1
+        if self._holds == 1 and self.paused_left is None:
+            self._pause_clock()
+        until.add_done_callback(lambda _: self._release_hold())
+
+    def _release_hold(self) -> None:
+        self._holds -= 1
+        if self._holds == 0 and not self.manually_paused and not self.closed:
+            self._resume_clock()
+
     def pause(self) -> None:
+        """A moderator's pause."""
+        self.manually_paused = True
+        self._pause_clock()
+
+    def resume(self) -> None:
+        self.manually_paused = False
+        if self._holds == 0:
+            self._resume_clock()
+
+    def _pause_clock(self) -> None:
+        if self.paused_left is not None:
+            return
         deadline = self.deadline()
         if deadline is None:
             return
@@ -197,7 +225,7 @@ class GameSession:
             self._timer.cancel()
             self._timer = None
 
-    def resume(self) -> None:
+    def _resume_clock(self) -> None:
         if self.paused_left is None:
             return
         step = self.state.step

@@ -18,12 +18,15 @@ from engine.commands import Command
 from engine.events import Event
 from mafiabot.game.render import render
 from mafiabot.game.session import GameSession
+from mafiabot.game.speaker import Speaker
 from mafiabot.game.voice import VoiceController, wanted_mutes
 
 if TYPE_CHECKING:
     from mafiabot.game.service import GameService
 
 log = logging.getLogger(__name__)
+
+_STEP_OPENERS = {"speech", "night_step", "ballot", "announce", "question"}
 
 STEP_TEXT = {
     "speech": "Говорит игрок №{seat}",
@@ -65,6 +68,7 @@ class Table:
             on_left_muted=self._left_muted,
             on_forbidden=self._forbidden,
         )
+        self.speaker: Speaker | None = None
         self.finished = False
         self._warned_forbidden = False
         self.leave_timers: dict[int, asyncio.Task[None]] = {}
@@ -88,12 +92,15 @@ class Table:
     async def on_events(self, session: GameSession, events: list[Event]) -> None:
         public: list[str] = []
         private: dict[int, list[str]] = {}
+        spoken: list[asyncio.Future[Any]] = []
         for ev in events:
             line = render(ev, session.name_of)
             if line is None:
                 continue
             if ev.audience.kind == "public":
                 public.append(line.text)
+                if self.speaker is not None and line.phrase is not None:
+                    spoken.append(self.speaker.say(line.phrase, line.params, self._names()))
             elif ev.audience.kind in ("seats", "team"):
                 for seat in ev.audience.seats:
                     private.setdefault(seat, []).append(line.text)
@@ -102,12 +109,17 @@ class Table:
         for seat, lines in private.items():
             self.inbox.setdefault(seat, []).extend(lines)
             self.dm(seat, "\n".join(lines))
+        if spoken and any(ev.type in _STEP_OPENERS for ev in events):
+            session.hold(spoken[-1])  # the step's clock starts when the host has finished speaking
         self._prompt_actors(events)
         self.voice.update()
         self.refresh_panel()
         if session.over and not self.finished:
             self.finished = True
             self._enqueue(self._finish)
+
+    def _names(self) -> dict[int, str]:
+        return {info.seat: info.name for info in self.session.seats}
 
     # -- output -----------------------------------------------------------------------------------
 
@@ -239,6 +251,8 @@ class Table:
     async def shutdown(self) -> None:
         """Stop every task of this table but leave the voice state as it is (a restart resumes it)."""
         await self.session.close()
+        if self.speaker is not None:
+            await self.speaker.close()
         for task in self.leave_timers.values():
             task.cancel()
         await self.voice.stop()
@@ -249,6 +263,8 @@ class Table:
 
     async def close(self) -> None:
         await self.session.close()
+        if self.speaker is not None:
+            await self.speaker.close()
         for task in self.leave_timers.values():
             task.cancel()
         await self.voice.release()

@@ -14,7 +14,7 @@ import pytest
 from fakediscord import Club, FakeDiscord
 
 from mafiabot.bot import MafiaBot
-from mafiabot.config import Secret, Settings
+from mafiabot.config import AudioSettings, Secret, Settings
 from mafiabot.logs import ContextFilter
 
 
@@ -99,7 +99,10 @@ async def bot(
     threads_before = set(threading.enumerate())
     sockets_before = _open_sockets()
     settings = Settings(
-        token=Secret(fake.token), guild_ids=allow_list, database_url=f"sqlite:///{tmp_path}/bot.db"
+        token=Secret(fake.token),
+        guild_ids=allow_list,
+        database_url=f"sqlite:///{tmp_path}/bot.db",
+        audio=AudioSettings(engine="none", cache_dir=tmp_path / "audio"),  # tests never reach Google
     )
     client = MafiaBot(settings, guild_ready_timeout=0.05)
     async with fake.connect(client):

@@ -25,6 +25,7 @@ async def test_lobby_start_and_deal(bot: MafiaBot, fake: FakeDiscord, club: Club
     games = bot.games  # type: ignore[attr-defined]
     await fake.wait_for(lambda: games.tables, what="the game to start")
     table = next(iter(games.tables.values()))
+    await fake.wait_for(lambda: table.panel is not None, what="the game panel")
     await table.settled()
     texts = [m.content for m in fake.messages(club.text)]
     assert any("Рассадка" in t for t in texts), texts

@@ -1,0 +1,132 @@
+"""The host's voice at the table: joins the game's voice channel, plays each public announcement in
+order (cached Opus clips: no ffmpeg at game time), and holds a step's timer while its opening line is
+spoken, so that a speaker's minute starts after «Слово игроку …» has ended.
+
+If the bot cannot join voice (permissions, region, no connection) the game goes on with the text
+mirror only, and the table says why.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+
+from audio.announcer import Announcement, Announcer
+from audio.scheduler import AnnouncementQueue, Played
+
+log = logging.getLogger(__name__)
+
+
+class ClipSource(discord.AudioSource):
+    """A cached clip as an ``is_opus()`` source: discord.py sends its packets as they are."""
+
+    def __init__(self, packets: tuple[bytes, ...]) -> None:
+        self._packets = iter(packets)
+
+    def read(self) -> bytes:
+        return next(self._packets, b"")
+
+    def is_opus(self) -> bool:
+        return True
+
+
+class Speaker:
+    def __init__(self, announcer: Announcer, *, game_id: int) -> None:
+        self.announcer = announcer
+        self.game_id = game_id
+        self.voice: discord.VoiceClient | None = None
+        self.failure: str | None = None
+        self.queue = AnnouncementQueue(self._play)
+        self._pending: asyncio.Queue[
+            tuple[str, dict[str, Any], Mapping[int, str], asyncio.Future[Played]] | None
+        ]
+        self._pending = asyncio.Queue()
+        self._worker: asyncio.Task[None] | None = None
+
+    async def connect(self, channel: discord.VoiceChannel | discord.StageChannel) -> bool:
+        """Join the game channel; False (with ``failure`` set) if that is not possible."""
+        self._start_worker()
+        try:
+            self.voice = await channel.connect(timeout=15, reconnect=False, self_deaf=True)
+        except (discord.ClientException, discord.HTTPException, TimeoutError, OSError, RuntimeError) as exc:
+            self.failure = str(exc) or type(exc).__name__
+            log.warning("Could not join voice: %s", self.failure, extra={"game_id": self.game_id})
+            return False
+        return True
+
+    def _start_worker(self) -> None:
+        if self._worker is None:
+            self._worker = asyncio.create_task(self._prepare_loop(), name=f"game {self.game_id} speaker")
+
+    def say(self, phrase_id: str, params: dict[str, Any], names: Mapping[int, str]) -> asyncio.Future[Played]:
+        """Queue a line; the future resolves when it has been spoken (at once when there is no audio)."""
+        self._start_worker()
+        done: asyncio.Future[Played] = asyncio.get_running_loop().create_future()
+        self._pending.put_nowait((phrase_id, params, names, done))
+        return done
+
+    async def _prepare_loop(self) -> None:
+        # Clips are prepared in order on a worker thread, so a slow TTS never blocks the game loop and
+        # lines are still spoken in the order the events happened.
+        while True:
+            item = await self._pending.get()
+            if item is None:
+                return
+            phrase_id, params, names, done = item
+            try:
+                announcement = await self.announcer.prepare_async(phrase_id, params, names=names)
+            except Exception:
+                log.exception("Could not prepare %s", phrase_id, extra={"game_id": self.game_id})
+                if not done.done():
+                    done.set_result(Played(phrase_id, 0.0, 0.0, 0.0))
+                continue
+            played = self.queue.put(announcement)
+            played.add_done_callback(functools.partial(_copy_result, target=done))
+
+    async def _play(self, announcement: Announcement) -> None:
+        voice = self.voice
+        if voice is None or not voice.is_connected() or announcement.clip is None:
+            return
+        loop = asyncio.get_running_loop()
+        finished: asyncio.Future[Exception | None] = loop.create_future()
+
+        def settle(error: Exception | None) -> None:
+            if not finished.done():
+                finished.set_result(error)
+
+        def after(error: Exception | None) -> None:
+            loop.call_soon_threadsafe(settle, error)
+
+        voice.play(ClipSource(announcement.clip.packets), after=after)
+        error = await finished
+        if error is not None:
+            log.warning("Playback failed: %s", error, extra={"game_id": self.game_id})
+
+    async def close(self) -> None:
+        self._pending.put_nowait(None)
+        if self._worker is not None:
+            self._worker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._worker
+        await self.queue.close()
+        if self.voice is not None:
+            with contextlib.suppress(Exception):
+                await self.voice.disconnect(force=True)
+            self.voice = None
+
+
+def _copy_result(source: asyncio.Future[Played], *, target: asyncio.Future[Played]) -> None:
+    if target.done():
+        return
+    if source.cancelled():
+        target.cancel()
+    elif source.exception() is not None:
+        target.set_result(Played("", 0.0, 0.0, 0.0))
+    else:
+        target.set_result(source.result())
