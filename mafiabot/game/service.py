@@ -188,8 +188,9 @@ class GameService:
             table.speaker = speaker
         else:
             await speaker.close()
+            why = speaker.failure
             table.post(
-                f"🔇 Не удалось подключиться к голосовому каналу ({speaker.failure}): ведущий будет писать текстом."
+                f"🔇 Не удалось подключиться к голосовому каналу ({why}): ведущий будет писать текстом."
             )
 
     async def _create_game_record(
