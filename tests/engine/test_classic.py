@@ -11,7 +11,7 @@ from helpers import act, brief, phrases, shot, table
 
 import engine
 from engine import IllegalCommand, Nominate, Skip, TeamAct, Vote, queries
-from engine.errors import AlreadyActed, IllegalTarget, NotYourTurn, WrongPhase
+from engine.errors import AlreadyActed, DeadPlayer, IllegalTarget, NotYourTurn, WrongPhase
 
 CIV = "civilian"
 # 1, 2 mafia; 3 commissar; 4…7 honest citizens.
@@ -926,6 +926,27 @@ def test_roles_not_in_the_game_are_never_called() -> None:
     t = table("classic", BASE7, *ALL_OPTIONS)
     to_day(t, 2)
     assert [e.get("step") for e in t.night() if e.type == "night_step"] == ["mafia", "commissar"]
+
+
+def test_eliminated_players_take_no_part() -> None:
+    """D-G6: «eliminated players … cannot use game buttons»; 000: «Убитые не могут никаким образом
+    участвовать в игре: ни обсуждать, ни голосовать, ни комментировать»."""
+    t = table("classic", BASE7)
+    t.classic_day([(1, 3)], [(3, [1, 2, 4, 5, 6, 7])])
+    t.to_step("commissar")
+    with pytest.raises(DeadPlayer):
+        engine.apply(t.s, act(3, 1))
+    t.to_day()
+    t.until(lambda s: s.step.kind == "nominations")
+    with pytest.raises(DeadPlayer):
+        engine.apply(t.s, Nominate(seat=3, target=1))
+    with pytest.raises(IllegalTarget):
+        engine.apply(t.s, Nominate(seat=1, target=3))
+    t.send(Nominate(seat=1, target=5))
+    t.until(lambda s: s.step.kind == "vote")
+    with pytest.raises(DeadPlayer):
+        engine.apply(t.s, Vote(seat=3, candidate=5))
+    assert 3 not in queries.voters(t.s) and 3 not in queries.speakers(t.s)
 
 
 def test_classic_has_no_fouls() -> None:
