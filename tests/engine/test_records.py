@@ -83,6 +83,8 @@ def test_there_is_a_record_per_preset_and_option() -> None:
 
 @pytest.mark.parametrize("path", VALID, ids=lambda p: p.stem)
 def test_valid_record_replays(path: Path) -> None:
+    """Issue 2 part 6: «`python -m engine replay FILE.json` reads a record and prints the game's events
+    as JSON lines, one object per line, in game order; exit 0.» «Every event has `"audience"`.»"""
     result = replay(path)
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
@@ -91,6 +93,8 @@ def test_valid_record_replays(path: Path) -> None:
 
 @pytest.mark.parametrize("path", INVALID, ids=lambda p: p.stem)
 def test_invalid_record_is_refused(path: Path) -> None:
+    """Issue 2 part 6: «A record that breaks the rules … ends with exit code 2 and one clear line on
+    stderr naming the phase and the entry; nothing is printed as if it had happened.»"""
     result = replay(path)
     assert result.returncode == 2, result.stdout
     assert result.stdout == ""
