@@ -10,6 +10,7 @@ import asyncio
 import logging
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +44,9 @@ class GameService:
         self.leave_grace = 60.0
         self._pending: set[tuple[int, int]] = set()  # pending unmutes when there is no database
         self.announcer: Any = None
+        # Cogs that follow every game: conduct records fouls as they happen, ratings rate finished games.
+        self.event_hooks: list[Callable[[Table, list[engine.Event]], Awaitable[None]]] = []
+        self.finish_hooks: list[Callable[[Table], Awaitable[None]]] = []
 
     # -- lookups ----------------------------------------------------------------------------------
 
@@ -271,6 +275,8 @@ class GameService:
                 results.append(SeatResult(seat=info.seat, result=result, fouls=s.fouls_of(info.seat)))
             storage = self.storage
             await asyncio.to_thread(storage.finish_game, table.game_id, winners=winners, results=results)
+            for finish_hook in self.finish_hooks:
+                await finish_hook(table)
         asyncio.get_running_loop().call_soon(lambda: asyncio.ensure_future(self._close(table)))
 
     async def _close(self, table: Table) -> None:

@@ -90,6 +90,8 @@ class Table:
         self.post("⏳ Осталось десять секунд.")
 
     async def on_events(self, session: GameSession, events: list[Event]) -> None:
+        for hook in self.service.event_hooks:
+            await hook(self, events)
         public: list[str] = []
         private: dict[int, list[str]] = {}
         spoken: list[asyncio.Future[Any]] = []
