@@ -16,12 +16,14 @@ file; a file that fails any check is treated as missing (and re-rendered).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
 import os
 import struct
 import tempfile
+import time
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -220,6 +222,17 @@ class ClipCache:
         if not pcm:
             return None
         return self.put(text, pcm)
+
+    def remove_stale_temporaries(self, older_than: float = 600.0) -> int:
+        """Delete temporary files left by a writer that was killed mid-write; returns how many."""
+        removed = 0
+        cutoff = time.time() - older_than
+        for path in self.root.rglob(f".tmp-*{SUFFIX}"):
+            with contextlib.suppress(FileNotFoundError):
+                if path.stat().st_mtime < cutoff:
+                    path.unlink()
+                    removed += 1
+        return removed
 
     def size_on_disk(self) -> tuple[int, int]:
         """(number of clips, total bytes)."""

@@ -93,6 +93,7 @@ def prebuild(
         options = {"base_url": gtts_url} if gtts_url else {}
         engine = make_engine(engine_name, fallback=False, **options)
     cache = ClipCache(cache_dir)
+    cache.remove_stale_temporaries()
     items = phrases.prebuild_items(preset)
     todo = [item for item in items if cache.lookup(engine, item.text) is None]
     print(
@@ -112,14 +113,17 @@ def prebuild(
         except EngineError as exc:
             failures.append(f"{item.phrase_id} {dict(item.params)}: {exc}")
 
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
     try:
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            for item, _ in zip(todo, pool.map(render, todo), strict=True):
-                bar.advance(item.phrase_id)
+        for item, _ in zip(todo, pool.map(render, todo), strict=True):
+            bar.advance(item.phrase_id)
     except KeyboardInterrupt:
+        # Let the renders in flight finish (each file is written atomically), drop the queued ones.
+        pool.shutdown(wait=True, cancel_futures=True)
         bar.close()
         print("interrupted; run the same command again to resume", file=sys.stderr)
         return 130
+    pool.shutdown()
     bar.close()
     count, size = cache.size_on_disk()
     print(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import math
+import os
 import struct
 import subprocess
 import sys
@@ -14,6 +16,7 @@ from audio import cli, opus, pcm, phrases
 from audio.cache import FORMAT_VERSION, SUFFIX, ClipCache, CorruptClip, cache_key, decode_clip, encode_clip
 from audio.engines import Engine, EngineError, EspeakEngine, NoneEngine
 from audio.pcm import Pcm
+from audio.progress import ProgressBar
 
 
 def tone(seconds: float, *, freq: float = 440.0, amplitude: int = 8000) -> bytes:
@@ -193,3 +196,45 @@ def test_packet_reader_hands_out_one_frame_per_read(tmp_path: Path) -> None:
     assert packets == list(clip.packets) and reader.done
     assert reader.elapsed == pytest.approx(0.1)
     assert reader.read() == b"" and reader.read() == b""
+
+
+def test_interrupted_prebuild_keeps_what_it_made_and_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    class Interrupted(CountingEngine):
+        def synthesize(self, text: str) -> Pcm:
+            if self.calls == 7:
+                raise KeyboardInterrupt
+            return super().synthesize(text)
+
+    stale = tmp_path / "tone-a4" / "00" / f".tmp-dead{SUFFIX}"
+    stale.parent.mkdir(parents=True)
+    stale.write_bytes(b"half a clip")
+    os.utime(stale, (0, 0))
+    assert cli.prebuild(preset="simple", cache_dir=tmp_path, engine=Interrupted(), jobs=1) == 130
+    assert "interrupted" in capsys.readouterr().err
+    assert not stale.exists()
+    assert ClipCache(tmp_path).size_on_disk()[0] == 7
+    engine = CountingEngine()
+    assert cli.prebuild(preset="simple", cache_dir=tmp_path, engine=engine, jobs=1) == 0
+    assert engine.calls == len(phrases.prebuild_items("simple")) - 7
+
+
+def test_progress_bar_redraws_on_a_terminal_and_logs_tenths_elsewhere() -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal()
+    bar = ProgressBar(4, stream=terminal, width=8)
+    for label in ("a", "b", "c", "d"):
+        bar.advance(label)
+    bar.close()
+    assert terminal.getvalue().count("\r") == 4
+    assert "[########] 4/4 d" in terminal.getvalue() and terminal.getvalue().endswith("\n")
+    log = io.StringIO()
+    bar = ProgressBar(100, stream=log)
+    for _ in range(100):
+        bar.advance()
+    assert log.getvalue().splitlines()[-1] == "100/100 (100 %)"
+    assert len(log.getvalue().splitlines()) == 11
