@@ -40,8 +40,9 @@ def _parser() -> argparse.ArgumentParser:
 
 def _demo() -> int:
     from engine.demo import main as demo_main  # the engine is pure and cheap, but only the demo needs it
+    from mafiabot.game.render import demo_line
 
-    return int(demo_main([]))
+    return int(demo_main([], render=demo_line))
 
 
 async def _serve(settings: Settings) -> int:
