@@ -65,3 +65,18 @@ async def test_a_wrong_token_ends_run_with_a_clear_message(
         assert await _serve(Settings(token=Secret("not-the-token"))) == 1
     assert "rejected the token" in capsys.readouterr().out
     assert fake.gateway.identifies == 0
+
+
+async def test_the_token_is_never_logged_even_at_debug(
+    fake: FakeDiscord, club: Club, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    client = MafiaBot(Settings(token=Secret(fake.token)), guild_ready_timeout=0.05)
+    async with fake.connect(client):
+        await fake.slash(club.players[0], "mafia help", channel=club.text)
+        voice_channel = client.get_channel(club.voice.id)
+        assert isinstance(voice_channel, discord.VoiceChannel)
+        voice = await voice_channel.connect(timeout=10)
+        await voice.disconnect()
+    assert "Sending voice websocket frame" in caplog.text  # discord.py did log at debug
+    assert fake.token not in caplog.text

@@ -68,7 +68,7 @@ def test_run_without_token_explains_and_plays_the_demo(
 ) -> None:
     played: list[list[str]] = []
     demo = types.ModuleType("engine.demo")
-    demo.main = lambda argv: played.append(argv) or 0  # type: ignore[attr-defined]
+    demo.main = lambda argv, **options: played.append(argv) or 0  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "engine.demo", demo)
     monkeypatch.delenv("MAFIABOT_TOKEN", raising=False)
     monkeypatch.chdir(tmp_path)

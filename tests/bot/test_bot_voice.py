@@ -36,6 +36,8 @@ async def test_playback_reaches_the_voice_server_as_the_right_tone(
 
     assert fake.voice.audio.skipped_headers == 2  # OpusHead and OpusTags were not taken for audio
     assert fake.voice.audio.undecryptable == 0
+    speaking = fake.voice.speaking[bot_id]
+    assert 1 in speaking and speaking[-1] == 0  # said it was speaking, then that it stopped
     frequency = dominant_frequency(fake.voice.audio.pcm(bot_id))
     assert abs(frequency - 440.0) < 5, frequency
     await fake.gateway.flush()

@@ -12,7 +12,7 @@ import json
 import secrets
 import ssl
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 import nacl.exceptions
@@ -39,7 +39,6 @@ class VoiceSession:
     ssrc: int
     ws: web.WebSocketResponse
     secret_key: bytes | None = None
-    speaking: list[int] = field(default_factory=list)  # every SPEAKING flag the bot sent
 
 
 class _MediaProtocol(asyncio.DatagramProtocol):
@@ -69,6 +68,7 @@ class VoiceServer:
         self.audio = AudioStore()
         self.sessions: dict[int, VoiceSession] = {}  # ssrc -> session
         self.tokens: dict[str, tuple[int, int]] = {}  # voice token -> (guild id, user id)
+        self.speaking: dict[int, list[int]] = {}  # user id -> every SPEAKING flag sent (1: voice, 0: stopped)
         self.client_addresses: set[tuple[str, int]] = set()  # the bot's UDP sockets, from IP discovery
         self.port = 0
         self.udp_port = 0
@@ -151,7 +151,7 @@ class VoiceServer:
                 elif op == V_HEARTBEAT:
                     await ws.send_json({"op": V_HEARTBEAT_ACK, "d": {"t": data.get("t")}})
                 elif op == V_SPEAKING and session is not None:
-                    session.speaking.append(int(data.get("speaking", 0)))
+                    self.speaking.setdefault(session.user_id, []).append(int(data.get("speaking", 0)))
                 elif op == V_RESUME:
                     await ws.send_json({"op": V_RESUMED, "d": None})
                 self.fake.notify()
