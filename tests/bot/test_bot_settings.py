@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import mafiabot.__main__ as cli
 from mafiabot.__main__ import main
 from mafiabot.config import ConfigError, Secret, load_settings
 from mafiabot.logs import ContextFilter, JsonFormatter, RedactFilter, TextFormatter, log_context
@@ -66,15 +67,13 @@ def test_invalid_values_are_reported(tmp_path: Path, content: str) -> None:
 def test_run_without_token_explains_and_plays_the_demo(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    played: list[list[str]] = []
-    demo = types.ModuleType("engine.demo")
-    demo.main = lambda argv, **options: played.append(argv) or 0  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "engine.demo", demo)
+    played: list[bool] = []
+    monkeypatch.setattr(cli, "_demo", lambda: played.append(True) or 0)
     monkeypatch.delenv("MAFIABOT_TOKEN", raising=False)
     monkeypatch.chdir(tmp_path)
 
     assert main(["run"]) == 0
-    assert played == [[]]
+    assert played == [True]
     out = capsys.readouterr().out
     assert "discord.com/developers/applications" in out and "MAFIABOT_TOKEN" in out
 
