@@ -10,13 +10,17 @@ from engine.commands import (
     Act,
     Advance,
     Answer,
+    AskNominees,
+    AwardVictory,
     Claim,
     Command,
     Foul,
     Nominate,
     Pass,
+    Permit,
     Propose,
     Remove,
+    RevokeImmunity,
     Skip,
     TeamAct,
     Vote,
@@ -26,6 +30,7 @@ from engine.composition import composition, player_counts
 from engine.errors import EngineError, IllegalCommand, RulesetError
 from engine.events import Audience, Event
 from engine.game import apply, deal, new_game, replay
+from engine.kinds import city, city_day  # noqa: F401  (each preset's registered pieces)
 from engine.rules import Ruleset, available_presets, load_ruleset
 from engine.state import GameState
 from engine.view import events_for, view_for
@@ -35,7 +40,9 @@ __all__ = [
     "Act",
     "Advance",
     "Answer",
+    "AskNominees",
     "Audience",
+    "AwardVictory",
     "Claim",
     "Command",
     "EngineError",
@@ -45,8 +52,10 @@ __all__ = [
     "IllegalCommand",
     "Nominate",
     "Pass",
+    "Permit",
     "Propose",
     "Remove",
+    "RevokeImmunity",
     "Ruleset",
     "RulesetError",
     "Skip",

@@ -11,11 +11,11 @@ from collections import Counter
 from typing import Any
 
 from engine.errors import DeadPlayer, IllegalCommand, IllegalTarget, NotYourTurn, WrongPhase
-from engine.events import HOST_ONLY, Event, to_seats
+from engine.events import HOST_ONLY, Event, to_seats, to_team
 from engine.flow import Out, holders_of
-from engine.registry import ABILITY_KINDS, ability_kind
+from engine.registry import ABILITY_KINDS, INFORMING_KINDS, ability_kind
 from engine.rules.model import AbilityDef, StepDef
-from engine.state import GameState, put, put_ledger
+from engine.state import GameState, Step, put, put_ledger
 
 
 def step_index(s: GameState, step_id: str) -> int:
@@ -30,6 +30,9 @@ def abilities_now(s: GameState, seat: int, step_id: str) -> list[AbilityDef]:
             continue
         if ab.uses and _uses(s, seat, step_id) >= ab.uses:
             continue
+        after = ab.params.get("not_after")  # city: no maniac shot after the ranger's (D-C8)
+        if after and any(st == after for _, st, _ in s.ledger.chosen):
+            continue
         out.append(ab)
     return out
 
@@ -39,11 +42,19 @@ def _uses(s: GameState, seat: int, step_id: str) -> int:
 
 
 def actors_of_step(s: GameState, step: StepDef) -> list[int]:
+    """Seats that choose at this step. Prisoners are woken but do not choose (D-H5, D-H15)."""
     if step.kind != "act":
         return []
+    jailed = s.prisoners()
+    if s.ruleset.blocks_known:  # city D-C7: a blocked role (or team) is told so and cannot choose
+        if step.team in s.ledger.team_miss:
+            return []
+        jailed = jailed | s.ledger.blocked
     if step.team:
-        return holders_of(s, step)
-    return [x for x in holders_of(s, step) if abilities_now(s, x, step.id)]
+        # The extra shot (D-H7) is not offered to the impostor it has just killed.
+        dead = s.ledger.pending if s.step.round == "extra" else ()
+        return [x for x in holders_of(s, step) if x not in jailed and x not in dead]
+    return [x for x in holders_of(s, step) if x not in jailed and abilities_now(s, x, step.id)]
 
 
 def legal_targets(s: GameState, seat: int, ab: AbilityDef) -> list[int]:
@@ -87,6 +98,8 @@ def act(s: GameState, seat: int, targets: tuple[int, ...], act_name: str, out: O
         raise DeadPlayer(f"Игрок {seat} выбыл и не может действовать.")
     if step.team or s.role_of(seat) != step.role:
         raise NotYourTurn(f"Сейчас ход «{step.id}», а не игрока {seat}.")
+    if s.ruleset.blocks_known and seat in s.ledger.blocked:
+        raise NotYourTurn("Вы заблокированы этой ночью.")
     options = abilities_now(s, seat, step.id)
     if not options:
         raise IllegalCommand(f"Игрок {seat} не может использовать способность в ночь {s.night}.")
@@ -116,7 +129,7 @@ def skip(s: GameState, seat: int, out: Out) -> None:
     if (
         seat not in s.alive
         or (step.role and s.role_of(seat) != step.role)
-        or (step.team and seat not in holders_of(s, step))
+        or (step.team and seat not in actors_of_step(s, step))
     ):
         raise NotYourTurn(f"Игрок {seat} сейчас не действует.")
     if step.team:
@@ -136,13 +149,13 @@ def propose(s: GameState, seat: int, target: int, out: Out) -> None:
     step = _current_step(s)
     if not step.team:
         raise NotYourTurn("Сейчас не ход команды.")
-    if seat not in s.alive or seat not in holders_of(s, step):
+    if seat not in s.alive or seat not in actors_of_step(s, step):
         raise NotYourTurn(f"Игрок {seat} не просыпается с этой командой.")
     if target not in team_targets(s):
         raise IllegalTarget(f"Игрока {target} нельзя выбрать.")
     proposals = (*tuple(p for p in s.ledger.proposals if p[0] != seat), (seat, target))
     put_ledger(s, proposals=proposals)
-    members = holders_of(s, step)
+    members = actors_of_step(s, step)
     out.append(Event("proposal", to_seats(*members), {"seat": seat, "target": target, "team": step.team}))
 
 
@@ -166,7 +179,7 @@ def step_complete(s: GameState) -> bool:
     if step.team:
         if s.ledger.team_target:
             return True
-        return {p[0] for p in s.ledger.proposals} >= set(holders_of(s, step))
+        return {p[0] for p in s.ledger.proposals} >= set(actors_of_step(s, step))
     done = {a[0] for a in s.ledger.actions} | s.ledger.skipped
     return set(actors_of_step(s, step)) <= done
 
@@ -175,28 +188,55 @@ def step_complete(s: GameState) -> bool:
 
 
 def effective(s: GameState, seat: int) -> bool:
-    """RULESETS.md 1: living (end-of-night presets: killed tonight still acts) and not blocked."""
-    return seat in s.alive and seat not in s.ledger.blocked
+    """RULESETS.md 1: living, not blocked, not jailed, and (where deaths are immediate) not killed earlier
+    tonight; in end-of-night presets a player killed tonight still acts."""
+    led = s.ledger
+    return (
+        seat in s.alive
+        and seat not in led.blocked
+        and seat not in led.dead_tonight
+        and seat not in s.prisoners()
+    )
 
 
-def resolve_step(s: GameState, step: StepDef, out: Out) -> None:
+def immediate(s: GameState) -> bool:
+    return s.ruleset.night_deaths == "immediate"
+
+
+def resolve_step(s: GameState, step: StepDef, out: Out) -> bool:
+    """Apply the step's actions to the ledger. True when the step opens again (a team's extra shot)."""
     index = step_index(s, step.id)
     if step.team:
-        _resolve_team(s, step, index, out)
-        return
+        return _resolve_team(s, step, index, out)
+    flush_pending(s)
     chosen = list(s.ledger.chosen)
     for seat, act_name, targets in s.ledger.actions:
         ab = next(a for a in abilities_now(s, seat, step.id) if a.act == act_name)
         _count_use(s, seat, step.id, targets)
         chosen.append((seat, step.id, targets))
         if not effective(s, seat):
-            if ab.kind.startswith("check"):
+            if ab.kind in INFORMING_KINDS:
                 out.append(
                     Event("check_nothing", to_seats(seat), {"seat": seat}, s.ruleset.phrase("check_nothing"))
                 )
             continue
         ABILITY_KINDS[ab.kind](s, seat, ab, targets, index, out)
     put_ledger(s, chosen=tuple(chosen))
+    _idle_actors(s, step, index, out)
+    return False
+
+
+def _idle_actors(s: GameState, step: StepDef, index: int, out: Out) -> None:
+    """An actor who neither acted nor skipped: the kind named by his ability's ``if_idle`` applies
+    (city D-C17: a sheriff, agent or doctor who does not wake up leaves the table)."""
+    done = {a[0] for a in s.ledger.actions} | s.ledger.skipped
+    for seat in actors_of_step(s, step):
+        if seat in done:
+            continue
+        for ab in abilities_now(s, seat, step.id):
+            if ab.params.get("if_idle"):
+                ABILITY_KINDS[str(ab.params["if_idle"])](s, seat, ab, (), index, out)
+                break
 
 
 def _count_use(s: GameState, seat: int, step_id: str, targets: tuple[int, ...]) -> None:
@@ -207,13 +247,15 @@ def _count_use(s: GameState, seat: int, step_id: str, targets: tuple[int, ...]) 
         put(s, self_used=s.self_used | {(seat, step_id)})
 
 
-def _resolve_team(s: GameState, step: StepDef, index: int, out: Out) -> None:
+def _resolve_team(s: GameState, step: StepDef, index: int, out: Out) -> bool:
     """D-H8: the team's target is the most proposed one; a tie or no proposal is a miss (the leader's
     proposal breaks ties where the preset says so)."""
     tdef = s.ruleset.teams[step.team]
     members = holders_of(s, step)
     target = s.ledger.team_target
-    if not target and s.ledger.proposals:
+    if not target and tdef.tie == "designate":
+        target = _designated(s, tdef.leader, members)
+    elif not target and s.ledger.proposals:
         counts = Counter(t for _, t in s.ledger.proposals)
         top = max(counts.values())
         tied = [t for t, c in counts.items() if c == top]
@@ -224,24 +266,102 @@ def _resolve_team(s: GameState, step: StepDef, index: int, out: Out) -> None:
             target = leader_pick[0] if leader_pick and leader_pick[0] in tied else 0
     if not target:
         out.append(Event("team_missed", HOST_ONLY, {"team": step.team, "reason": "no_target"}))
-        return
+        return False
     # A team with a leader misses only when the leader is blocked (004: «Если «Путана» пригласит в гости
     # одного из мафиози, то это не влияет на выстрел «Мафии» (за исключением, если будет приглашен «Дон»)»).
-    shoots = bool(tdef.leader) or any(effective(s, m) for m in members)
+    # Otherwise it shoots while one real member is effective; an impostor (the sleepwalker) does not
+    # keep the shot alive (D-H6).
+    real = [m for m in members if not s.ruleset.roles[s.role_of(m)].impostor]
+    shoots = bool(tdef.leader) or any(effective(s, m) for m in real)
     if step.team in s.ledger.team_miss or not shoots:
         out.append(
             Event("team_missed", HOST_ONLY, {"team": step.team, "reason": "blocked", "target": target})
         )
-        return
+        return False
     attempt(s, target, step.team, index)
+    return _extra_shot(s, step, target, out)
+
+
+def _extra_shot(s: GameState, step: StepDef, target: int, out: Out) -> bool:
+    """D-H7: «Если убит мафией, мафия может застрелить ещё одного игрока» — only when the team's own shot
+    killed its impostor, once a night; the step opens again at once."""
+    role = s.ruleset.roles[s.role_of(target)]
+    if not (immediate(s) and role.impostor and role.team == step.team and target in s.ledger.pending):
+        return False
+    if step.team in s.ledger.extra_shots:
+        return False
+    put_ledger(
+        s,
+        extra_shots=s.ledger.extra_shots | {step.team},
+        actions=(),
+        skipped=frozenset(),
+        proposals=(),
+        team_target=0,
+    )
+    put(s, step=Step("night", night_step=step.id, round="extra", seconds=s.ruleset.timer("group_kill")))
+    members = actors_of_step(s, step)
+    out.append(
+        Event("extra_shot", to_team(step.team, members), {"team": step.team}, s.ruleset.phrase("extra_shot"))
+    )
+    return True
+
+
+def _designated(s: GameState, leader: str, members: list[int]) -> int:
+    """City D-C10: while the leader (the don) lives only his pick counts; without him every living member
+    must pick, and only identical picks make a target."""
+    picks = dict(s.ledger.proposals)
+    leaders = [m for m in members if s.role_of(m) == leader]
+    if leaders:
+        return picks.get(leaders[0], 0)
+    chosen = {picks.get(m, 0) for m in members}
+    return chosen.pop() if len(chosen) == 1 else 0
 
 
 def attempt(s: GameState, target: int, source: str, index: int) -> None:
+    """A kill attempt. End-of-night presets resolve every attempt at dawn; where deaths are immediate it
+    is resolved now, so that a player killed at this step is ineffective at the later ones."""
     put_ledger(s, attempts=(*s.ledger.attempts, (target, source, index)))
+    if immediate(s):
+        _strike(s, target, group=source in s.ruleset.teams)
+
+
+def _living_tonight(s: GameState, seat: int) -> bool:
+    return seat in s.alive and seat not in s.ledger.dead_tonight
+
+
+def _strike(s: GameState, target: int, group: bool) -> None:
+    """RULESETS.md 4.9 ``attempt`` and D-H10: protection first; then a bodyguard still living who has not
+    taken an attempt tonight dies instead of his ward, unless he is protected himself."""
+    led = s.ledger
+    if not _living_tonight(s, target) or target in led.pending:
+        return
+    if target in led.protected or s.ruleset.roles[s.role_of(target)].night_immune:
+        return
+    for guard, ward in led.guards:
+        if ward == target and guard != target and _living_tonight(s, guard) and guard not in led.absorbed:
+            put_ledger(s, absorbed=led.absorbed | {guard})
+            if guard in led.protected or guard in led.pending:
+                return
+            target = guard
+            break
+    if group:
+        # D-H9: group shots are simultaneous; their victims die together when the next step begins.
+        put_ledger(s, pending=(*s.ledger.pending, target))
+    else:
+        put_ledger(s, dead_tonight=(*s.ledger.dead_tonight, target))
+
+
+def flush_pending(s: GameState) -> None:
+    if s.ledger.pending:
+        put_ledger(s, dead_tonight=s.ledger.dead_tonight + s.ledger.pending, pending=())
 
 
 def resolve_attempts(s: GameState) -> list[int]:
     """Dawn: every attempt meets the protections; returns the victims in ascending seat order (D-G11)."""
+    if immediate(s):
+        flush_pending(s)
+        put(s, tiebreaker=0, last_targets=s.ledger.chosen)
+        return sorted(set(s.ledger.dead_tonight))
     victims: dict[int, int] = {}
     for target, _source, index in s.ledger.attempts:
         if target not in s.alive or target in s.ledger.protected:
@@ -307,7 +427,7 @@ def status_seen(s: GameState, target: int, ab: AbilityDef) -> str:
     return "mafia" if s.ruleset.roles[role].status == "mafia" else "not_mafia"
 
 
-@ability_kind("check_status")
+@ability_kind("check_status", informs=True)
 def _check_status(
     s: GameState, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out
 ) -> None:
@@ -321,14 +441,24 @@ def _check_status(
     out.append(Event("check", to_seats(seat), data, phrases.get(result), {"seat": target}))
 
 
-@ability_kind("check_role")
+def seen_role(s: GameState, target: int) -> str:
+    """The role a check sees: a frame tonight shows its role instead of the real one (D-H14)."""
+    for seat, shown in s.ledger.framed:
+        if seat == target:
+            return shown
+    return s.role_of(target)
+
+
+@ability_kind("check_role", informs=True)
 def _check_role(
     s: GameState, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out
 ) -> None:
-    """The host shows the target's role card to the checker."""
+    """The host shows the target's role card to the checker («ведущий показывает … маленькую карточку с
+    ролью проверяемого игрока»); a framed target shows the frame's card."""
     target = targets[0]
-    role = s.role_of(target)
-    put(s, knowledge=s.knowledge | {(seat, target)})
+    role = seen_role(s, target)
+    if role == s.role_of(target):
+        put(s, knowledge=s.knowledge | {(seat, target)})
     data = {"seat": seat, "target": target, "result": role}
     params = {"seat": target, "role": s.ruleset.roles[role].display}
     out.append(Event("check", to_seats(seat), data, s.ruleset.phrase("role_card"), params))

@@ -125,6 +125,42 @@ class Remove(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class Permit(Command):
+    """The speaker lets another seat talk during his minute, or withdraws it («разрешаю 5» / «запрещаю 5»)."""
+
+    type: ClassVar[str] = "permit"
+    seat: int = 0
+    target: int = 0
+    allow: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class AskNominees(Command):
+    """The speaker asks the host «Кто выставлен?»."""
+
+    type: ClassVar[str] = "ask_nominees"
+    seat: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RevokeImmunity(Command):
+    """A moderator takes a seat's immunity away (city D-C5: «вскрылся любой ролью, прикрываясь
+    иммунитетом»)."""
+
+    type: ClassVar[str] = "revoke_immunity"
+    seat: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class AwardVictory(Command):
+    """A moderator awards the victory to the teams opposing a seat's (club rules, D-F3)."""
+
+    type: ClassVar[str] = "award_victory"
+    seat: int = 0
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Abort(Command):
     """A moderator stops the game; nobody wins."""
 
@@ -147,6 +183,10 @@ COMMAND_TYPES: dict[str, type[Command]] = {
         Claim,
         Foul,
         Remove,
+        Permit,
+        AskNominees,
+        RevokeImmunity,
+        AwardVictory,
         Abort,
     )
 }

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine.errors import DeadPlayer, IllegalCommand
 from engine.events import EVERYONE, Event
-from engine.flow import Out, check_win, eliminate
+from engine.flow import Out, check_win, eliminate, finish
 from engine.state import GameState, put
 
 
@@ -49,29 +49,72 @@ def remove(s: GameState, seat: int, reason: str, out: Out) -> None:
         "fouls": "banned_out" if s.ruleset.conduct.kind == "bans" else "removed",
         "confession": "confessed",
     }.get(reason, "removed")
-    eliminate(s, seat, "removed", out, reveal=s.ruleset.reveal_on_vote)
-    out[-1] = Event(
-        "removed", EVERYONE, {**out[-1].data, "reason": reason}, s.ruleset.phrase(key), {"seat": seat}
-    )
+    eliminate(s, seat, "removed", out, reveal=s.ruleset.reveal_on_vote, phrase=key, reason=reason)
+    if reason in ("left", "deliberate") and s.ruleset.phrase("rating_penalty"):
+        # D-F4: «Если игрок покинул игру до её завершения или намеренно набирает замечания … «-5» баллов»
+        points = int(s.ruleset.params.get("rating_penalty", -5))
+        data = {"seat": seat, "points": points}
+        phrase = s.ruleset.phrase("rating_penalty")
+        out.append(Event("rating_penalty", EVERYONE, data, phrase, {"seat": seat}))
     nominated = [t for _, t in s.nominations]
-    if s.phase == "day" and seat in nominated and s.step.kind != "vote":
+    if s.phase == "day" and seat in nominated and not _voting(s):
         put(s, flags=s.flags | {"vote_cancelled"})
     check_win(s, out)
 
 
+def _voting(s: GameState) -> bool:
+    """«если удаление случилось в момент голосования, голоса засчитываются»: the ballots, a tie's words
+    and revotes are all part of the vote."""
+    step = s.step
+    return step.kind in ("vote", "lift", "tiebreak") or (step.kind == "speech" and step.round == "tie_word")
+
+
+def award_victory(s: GameState, seat: int, reason: str, out: Out) -> None:
+    """D-F3: «присуждение победы противоположным командам, сидящим за игровым столом» — every side other
+    than the offender's with a living member wins (if none is living, every other side dealt)."""
+    if s.ruleset.conduct.kind == "none":
+        raise IllegalCommand("В этих правилах нет правил клуба (включите их в настройках).")
+    if not 1 <= seat <= s.n_seats:
+        raise IllegalCommand(f"Нет игрока {seat}.")
+    own = s.ruleset.roles[s.role_of(seat)].side
+    order = list(s.ruleset.sides)
+    living = {s.ruleset.roles[s.role_of(x)].side for x in s.alive} - {own}
+    dealt = {s.ruleset.roles[r].side for r in s.roles} - {own}
+    winners = tuple(x for x in order if x in (living or dealt))
+    names: dict[str, str] = dict(s.ruleset.params.get("side_names", {}))
+    teams = ", ".join(names.get(x, x) for x in winners)
+    data = {"seat": seat, "reason": reason, "winners": list(winners)}
+    phrase = s.ruleset.phrase("victory_awarded")
+    out.append(Event("victory_awarded", EVERYONE, data, phrase, {"teams": teams}))
+    finish(s, out, winners)
+
+
+def end_of_day(s: GameState) -> None:
+    """D-F1: «Замечания обнуляются каждый день»: the day's counts decide the next day's restrictions and
+    are then reset, so that fouls given at night count toward the following day."""
+    conduct = s.ruleset.conduct
+    if not conduct.daily_reset:
+        return
+    no_speech, no_vote = set(), set()
+    for seat, count in s.fouls:
+        effects = {v for k, v in conduct.thresholds.items() if count >= k}
+        if "no_vote" in effects:
+            no_vote.add(seat)
+        if effects & {"no_vote", "no_speech"}:
+            no_speech.add(seat)
+    put(s, no_speech=frozenset(no_speech), no_vote=frozenset(no_vote), fouls=())
+
+
 def start_of_day(s: GameState, out: Out) -> None:
+    """The restrictions earned on the previous day are announced (D-F1)."""
     conduct = s.ruleset.conduct
     if not conduct.daily_reset:
         put(s, no_speech=frozenset(), no_vote=frozenset())
         return
-    no_speech, no_vote = set(), set()
-    for seat, count in s.fouls:
+    for seat in sorted(s.no_speech):
         if seat not in s.alive:
             continue
-        effects = {v for k, v in conduct.thresholds.items() if count >= k}
-        if "no_vote" in effects:
-            no_vote.add(seat)
-            no_speech.add(seat)
+        if seat in s.no_vote:
             out.append(
                 Event(
                     "restricted",
@@ -81,8 +124,7 @@ def start_of_day(s: GameState, out: Out) -> None:
                     {"seat": seat},
                 )
             )
-        elif "no_speech" in effects:
-            no_speech.add(seat)
+        else:
             out.append(
                 Event(
                     "restricted",
@@ -92,4 +134,3 @@ def start_of_day(s: GameState, out: Out) -> None:
                     {"seat": seat},
                 )
             )
-    put(s, no_speech=frozenset(no_speech), no_vote=frozenset(no_vote), fouls=())

@@ -9,9 +9,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from engine.errors import AlreadyActed, DeadPlayer, IllegalTarget, NotYourTurn, WrongPhase
+from engine.errors import AlreadyActed, DeadPlayer, IllegalCommand, IllegalTarget, NotYourTurn, WrongPhase
 from engine.events import EVERYONE, Event, to_seats
 from engine.flow import (
+    PARTING_ROUNDS,
     Out,
     announce_speech,
     begin_speeches,
@@ -21,7 +22,7 @@ from engine.flow import (
     next_day_step,
     say,
 )
-from engine.registry import TALLIES, TIE_CHAINS, day_step, tally, tie_chain
+from engine.registry import STEP_KINDS, TALLIES, TIE_CHAINS, day_step, tally, tie_chain
 from engine.state import GameState, Step, put, put_step
 
 # -- steps -----------------------------------------------------------------------------------------
@@ -125,7 +126,8 @@ def nominate(s: GameState, seat: int, target: int, out: Out) -> None:
     if target not in s.alive:
         raise IllegalTarget(f"Игрок {target} не за столом.")
     if target == seat and not voting.self_nomination:
-        raise IllegalTarget("Нельзя выставлять себя.")
+        _refuse(s, seat, "self_nomination", IllegalTarget("Нельзя выставлять себя."), out)
+        return
     if any(t == target for _, t in s.nominations):
         raise AlreadyActed(f"Игрок {target} уже выставлен.")
     if sum(1 for by, _ in s.nominations if by == seat) >= voting.nominations_per_player:
@@ -140,20 +142,78 @@ def nominate(s: GameState, seat: int, target: int, out: Out) -> None:
             {"seat": target},
         )
     )
+    if seat in s.immune and s.day == 1:
+        # D-C5: «Игрок лишается его, если он в первый день выставил игрока».
+        put(s, immune=s.immune - {seat})
+        phrase = s.ruleset.phrase("immunity_lost")
+        out.append(Event("immunity_lost", EVERYONE, {"seat": seat}, phrase, {"seat": seat}))
+
+
+def _refuse(s: GameState, seat: int, reason: str, error: IllegalCommand, out: Out) -> None:
+    """D-F2: where the preset says so, a self-nomination, a self-vote or a second vote is refused with a
+    foul («За выставление себя на голосование, голосование за себя, повторное голосование … замечание»);
+    elsewhere it is an illegal command."""
+    if not s.ruleset.voting.foul_refusals or s.ruleset.conduct.kind == "none":
+        raise error
+    from engine.conduct import give_foul
+
+    out.append(Event("refused", to_seats(seat), {"seat": seat, "reason": reason, "message": str(error)}))
+    give_foul(s, seat, reason, out)
 
 
 # -- speeches --------------------------------------------------------------------------------------
 
 
+def _own_minute(s: GameState, seat: int) -> None:
+    step = s.step
+    if s.phase != "day" or step.kind != "speech" or step.round != "day":
+        raise WrongPhase("Сейчас ничья минута речи не идёт.")
+    if seat != step.seat:
+        raise NotYourTurn(f"Сейчас говорит игрок {step.seat}.")
+    if seat in s.no_speech:
+        raise NotYourTurn("Сегодня вы лишены слова.")
+
+
+def permit(s: GameState, seat: int, target: int, allow: bool, out: Out) -> None:
+    """001: «В свою минуту игрок может также разрешить говорить другому игроку, а затем отозвать
+    разрешение (например, - «разрешаю 5», «запрещаю 5»)»."""
+    if not s.ruleset.params.get("speech_permissions"):
+        raise IllegalCommand("В этих правилах нельзя разрешать говорить другим игрокам.")
+    _own_minute(s, seat)
+    permitted = set(s.step.permitted)
+    if target not in s.alive or target == seat:
+        raise IllegalTarget(f"Игроку {target} нельзя {'разрешить' if allow else 'запретить'} говорить.")
+    if allow and target in s.no_speech:
+        raise IllegalTarget(f"Игрок {target} сегодня лишён слова.")
+    if allow == (target in permitted):
+        raise AlreadyActed(f"Игроку {target} уже {'разрешено' if allow else 'не разрешено'} говорить.")
+    permitted = permitted | {target} if allow else permitted - {target}
+    put_step(s, permitted=tuple(sorted(permitted)))
+    key = "speech_allow" if allow else "speech_forbid"
+    data = {"seat": seat, "target": target, "allow": allow}
+    out.append(Event("permission", EVERYONE, data, s.ruleset.phrase(key), {"seat": seat, "target": target}))
+
+
+def ask_nominees(s: GameState, seat: int, out: Out) -> None:
+    """001: «Также игрок может спросить у ведущего: «Кто выставлен?»» (in his own minute)."""
+    if not s.ruleset.phrase("nominees_list"):
+        raise IllegalCommand("В этих правилах ведущий не отвечает на вопрос «Кто выставлен?».")
+    _own_minute(s, seat)
+    seats = candidates(s)
+    phrase = s.ruleset.phrase("nominees_list") if seats else s.ruleset.phrase("no_nominees")
+    out.append(Event("nominees", EVERYONE, {"seat": seat, "seats": seats}, phrase, {"seats": seats}))
+
+
 def end_speech(s: GameState, out: Out) -> None:
     step = s.step
     out.append(Event("speech_ended", EVERYONE, {"seat": step.seat}))
-    queue = tuple(x for x in step.queue if x in s.alive or step.round == "farewell")
+    queue = tuple(x for x in step.queue if x in s.alive or step.round in PARTING_ROUNDS)
     if queue:
-        put_step(s, seat=queue[0], queue=queue[1:])
+        put_step(s, seat=queue[0], queue=queue[1:], permitted=())
         announce_speech(s, out)
         return
     if step.round == "tie_word":
+        say(s, out, "revote")
         start_ballot(s, out, list(step.candidates), "after_words")
     elif step.round == "farewell":
         after_elimination(s, out)
@@ -199,7 +259,17 @@ def _announce_candidate(s: GameState, out: Out) -> None:
 
 
 def may_vote(s: GameState, seat: int) -> bool:
-    return seat in s.alive and seat not in s.no_vote
+    """Living, not deprived of the vote (fouls, D-H19), not a prisoner (D-H15) and not bound to vote as
+    another player does (D-H18)."""
+    return seat in s.alive and seat not in s.no_vote and seat not in s.prisoners() and not _follower(s, seat)
+
+
+def _follower(s: GameState, seat: int) -> bool:
+    """D-H18: the swindler's target votes as the swindler while the swindler himself may vote."""
+    for leader, follower in s.vote_links:
+        if follower == seat and leader in s.alive and leader not in s.no_vote and leader not in s.prisoners():
+            return True
+    return False
 
 
 def vote(s: GameState, seat: int, candidate: int, out: Out) -> None:
@@ -213,14 +283,24 @@ def vote(s: GameState, seat: int, candidate: int, out: Out) -> None:
         raise DeadPlayer(f"Игрок {seat} выбыл и не голосует.")
     if seat in s.no_vote:
         raise NotYourTurn(f"Игрок {seat} сегодня лишён права голоса.")
+    if seat in s.prisoners():
+        raise NotYourTurn(f"Игрок {seat} в тюрьме и не голосует.")
+    if _follower(s, seat):
+        raise NotYourTurn(f"Игрок {seat} сегодня голосует так же, как аферист.")
     if candidate != step.seat:
         raise IllegalTarget(f"Сейчас голосуем за игрока {step.seat}, а не за {candidate}.")
     if any(v == seat for v, _ in s.ballots):
-        raise AlreadyActed("Вы уже проголосовали.")
+        _refuse(s, seat, "second_vote", AlreadyActed("Вы уже проголосовали."), out)
+        return
     if seat == candidate and not s.ruleset.voting.self_vote:
-        raise IllegalTarget("Нельзя голосовать за себя.")
+        _refuse(s, seat, "self_vote", IllegalTarget("Нельзя голосовать за себя."), out)
+        return
     put(s, ballots=(*s.ballots, (seat, candidate)))
     out.append(Event("voted", EVERYONE, {"seat": seat, "candidate": candidate}))
+    for leader, follower in s.vote_links:
+        if leader == seat and _follower(s, follower) and not any(v == follower for v, _ in s.ballots):
+            put(s, ballots=(*s.ballots, (follower, candidate)))
+            out.append(Event("voted", EVERYONE, {"seat": follower, "candidate": candidate}))
 
 
 def close_candidate(s: GameState, out: Out) -> None:
@@ -266,10 +346,19 @@ def close_candidate(s: GameState, out: Out) -> None:
 
 
 def condemn(s: GameState, seat: int, out: Out) -> None:
+    """The vote named ``seat``. Where the preset has an acquittal (judge D-H16, queen), its step kind may
+    first offer it; the execution then waits for that step."""
     if seat not in s.alive:
         # D-F5: removed during the vote («голоса засчитываются»): he has already left, without last words.
         after_elimination(s, out)
         return
+    acquittal = s.ruleset.params.get("acquittal")
+    if acquittal and STEP_KINDS[acquittal].offer(s, seat, out):
+        return
+    execute(s, seat, out)
+
+
+def execute(s: GameState, seat: int, out: Out) -> None:
     eliminate(s, seat, "executed", out, reveal=s.ruleset.reveal_on_vote)
     if s.ruleset.timer("farewell") > 0 and not s.over:
         put(s, step=Step("speech", seat=seat, round="farewell", seconds=s.ruleset.timer("farewell")))

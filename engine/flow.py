@@ -10,11 +10,14 @@ from typing import Any
 
 from engine import rng
 from engine.events import EVERYONE, HOST_ONLY, Audience, Event, to_seats, to_team
-from engine.registry import DAY_STEPS, WIN_CHECKS
+from engine.registry import DAY_STEPS, NIGHT_RESOLUTIONS, WIN_CHECKS
 from engine.rules.model import StepDef
 from engine.state import GameState, NightLedger, Step, put, put_ledger
 
 Out = list[Event]
+
+# Speeches of players who are leaving or have left: they hold the floor although not living.
+PARTING_ROUNDS = frozenset({"farewell", "night_words"})
 
 
 # -- announcements ---------------------------------------------------------------------------------
@@ -40,12 +43,17 @@ def draw_seconds(s: GameState, low: int, high: int) -> int:
 # -- eliminations ----------------------------------------------------------------------------------
 
 
-def eliminate(s: GameState, seat: int, how: str, out: Out, reveal: bool) -> None:
-    """A seat leaves the table (``how``: killed, executed, removed)."""
+def eliminate(
+    s: GameState, seat: int, how: str, out: Out, reveal: bool, phrase: str = "", **extra: Any
+) -> None:
+    """A seat leaves the table (``how``: killed, executed, removed; ``phrase`` overrides the phrase key,
+    ``extra`` adds fields such as a removal's reason). A role revealed only because it is always shown
+    on leaving (city's maniac) uses the ``…_revealed`` phrase and then the ``revealed_left`` line."""
     put(s, alive=s.alive - {seat})
-    data: dict[str, Any] = {"seat": seat}
+    data: dict[str, Any] = {"seat": seat, **extra}
     params: dict[str, Any] = {"seat": seat}
-    if reveal or s.ruleset.roles[s.role_of(seat)].reveal_on_leave:
+    by_role = not reveal and s.ruleset.roles[s.role_of(seat)].reveal_on_leave
+    if reveal or by_role:
         role = s.role_of(seat)
         data["role"] = role
         data["role_name"] = params["role"] = s.ruleset.roles[role].display
@@ -55,8 +63,24 @@ def eliminate(s: GameState, seat: int, how: str, out: Out, reveal: bool) -> None
         phrase_key = "player_killed_neutral"
     if how == "executed" and not reveal and s.ruleset.phrase("executed_hidden"):
         phrase_key = "executed_hidden"
+    phrase_key = phrase or phrase_key
+    if by_role and s.ruleset.phrase(f"{phrase_key}_revealed"):
+        phrase_key = f"{phrase_key}_revealed"
     out.append(Event(how, EVERYONE, data, s.ruleset.phrase(phrase_key), params))
+    if by_role:
+        say(s, out, "revealed_left", seat=seat, role=params["role"])
     _werewolf_trigger(s, seat, out)
+    _release_prisoners(s, seat, out)
+
+
+def _release_prisoners(s: GameState, seat: int, out: Out) -> None:
+    """D-H15: «Если тюремщик убит, все заключённые выходят на свободу» (their release is announced with
+    his death; at night they were already free from the moment he was killed)."""
+    freed = sorted(p for j, p in s.jail if j == seat and p in s.alive)
+    if any(j == seat for j, _ in s.jail):
+        put(s, jail=tuple(e for e in s.jail if e[0] != seat))
+    if freed:
+        out.append(Event("released", EVERYONE, {"seats": freed}, s.ruleset.phrase("prisoners_released")))
 
 
 def _several_killers(s: GameState) -> bool:
@@ -143,6 +167,9 @@ def start_night(s: GameState, out: Out) -> None:
                 out, "team_joined", to_seats(seat), s.ruleset.phrase("werewolf_turned"), seat=seat, team=team
             )
     put(s, phase="night", night=night, intro=intro, ledger=NightLedger(), team_joins=joins, pending_joins=())
+    from engine.conduct import end_of_day
+
+    end_of_day(s)
     key = "night_falls"
     if intro and s.ruleset.phrase("intro_night_falls"):
         key = "intro_night_falls"
@@ -208,9 +235,38 @@ def next_night_step(s: GameState, out: Out) -> None:
             event(out, "awake", aud, None, step=step.id, seats=awake, actors=actors)
             if step.kind == "meet" and step.team:
                 _introduce_team(s, step.team, awake, out)
+            jailed = [x for x in awake if x in s.prisoners()] if step.kind == "act" else []
+            if jailed:
+                out.append(
+                    Event("in_jail", to_seats(*jailed), {"seats": jailed}, s.ruleset.phrase("in_jail"))
+                )
             _show_revive_list(s, step, actors, out)
+            _tell_unable(s, step, awake, actors, out)
         return
     dawn(s, out)
+
+
+def _tell_unable(s: GameState, step: StepDef, awake: list[int], actors: list[int], out: Out) -> None:
+    """City D-C7 / D-C8: a blocked role is shown crossed arms at its wake-up («Вы заблокированы»), and a
+    role that cannot use its ability tonight is told so where its ability names a phrase for it."""
+    if step.kind != "act":
+        return
+    idle = [x for x in awake if x not in actors]
+    if s.ruleset.blocks_known:
+        blocked = [
+            x for x in idle if x in s.ledger.blocked or (step.team and step.team in s.ledger.team_miss)
+        ]
+        if blocked:
+            out.append(Event("blocked", to_seats(*blocked), {"seats": blocked}, s.ruleset.phrase("blocked")))
+        idle = [x for x in idle if x not in blocked]
+    for seat in idle:
+        if step.team:
+            continue
+        for ab in s.ruleset.ability_for_step(s.role_of(seat), step.id):
+            if ab.params.get("unavailable_phrase"):
+                phrase = str(ab.params["unavailable_phrase"])
+                out.append(Event("cannot_act", to_seats(seat), {"seat": seat, "step": step.id}, phrase))
+                break
 
 
 def _show_revive_list(s: GameState, step: StepDef, actors: list[int], out: Out) -> None:
@@ -251,7 +307,8 @@ def close_night_step(s: GameState, out: Out) -> None:
     if step.kind == "act":
         from engine.abilities import resolve_step
 
-        resolve_step(s, step, out)
+        if resolve_step(s, step, out):
+            return  # the step opened again (a team's extra shot, D-H7)
     out.append(Event("night_step_ended", EVERYONE, {"step": step.id}, step.sleep or None))
     next_night_step(s, out)
 
@@ -260,7 +317,8 @@ def dawn(s: GameState, out: Out) -> None:
     """The end of the night: attempts meet protections, deaths take effect (end-of-night presets)."""
     from engine.abilities import resolve_attempts
 
-    victims = resolve_attempts(s) if not s.intro else []
+    resolve = NIGHT_RESOLUTIONS.get(s.ruleset.night_resolution, resolve_attempts)
+    victims = resolve(s) if not s.intro else []
     put(s, last_night_victims=tuple(victims))
     start_day(s, out)
 
@@ -325,8 +383,11 @@ def announce_speech(s: GameState, out: Out) -> None:
         "last_word": "last_word",
         "tie_word": "tie_word_turn",
         "farewell": "farewell",
+        "night_words": "night_victim_words",
     }.get(s.step.round, "speech_turn")
-    muted = seat in s.no_speech and s.step.round != "farewell"
+    muted = seat in s.no_speech and s.step.round not in PARTING_ROUNDS
+    if muted and s.ruleset.phrase("speech_skipped"):
+        key = "speech_skipped"
     data = {"seat": seat, "purpose": s.step.round, "seconds": 0 if muted else s.step.seconds}
     out.append(Event("speech", EVERYONE, data, s.ruleset.phrase(key), {"seat": seat}))
 

@@ -12,13 +12,17 @@ from engine.commands import (
     Act,
     Advance,
     Answer,
+    AskNominees,
+    AwardVictory,
     Claim,
     Command,
     Foul,
     Nominate,
     Pass,
+    Permit,
     Propose,
     Remove,
+    RevokeImmunity,
     Skip,
     TeamAct,
     Vote,
@@ -26,6 +30,7 @@ from engine.commands import (
 from engine.errors import GameOver, IllegalCommand, NotYourTurn, WrongPhase
 from engine.events import EVERYONE, Event, to_seats
 from engine.flow import (
+    PARTING_ROUNDS,
     check_win,
     close_night_step,
     next_day_step,
@@ -34,12 +39,17 @@ from engine.flow import (
     start_day,
     start_night,
 )
+from engine.registry import STEP_KINDS
 from engine.rules import Ruleset
 from engine.state import GameState, Step, put, thaw
 
 
-def new_game(ruleset: Ruleset, roles: Sequence[str], seed: int) -> tuple[GameState, list[Event]]:
-    """Seat ``roles`` (seat i + 1 gets ``roles[i]``) and start the first phase of the cycle."""
+def new_game(
+    ruleset: Ruleset, roles: Sequence[str], seed: int, immune: Iterable[int] = (), at: float = 0.0
+) -> tuple[GameState, list[Event]]:
+    """Seat ``roles`` (seat i + 1 gets ``roles[i]``) and start the first phase of the cycle. ``immune``:
+    seats with immunity from the previous game (city D-C5; only where the preset has it and the table
+    is large enough)."""
     for i, role in enumerate(roles):
         if role not in ruleset.roles:
             raise IllegalCommand(f"Роль {role!r} (место {i + 1}) не входит в правила «{ruleset.id}».")
@@ -56,6 +66,7 @@ def new_game(ruleset: Ruleset, roles: Sequence[str], seed: int) -> tuple[GameSta
         intro=False,
         step=Step("setup"),
         rng=rng.seed_state(seed),
+        immune=_immune(ruleset, len(roles), immune),
     )
     s = thaw(s)
     out: list[Event] = []
@@ -83,7 +94,20 @@ def new_game(ruleset: Ruleset, roles: Sequence[str], seed: int) -> tuple[GameSta
         start_night(s, out)
     else:
         start_day(s, out)
+    put(s, step=replace(s.step, started_at=at))
     return s, out
+
+
+def _immune(ruleset: Ruleset, players: int, seats: Iterable[int]) -> frozenset[int]:
+    """D-C5: «Иммунитет действует при игре от 9 человек»."""
+    wanted = frozenset(seats)
+    for seat in wanted:
+        if not 1 <= seat <= players:
+            raise IllegalCommand(f"Нет места {seat} для иммунитета.")
+    minimum = ruleset.params.get("immunity_from")
+    if minimum is None or players < int(minimum):
+        return frozenset()
+    return wanted
 
 
 def deal(ruleset: Ruleset, players: int, seed: int) -> list[str]:
@@ -146,6 +170,8 @@ def _advance(s: GameState, c: Command, out: list[Event]) -> None:
     elif kind == "meet":
         out.append(Event("night_step_ended", EVERYONE, {"step": s.step.night_step}, _sleep_phrase(s)))
         next_night_step(s, out)
+    elif kind in STEP_KINDS:
+        STEP_KINDS[kind].advance(s, out)
     else:
         raise WrongPhase("Сейчас нечего завершать.")
 
@@ -163,12 +189,15 @@ def _pass(s: GameState, c: Command, out: list[Event]) -> None:
         raise WrongPhase("Сейчас никто не говорит.")
     if c.seat != s.step.seat:
         raise NotYourTurn(f"Сейчас говорит игрок {s.step.seat}.")
-    out.append(Event("passed", EVERYONE, {"seat": c.seat}))
+    out.append(Event("passed", EVERYONE, {"seat": c.seat}, s.ruleset.phrase("speech_pass")))
     day.end_speech(s, out)
 
 
 def _act(s: GameState, c: Command, out: list[Event]) -> None:
     assert isinstance(c, Act)
+    if s.phase == "day" and hasattr(STEP_KINDS.get(s.step.kind), "act"):
+        STEP_KINDS[s.step.kind].act(s, c.seat, tuple(c.targets), out)  # a day ability (acquittal)
+        return
     abilities.act(s, c.seat, tuple(c.targets), c.act, out)
 
 
@@ -194,7 +223,34 @@ def _nominate(s: GameState, c: Command, out: list[Event]) -> None:
 
 def _vote(s: GameState, c: Command, out: list[Event]) -> None:
     assert isinstance(c, Vote)
+    if hasattr(STEP_KINDS.get(s.step.kind), "vote"):
+        STEP_KINDS[s.step.kind].vote(s, c.seat, c.candidate, out)  # a vote of a preset's own (lift)
+        return
     day.vote(s, c.seat, c.candidate, out)
+
+
+def _permit(s: GameState, c: Command, out: list[Event]) -> None:
+    assert isinstance(c, Permit)
+    day.permit(s, c.seat, c.target, c.allow, out)
+
+
+def _ask_nominees(s: GameState, c: Command, out: list[Event]) -> None:
+    assert isinstance(c, AskNominees)
+    day.ask_nominees(s, c.seat, out)
+
+
+def _revoke_immunity(s: GameState, c: Command, out: list[Event]) -> None:
+    assert isinstance(c, RevokeImmunity)
+    if c.seat not in s.immune:
+        raise IllegalCommand(f"У игрока {c.seat} нет иммунитета.")
+    put(s, immune=s.immune - {c.seat})
+    phrase = s.ruleset.phrase("immunity_lost")
+    out.append(Event("immunity_lost", EVERYONE, {"seat": c.seat}, phrase, {"seat": c.seat}))
+
+
+def _award_victory(s: GameState, c: Command, out: list[Event]) -> None:
+    assert isinstance(c, AwardVictory)
+    conduct.award_victory(s, c.seat, c.reason, out)
 
 
 def _answer(s: GameState, c: Command, out: list[Event]) -> None:
@@ -264,7 +320,7 @@ def _with_speaker_check(s: GameState, out: list[Event], action: object) -> None:
     if s.over:
         return
     step = s.step
-    if step.kind == "speech" and step.seat not in s.alive and step.round != "farewell":
+    if step.kind == "speech" and step.seat not in s.alive and step.round not in PARTING_ROUNDS:
         day.end_speech(s, out)
     elif step.kind == "question" and step.seat not in s.alive:
         _question_silence(s, out)
@@ -289,5 +345,9 @@ _HANDLERS = {
     Claim: _claim,
     Foul: _foul,
     Remove: _remove,
+    Permit: _permit,
+    AskNominees: _ask_nominees,
+    RevokeImmunity: _revoke_immunity,
+    AwardVictory: _award_victory,
     Abort: _abort,
 }

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from engine.abilities import abilities_now, actors_of_step, legal_targets, team_targets
 from engine.day import may_vote
-from engine.flow import holders_of
+from engine.flow import PARTING_ROUNDS, holders_of
+from engine.registry import STEP_KINDS
 from engine.state import GameState
 
 
@@ -17,12 +18,19 @@ def speakers(s: GameState) -> frozenset[int]:
     if s.phase != "day":
         return frozenset()
     if step.kind == "speech":
-        if step.round == "farewell":
+        if step.round in PARTING_ROUNDS:
             return frozenset({step.seat})
-        return frozenset() if step.seat in s.no_speech else frozenset({step.seat})
+        if step.seat in s.no_speech:
+            return frozenset()
+        return frozenset({step.seat, *step.permitted}) - s.no_speech
     if step.kind in ("discussion", "nominations"):
         return frozenset(x for x in s.alive if x not in s.no_speech)
     return frozenset()
+
+
+def nominees(s: GameState) -> list[int]:
+    """«Кто выставлен?»: the players nominated today and still at the table, in nomination order."""
+    return [t for _, t in s.nominations if t in s.alive]
 
 
 def awake(s: GameState) -> frozenset[int]:
@@ -42,11 +50,18 @@ def voters(s: GameState) -> frozenset[int]:
         return frozenset(x for x in s.alive if may_vote(s, x) and x not in voted)
     if s.step.kind == "tiebreak":
         return frozenset({s.step.seat})
+    kind = STEP_KINDS.get(s.step.kind)
+    if kind is not None and hasattr(kind, "voters"):
+        return frozenset(kind.voters(s))
     return frozenset()
 
 
 def actors(s: GameState) -> frozenset[int]:
-    """Seats that may submit a night action at the current step."""
+    """Seats that may submit an action at the current step (a night ability, or a day ability such as
+    the judge's acquittal)."""
+    kind = STEP_KINDS.get(s.step.kind)
+    if s.phase == "day" and kind is not None and hasattr(kind, "actors"):
+        return frozenset(kind.actors(s))
     if s.phase != "night" or s.step.kind != "night":
         return frozenset()
     step = next(st for st in s.ruleset.night_steps if st.id == s.step.night_step)
@@ -58,6 +73,8 @@ def targets_for(s: GameState, seat: int) -> dict[str, list[int]]:
     "team" for a team's shot)."""
     if seat not in actors(s):
         return {}
+    if s.phase == "day":
+        return {"": list(STEP_KINDS[s.step.kind].targets(s, seat))}
     step = next(st for st in s.ruleset.night_steps if st.id == s.step.night_step)
     if step.team:
         return {"team": team_targets(s)}
@@ -70,3 +87,13 @@ def is_optional(s: GameState, seat: int) -> bool:
     if any(st.team and st.id == s.step.night_step for st in s.ruleset.night_steps):
         return False  # D-G3: a group kill choice is mandatory
     return all(ab.optional for ab in abilities_now(s, seat, s.step.night_step))
+
+
+def targets_needed(s: GameState, seat: int, act: str) -> int:
+    """How many targets the seat's action ``act`` takes now (the journalist picks two)."""
+    if s.phase != "night":
+        return 1
+    for ab in abilities_now(s, seat, s.step.night_step):
+        if ab.act == act:
+            return ab.targets
+    return 1

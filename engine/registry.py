@@ -1,5 +1,6 @@
 """Registries of the few pieces of rules that are code: ability kinds, day steps, tallies, tie
-chains and win checks. Rulesets name them; the loader rejects names nobody registered."""
+chains, win checks, night resolutions and custom step kinds. Rulesets name them; the loader rejects
+names nobody registered."""
 
 from __future__ import annotations
 
@@ -11,10 +12,18 @@ from engine.rules import loader
 F = TypeVar("F", bound=Callable[..., Any])
 
 ABILITY_KINDS: dict[str, Any] = {}
+# Kinds whose user learns something: an ineffective user is told he learned nothing (D-H5).
+INFORMING_KINDS: set[str] = set()
 DAY_STEPS: dict[str, Callable[..., Any]] = {}
 TALLIES: dict[str, Callable[..., Any]] = {}
 TIE_CHAINS: dict[str, Callable[..., Any]] = {}
 WIN_CHECKS: dict[str, Callable[..., Any]] = {}
+NIGHT_RESOLUTIONS: dict[str, Callable[..., Any]] = {}
+# Step kinds beyond the core ones (``speech``, ``vote``, …): an object with ``advance(s, out)`` and,
+# where the step takes votes, ``vote(s, seat, candidate, out)`` and ``voters(s)``.
+STEP_KINDS: dict[str, Any] = {}
+# Composition pickers: a preset whose table has ranges names one in ``params.composer``.
+COMPOSERS: dict[str, Callable[..., Any]] = {}
 
 
 def _register(table: dict[str, Any], known: set[str], name: str) -> Callable[[F], F]:
@@ -28,7 +37,9 @@ def _register(table: dict[str, Any], known: set[str], name: str) -> Callable[[F]
     return deco
 
 
-def ability_kind(name: str) -> Callable[[F], F]:
+def ability_kind(name: str, informs: bool = False) -> Callable[[F], F]:
+    if informs:
+        INFORMING_KINDS.add(name)
     return _register(ABILITY_KINDS, loader.KNOWN_ABILITY_KINDS, name)
 
 
@@ -46,3 +57,16 @@ def tie_chain(name: str) -> Callable[[F], F]:
 
 def win_check(name: str) -> Callable[[F], F]:
     return _register(WIN_CHECKS, loader.KNOWN_WIN_CHECKS, name)
+
+
+def night_resolution(name: str) -> Callable[[F], F]:
+    """The dawn of a night: kill attempts meet protections; returns the night's victims."""
+    return _register(NIGHT_RESOLUTIONS, loader.KNOWN_NIGHT_RESOLUTIONS, name)
+
+
+def step_kind(name: str) -> Callable[[F], F]:
+    return _register(STEP_KINDS, set(), name)
+
+
+def composer(name: str) -> Callable[[F], F]:
+    return _register(COMPOSERS, set(), name)

@@ -29,6 +29,7 @@ class Step:
     night_step: str = ""
     seconds: int = 0
     started_at: float = 0.0
+    permitted: tuple[int, ...] = ()  # seats the speaker allowed to talk («разрешаю N», city)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +46,14 @@ class NightLedger:
     proposals: tuple[tuple[int, int], ...] = ()  # team step: (member, target)
     team_target: int = 0
     chosen: tuple[tuple[int, str, tuple[int, ...]], ...] = ()  # tonight: (seat, step, targets)
+    marks: frozenset[tuple[str, int]] = frozenset()  # preset facts of the night: (what, seat)
+    # Sequential nights (``night.deaths = "immediate"``, RULESETS.md 4.9).
+    pending: tuple[int, ...] = ()  # killed by a group shot, dying together with the next group's shot
+    guards: tuple[tuple[int, int], ...] = ()  # (bodyguard, ward)
+    absorbed: frozenset[int] = frozenset()  # bodyguards who already took an attempt tonight
+    framed: tuple[tuple[int, str], ...] = ()  # (seat, role shown to every check tonight)
+    extra_shots: frozenset[str] = frozenset()  # teams granted their extra shot tonight (D-H7)
+    next_day: tuple[tuple[str, int, int], ...] = ()  # effects on the next day: (kind, actor, target)
 
 
 @dataclass(frozen=True)
@@ -71,6 +80,7 @@ class GameState:
     no_speech: frozenset[int] = frozenset()
     no_vote: frozenset[int] = frozenset()
     claimable: frozenset[int] = frozenset()
+    first_speaker: int = 0  # today's first speaker (city D-C12 rotates from it)
     # Game memory.
     last_targets: tuple[tuple[int, str, tuple[int, ...]], ...] = ()  # last night: (seat, step, targets)
     uses: tuple[tuple[int, str, int], ...] = ()  # (seat, step, times used)
@@ -81,6 +91,11 @@ class GameState:
     revealed: frozenset[int] = frozenset()  # seats whose role was shown to everyone
     knowledge: frozenset[tuple[int, int]] = frozenset()  # (viewer, seat): viewer saw seat's role
     flags: frozenset[str] = frozenset()
+    immune: frozenset[int] = frozenset()  # city immunity (D-C5), granted at the start of the game
+    jail: tuple[tuple[int, int], ...] = ()  # (jailer, prisoner): held while the jailer lives (D-H15)
+    vote_links: tuple[tuple[int, int], ...] = ()  # today (leader, follower): follower votes as leader
+    cleared: frozenset[int] = frozenset()  # today: candidates who may not be voted on again
+    day_votes: tuple[tuple[int, int], ...] = ()  # today: (candidate, condemnation votes) per ballot
     winners: tuple[str, ...] | None = None
     draw: bool = False
 
@@ -108,6 +123,11 @@ class GameState:
             if s == seat:
                 return team
         return self.ruleset.roles[self.role_of(seat)].team
+
+    def prisoners(self) -> frozenset[int]:
+        """Living prisoners whose jailer is still alive (and not killed earlier tonight)."""
+        free = self.ledger.dead_tonight
+        return frozenset(p for j, p in self.jail if j in self.alive and j not in free and p in self.alive)
 
     def team_members(self, team: str, living_only: bool = True) -> list[int]:
         seats = range(1, self.n_seats + 1)

@@ -31,6 +31,7 @@ KNOWN_DAY_STEPS: set[str] = set()
 KNOWN_WIN_CHECKS: set[str] = set()
 KNOWN_TALLIES: set[str] = set()
 KNOWN_TIE_CHAINS: set[str] = set()
+KNOWN_NIGHT_RESOLUTIONS: set[str] = {"standard"}  # "standard": engine.abilities.resolve_attempts
 
 # A schema maps each allowed key to a type, a nested schema (dict), ("map", schema) for a table with
 # free keys, or ("list", schema) for an array. A key ending in "!" is required.
@@ -56,6 +57,7 @@ _ROLE = {
     "joins_team_on_loss": bool,
     "reveal_on_leave": bool,
     "counts_for_win": bool,
+    "impostor": bool,
 }
 _TEAM = {
     "side!": str,
@@ -74,7 +76,14 @@ SCHEMA: dict[str, Any] = {
     "sides!": list,
     "roles!": ("map", _ROLE),
     "teams": ("map", _TEAM),
-    "night": {"steps!": ("list", _STEP), "intro": ("list", _STEP), "deaths": str, "call_dead_roles": bool},
+    "night": {
+        "steps!": ("list", _STEP),
+        "intro": ("list", _STEP),
+        "deaths": str,
+        "call_dead_roles": bool,
+        "resolve": str,
+        "blocks_known": bool,
+    },
     "cycle": list,
     "day": {"first!": list, "normal!": list},
     "voting": {
@@ -86,6 +95,7 @@ SCHEMA: dict[str, Any] = {
         "self_vote": bool,
         "nominations_per_player": int,
         "no_candidates": str,
+        "foul_refusals": bool,
     },
     "timers": ("map", int),
     "compositions": ("map", ("map", int)),
@@ -276,6 +286,7 @@ def _build(raw: dict[str, Any], source: str, selected: tuple[str, ...]) -> Rules
             joins_team_on_loss=r.get("joins_team_on_loss", False),
             reveal_on_leave=r.get("reveal_on_leave", False),
             counts_for_win=r.get("counts_for_win", True),
+            impostor=r.get("impostor", False),
         )
     teams: dict[str, TeamDef] = {}
     for tid, t in raw.get("teams", {}).items():
@@ -284,8 +295,8 @@ def _build(raw: dict[str, Any], source: str, selected: tuple[str, ...]) -> Rules
         if t.get("leader") and t["leader"] not in roles:
             raise RulesetError(source, f"teams.{tid}.leader", f"role {t['leader']!r} is not in this ruleset")
         tie = t.get("tie", "miss")
-        if tie not in ("miss", "leader"):
-            raise RulesetError(source, f"teams.{tid}.tie", "must be miss or leader")
+        if tie not in ("miss", "leader", "designate"):
+            raise RulesetError(source, f"teams.{tid}.tie", "must be miss, leader or designate")
         teams[tid] = TeamDef(
             id=tid,
             side=t["side"],
@@ -360,6 +371,9 @@ def _build(raw: dict[str, Any], source: str, selected: tuple[str, ...]) -> Rules
     deaths = night.get("deaths", "end_of_night")
     if deaths not in ("end_of_night", "immediate"):
         raise RulesetError(source, "night.deaths", "must be end_of_night or immediate")
+    resolution = night.get("resolve", "standard")
+    if resolution not in KNOWN_NIGHT_RESOLUTIONS:
+        raise RulesetError(source, "night.resolve", f"unknown night resolution {resolution!r}")
     reveal = raw.get("reveal", {})
     return Ruleset(
         id=raw["id"],
@@ -388,6 +402,8 @@ def _build(raw: dict[str, Any], source: str, selected: tuple[str, ...]) -> Rules
         options={k: v["description"] for k, v in raw.get("options", {}).items()},
         selected_options=selected,
         params=dict(raw.get("params", {})),
+        night_resolution=resolution,
+        blocks_known=night.get("blocks_known", False),
     )
 
 

@@ -36,6 +36,7 @@ class RoleDef:
     joins_team_on_loss: bool = False  # classic werewolf (D-CL7)
     reveal_on_leave: bool = False  # city maniac: revealed even where roles stay hidden
     counts_for_win: bool = True  # classic lawyer is an ally, not a clan member (D-CL5)
+    impostor: bool = False  # wakes with its team and poses as a member (sleepwalker, D-H7)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +46,7 @@ class TeamDef:
     id: str
     side: str
     kill_step: str = ""
-    tie: str = "miss"  # "miss" | "leader" (the leader's proposal breaks ties)
+    tie: str = "miss"  # "miss" | "leader" (the leader's proposal breaks ties) | "designate" (city D-C10)
     leader: str = ""  # role id of the leader (simple don): if blocked, the team misses
     show_roles: bool = False  # members see each other's roles (city)
     show_leader: bool = False  # members see who the leader is (simple)
@@ -74,6 +75,7 @@ class VotingDef:
     self_vote: bool = True
     nominations_per_player: int = 1
     no_candidates: str = "no_vote"  # "no_vote" | "everyone"
+    foul_refusals: bool = False  # a self-nomination, self-vote or second vote is refused with a foul (D-F2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +116,8 @@ class Ruleset:
     options: Mapping[str, str]  # option name -> description (available options)
     selected_options: tuple[str, ...] = ()
     params: Mapping[str, Any] = field(default_factory=dict)
+    night_resolution: str = "standard"  # registered dawn resolution
+    blocks_known: bool = False  # a blocked role is told so at its wake-up and cannot act (city D-C7)
 
     def role(self, role_id: str) -> RoleDef:
         return self.roles[role_id]
