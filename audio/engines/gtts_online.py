@@ -92,6 +92,11 @@ class GTTSEngine(Engine):
         if wait > 0:
             self._sleep(wait)
 
+    def _hold_off(self, seconds: float) -> None:
+        """Delay the next request of every thread: a 429 is about this client, not this one phrase."""
+        with self._lock:
+            self._next_request = max(self._next_request, self._clock() + seconds)
+
     def _delay(self, attempt: int, retry_after: str | None) -> float:
         delay = min(self.max_backoff, self.backoff * 2.0**attempt) * self._rng.uniform(0.5, 1.0)
         if retry_after and retry_after.strip().isdigit():
@@ -122,8 +127,8 @@ class GTTSEngine(Engine):
                     retry_after = response.headers.get("Retry-After")
                 else:
                     raise EngineError(f"gTTS endpoint answered HTTP {response.status_code}")
-            if attempt < self.retries:
-                self._sleep(self._delay(attempt, retry_after))
+            # Also after the last attempt: the next phrase must not hit a server that asked us to wait.
+            self._hold_off(self._delay(attempt, retry_after))  # the next _throttle() waits it out
         raise EngineError(f"gTTS failed after {self.retries + 1} attempts: {problem}")
 
 

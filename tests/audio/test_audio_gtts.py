@@ -207,3 +207,14 @@ def test_in_game_engine_falls_back_within_seconds(stand_in: StandIn) -> None:
     assert audio.source.startswith("espeak-ng:") and audio.duration > 0.3
     assert time.monotonic() - started < 5.0  # Retry-After is capped by max_backoff inside a game
     assert len(stand_in.requests) == 2
+
+
+def test_a_429_slows_down_the_next_phrase_too(stand_in: StandIn, mp3_bytes: bytes) -> None:
+    fake = FakeTime()
+    engine = gtts(stand_in, fake, retries=0, max_backoff=60)
+    stand_in.script = [(429, {"Retry-After": "20"}, b"slow down"), ok(mp3_bytes)]
+    with pytest.raises(EngineError, match="HTTP 429"):
+        engine.fetch_mp3("Раз.")
+    assert fake.sleeps == []
+    engine.fetch_mp3("Два.")
+    assert fake.sleeps == [20.0]
