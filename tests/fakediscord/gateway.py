@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+import traceback
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -92,7 +93,10 @@ class Gateway:
         try:
             async for message in ws:
                 if message.type == WSMsgType.TEXT:
-                    await self._receive(connection, json.loads(message.data))
+                    try:
+                        await self._receive(connection, json.loads(message.data))
+                    except Exception:
+                        self.fake.server_errors.append(f"gateway: {traceback.format_exc()}")
         finally:
             if connection.session is not None and connection.session.connection is connection:
                 connection.session.connection = None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -99,7 +98,3 @@ def channel_permissions(guild: Guild, member: Member, channel: Channel | None) -
     if own:
         bits = (bits & ~own.deny) | own.allow
     return bits
-
-
-def has_all(bits: int, required: Iterable[int]) -> bool:
-    return all(bits & needed == needed for needed in required)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import time
+import traceback
 import urllib.parse
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -143,6 +144,15 @@ class Rest:
             call.status, call.response = error.status, {"message": error.message, "code": error.code}
             self._record(call)
             return json_response(call.response, status=error.status, headers=decision.headers)
+        except Exception:
+            # A bug in the stand-in (or a body it cannot read): fail the test, and answer 400 rather
+            # than 500, which discord.py would retry with growing sleeps.
+            self.fake.server_errors.append(f"{call.route}: {traceback.format_exc()}")
+            call.status = 400
+            self._record(call)
+            return json_response(
+                {"message": "fakediscord could not handle this request", "code": 0}, status=400
+            )
         call.status, call.response = (204, None) if result is None else (200, result)
         self._record(call)
         if result is None:
@@ -177,9 +187,10 @@ class Rest:
         if guild is None:
             return
         bits = self.world.permissions(guild, self.world.bot_user.id, channel)
-        if not perms.has_all(bits, needed):
-            self.fake.forbidden.append((sum(needed), channel.id if channel else guild.id))
-            raise missing_permissions(*needed)
+        missing = [bit for bit in needed if bits & bit != bit]
+        if missing:
+            self.fake.forbidden.append((sum(missing), channel.id if channel else guild.id))
+            raise missing_permissions(*missing)
 
     def message_from(self, channel: Channel, body: dict[str, Any], **extra: Any) -> Message:
         return self.world.add_message(

@@ -34,6 +34,7 @@ class FakeDiscord(Driver):
         self.rate_limits = RateLimits()
         self.calls: list[RestCall] = []
         self.unknown_routes: list[str] = []
+        self.server_errors: list[str] = []  # exceptions inside the stand-in: bugs to fix here
         self.forbidden: list[tuple[int, int]] = []  # (missing permission bits, channel or guild id)
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None: global) -> synced
         self.interactions: dict[int, InteractionRecord] = {}
@@ -119,7 +120,11 @@ class FakeDiscord(Driver):
                 self.voice.wake_client_sockets()
 
     def check(self) -> None:
-        """Called at teardown: a request the stand-in does not know is a failure of the test."""
+        """Called at teardown: a request the stand-in does not know, or could not handle, fails the test."""
+        if self.server_errors:
+            raise AssertionError(
+                "the stand-in failed while serving the bot:\n" + "\n".join(self.server_errors)
+            )
         if self.unknown_routes:
             raise AssertionError(
                 "the bot called REST routes the stand-in does not serve (add them to tests/fakediscord/"

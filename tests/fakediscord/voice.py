@@ -12,6 +12,7 @@ import json
 import secrets
 import ssl
 import struct
+import traceback
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
@@ -142,24 +143,33 @@ class VoiceServer:
             async for message in ws:
                 if message.type != WSMsgType.TEXT:
                     continue
-                payload = json.loads(message.data)
-                op, data = payload.get("op"), payload.get("d") or {}
-                if op == V_IDENTIFY:
-                    session = await self._identify(ws, data)
-                elif op == V_SELECT_PROTOCOL and session is not None:
-                    await self._select_protocol(ws, session, data)
-                elif op == V_HEARTBEAT:
-                    await ws.send_json({"op": V_HEARTBEAT_ACK, "d": {"t": data.get("t")}})
-                elif op == V_SPEAKING and session is not None:
-                    self.speaking.setdefault(session.user_id, []).append(int(data.get("speaking", 0)))
-                elif op == V_RESUME:
-                    await ws.send_json({"op": V_RESUMED, "d": None})
+                try:
+                    session = await self._receive(ws, session, json.loads(message.data)) or session
+                except Exception:
+                    self.fake.server_errors.append(f"voice gateway: {traceback.format_exc()}")
                 self.fake.notify()
         finally:
             if session is not None:
                 self.sessions.pop(session.ssrc, None)
             self.fake.notify()
         return ws
+
+    async def _receive(
+        self, ws: web.WebSocketResponse, session: VoiceSession | None, payload: dict[str, Any]
+    ) -> VoiceSession | None:
+        """Handle one voice gateway frame; returns the session once IDENTIFY made one."""
+        op, data = payload.get("op"), payload.get("d") or {}
+        if op == V_IDENTIFY:
+            return await self._identify(ws, data)
+        elif op == V_SELECT_PROTOCOL and session is not None:
+            await self._select_protocol(ws, session, data)
+        elif op == V_HEARTBEAT:
+            await ws.send_json({"op": V_HEARTBEAT_ACK, "d": {"t": data.get("t")}})
+        elif op == V_SPEAKING and session is not None:
+            self.speaking.setdefault(session.user_id, []).append(int(data.get("speaking", 0)))
+        elif op == V_RESUME:
+            await ws.send_json({"op": V_RESUMED, "d": None})
+        return None
 
     async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> VoiceSession | None:
         owner = self.tokens.get(str(data.get("token")))
