@@ -30,7 +30,13 @@ from engine.composition import composition, player_counts
 from engine.errors import EngineError, IllegalCommand, RulesetError
 from engine.events import Audience, Event
 from engine.game import apply, deal, new_game, replay
-from engine.kinds import city, city_day  # noqa: F401  (each preset's registered pieces)
+from engine.kinds import (  # noqa: F401  (each preset's registered pieces)
+    city,
+    city_day,
+    hobbyworld,
+    hobbyworld_day,
+    hobbyworld_deck,
+)
 from engine.rules import Ruleset, available_presets, load_ruleset
 from engine.state import GameState
 from engine.view import events_for, view_for

@@ -13,6 +13,12 @@ def player_counts(ruleset: Ruleset) -> list[int]:
 def composition(ruleset: Ruleset, players: int) -> dict[str, int]:
     """The preset's table for ``players``; each extra role of the selected options replaces one
     civilian (D-CL1), and a split moves the smaller half of one role to another (the yakuza clan)."""
+    picker = ruleset.params.get("composer")
+    if picker:
+        from engine.registry import COMPOSERS
+
+        result: dict[str, int] = COMPOSERS[picker](ruleset, players)
+        return result
     table = ruleset.compositions.get(players)
     if table is None:
         counts = ", ".join(str(n) for n in player_counts(ruleset))

@@ -15,6 +15,7 @@ from engine.commands import Act, Advance, Answer, Claim, Command, Foul, Nominate
 from engine.errors import EngineError, IllegalCommand
 from engine.events import Event
 from engine.game import apply, new_game
+from engine.registry import STEP_KINDS
 from engine.rules import Ruleset, load_ruleset
 from engine.state import GameState
 
@@ -73,7 +74,12 @@ def play_record(record: Mapping[str, Any]) -> Replay:
     unknown = set(record) - {"ruleset", "options", "seed", "seats", "script"}
     if unknown:
         raise RecordError(f"record: unknown keys {sorted(unknown)}")
-    ruleset = load_ruleset(str(record["ruleset"]), record.get("options") or {})
+    options = dict(record.get("options") or {})
+    # City D-C5: ``"immunity": [seats]`` carries the immunity earned in the previous game.
+    immune = options.pop("immunity", [])
+    if not isinstance(immune, list):
+        raise RecordError("options.immunity: a list of seats")
+    ruleset = load_ruleset(str(record["ruleset"]), options)
     seats = record["seats"]
     if not isinstance(seats, list) or not all(isinstance(r, str) for r in seats):
         raise RecordError("record: seats must be a list of role ids")
@@ -81,7 +87,7 @@ def play_record(record: Mapping[str, Any]) -> Replay:
         if role not in ruleset.roles:
             raise RecordError(f"seats[{i}]: unknown role {role!r} for the preset {ruleset.id!r}")
     try:
-        state, events = new_game(ruleset, seats, int(record.get("seed", 0)))
+        state, events = new_game(ruleset, seats, int(record.get("seed", 0)), immune=[int(x) for x in immune])
     except IllegalCommand as exc:
         raise RecordError(f"seats: {exc}") from None
     rp = Replay(ruleset, state, events)
@@ -120,9 +126,17 @@ def _night(rp: Replay, entries: Any) -> None:
             rp.send(Advance())
             continue
         if step.kind == "night":
+            # One entry per actor each time the step opens: a team's second entry is its extra shot.
+            actors: set[object] = set()
             for item in [p for p in pending if p[0][0] == step.night_step]:
-                pending.remove(item)
                 (_, command), entry = item
+                who = command.team if isinstance(command, TeamAct) else getattr(command, "seat", 0)
+                if who in actors:
+                    continue
+                actors.add(who)
+                pending.remove(item)
+                if who in rp.state.prisoners() or _neutralised(rp.state, command):
+                    continue  # a prisoner is woken but his choice has no effect (D-H15)
                 rp.send(command, entry)
         rp.send(Advance())
     for (step_id, _), entry in pending:
@@ -162,6 +176,18 @@ def _night_entry(rp: Replay, e: Any) -> tuple[str, Command]:
     return steps[0], Act(seat=seat, targets=targets, act=act)
 
 
+def _neutralised(s: GameState, command: Command) -> bool:
+    """An entry that another role's action made ineffective where the actor is told so and cannot
+    choose (city D-C7: blocked by the agent; D-C8: the maniac after the ranger's shot)."""
+    if not isinstance(command, Act):
+        return False
+    if s.ruleset.blocks_known and command.seat in s.ledger.blocked:
+        return True
+    fired = {st for _, st, _ in s.ledger.chosen}
+    abilities = s.ruleset.ability_for_step(s.role_of(command.seat), s.step.night_step)
+    return any(a.params.get("not_after") in fired for a in abilities)
+
+
 def _why_not_called(rp: Replay, step_id: str, night: int) -> str:
     if rp.state.night == night and rp.state.phase == "night":
         return "the game ended before this action"
@@ -188,10 +214,13 @@ def _day(rp: Replay, obj: Any) -> None:
         rp.send(Remove(seat=int(entry[0]), reason=str(entry[1]) if len(entry) > 1 else ""), entry)
     for seat in obj.get("claims", []):
         rp.send(Claim(seat=int(seat)), seat)
-    if obj.get("actions"):
-        raise rp.fail(obj["actions"], "nobody has a day ability in this preset")
-    if obj.get("lift"):
-        raise rp.fail(obj["lift"], "this preset has no vote to lift all tied players")
+    actions = list(obj.get("actions", []))
+    for entry in actions:
+        if not isinstance(entry, dict) or set(entry) != {"seat", "target"}:
+            raise rp.fail(entry, "a day action is {seat, target}")
+    if actions and not rp.ruleset.params.get("acquittal"):
+        raise rp.fail(actions, "nobody has a day ability in this preset")
+    lift = obj.get("lift")
     nominations = [list(n) for n in obj.get("nominations", [])]
     rounds: list[list[Any]] = []
     if "votes" in obj:
@@ -221,7 +250,22 @@ def _day(rp: Replay, obj: Any) -> None:
                 rp.send(Nominate(seat=int(n[0]), target=int(n[1])), n)
             rp.send(Advance())
         elif step.kind == "vote":
-            _ballot(rp, rounds.pop(0) if rounds else [])
+            _ballot(rp, rounds[0] if rounds else [])
+            if rounds and (not rounds[0] or len(step.candidates) > 1):
+                rounds.pop(0)
+        elif (
+            actions
+            and int(actions[0]["target"]) == step.seat
+            and rp.state.phase == "day"
+            and rp.state.step.kind in STEP_KINDS
+        ):
+            entry = actions.pop(0)
+            rp.send(Act(seat=int(entry["seat"]), targets=(int(entry["target"]),)), entry)
+        elif step.kind == "lift":
+            for voter in lift or []:
+                rp.send(Vote(seat=int(voter)), {"lift": lift})
+            lift = None
+            rp.send(Advance())
         elif step.kind == "tiebreak" and tiebreak is not None:
             rp.send(Vote(seat=step.seat, candidate=int(tiebreak)), {"tiebreak": tiebreak})
             tiebreak = None
@@ -229,16 +273,24 @@ def _day(rp: Replay, obj: Any) -> None:
             rp.send(Advance())
     if nominations:
         raise rp.fail(nominations[0], "nomination out of speaking order (or after the nominations closed)")
+    if actions:
+        raise rp.fail(actions[0], "no acquittal was possible at this point of the day")
     if rounds and any(v for _, v in rounds[0]):
         raise rp.fail(rounds[0], "no such ballot took place this day")
+    if lift:
+        raise rp.fail({"lift": lift}, "no vote to leave together took place this day")
     if answer is not None and not rp.state.over:
         raise rp.fail({"maniac_answer": answer}, "the maniac was not asked this day")
 
 
-def _ballot(rp: Replay, entries: list[Any]) -> None:
+def _ballot(rp: Replay, queue: list[Any]) -> None:
+    """Vote on the ballot now open, taking its entries from the front of ``queue``. A ballot of one
+    candidate (the sequential variant) takes only his entry and leaves the rest for the next ballots."""
     s = rp.state
     order = list(s.step.candidates)
-    queue = list(entries)
+    if len(order) == 1 and queue and isinstance(queue[0], list) and queue[0][:1] != [order[0]]:
+        rp.send(Advance())
+        return
     for candidate in order:
         voters: list[int] = []
         if queue:
@@ -255,5 +307,5 @@ def _ballot(rp: Replay, entries: list[Any]) -> None:
         for v in voters:
             rp.send(Vote(seat=v, candidate=candidate), [candidate, voters])
         rp.send(Advance())
-    if queue:
+    if queue and len(order) > 1:
         raise rp.fail(queue[0], f"{queue[0][0]} is not a candidate (candidates: {order})")

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine import queries
-from engine.commands import Act, Advance, Answer, Command, Foul, Nominate, Pass, Propose, Skip, Vote
+from engine.commands import Act, Advance, Answer, Command, Foul, Nominate, Pass, Permit, Propose, Skip, Vote
 from engine.composition import composition
 from engine.errors import IllegalCommand
 from engine.events import Event
@@ -58,7 +58,7 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
             if not acts:
                 continue
             name, targets = rnd.choice(acts)
-            ab_targets = 2 if name == "pair" else 1
+            ab_targets = queries.targets_needed(s, seat, name)
             picks = rnd.shuffled(targets)[:ab_targets]
             if len(picks) == ab_targets:
                 out.append(Act(seat=seat, targets=tuple(picks), act=name))
@@ -72,6 +72,12 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
             ]
             if free:
                 out.append(Nominate(seat=step.seat, target=rnd.choice(free)))
+        if step.round == "day" and s.ruleset.params.get("speech_permissions") and rnd.random() < 0.1:
+            others = [x for x in living if x != step.seat and x not in s.no_speech]
+            if step.seat not in s.no_speech and others:
+                target = rnd.choice(others)
+                out.append(Permit(seat=step.seat, target=target, allow=target not in step.permitted))
+                return out
         if rnd.random() < 0.3:
             out.append(Pass(seat=step.seat))
             return out
@@ -92,6 +98,16 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
         if rnd.random() < 0.8:
             out.append(Vote(seat=step.seat, candidate=rnd.choice(step.candidates)))
             return out
+    elif step.kind == "lift":
+        for seat in sorted(queries.voters(s)):
+            if rnd.random() < 0.5:
+                out.append(Vote(seat=seat))
+    elif s.phase == "day" and queries.actors(s):
+        for seat in sorted(queries.actors(s)):
+            targets = queries.targets_for(s, seat).get("", [])
+            if targets and rnd.random() < 0.5:
+                out.append(Act(seat=seat, targets=(rnd.choice(targets),)))
+                return out
     elif step.kind == "question" and rnd.random() < 0.5:
         out.append(Answer(seat=step.seat, yes=rnd.random() < 0.5))
         return out

@@ -15,7 +15,9 @@ from engine.simulate import play_random_game
 from engine.view import events_for, known_roles, view_for
 
 CASES = [
-    (preset, n) for preset in ("classic", "simple") for n in engine.player_counts(engine.load_ruleset(preset))
+    (preset, n)
+    for preset in ("classic", "simple", "hobbyworld")
+    for n in engine.player_counts(engine.load_ruleset(preset))
 ]
 
 
