@@ -166,7 +166,10 @@ def start_night(s: GameState, out: Out) -> None:
             event(
                 out, "team_joined", to_seats(seat), s.ruleset.phrase("werewolf_turned"), seat=seat, team=team
             )
+    joined = joins != s.team_joins
     put(s, phase="night", night=night, intro=intro, ledger=NightLedger(), team_joins=joins, pending_joins=())
+    if joined and check_win(s, out):
+        return  # D-G7: wins are checked after the werewolf joins (D-CL7): his clan may now be the majority
     from engine.conduct import end_of_day
 
     end_of_day(s)
