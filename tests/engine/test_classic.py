@@ -671,6 +671,20 @@ def test_werewolf_joins_the_mafia_when_both_clans_lose_a_member_at_once() -> Non
     ]
 
 
+def test_the_werewolf_joining_at_nightfall_can_give_the_mafia_the_majority() -> None:
+    """D-G7: «win conditions are evaluated after every batch of eliminations (…, after 002's
+    werewolf/judge changes)»; D-CL7: «From the next night he wakes with the clan that lost the member»
+    — one mafioso and the werewolf against one citizen is a strict majority (D-CL2 4)."""
+    t = table("classic", ["mafioso", "mafioso", "werewolf", CIV], "werewolf")
+    to_day(t, 2)
+    events = t.classic_day([(4, 1)], [(1, [2, 3, 4])])
+    assert brief(events, "executed", "team_joined", "night_step", "game_over") == [
+        ("executed", 1),
+        ("team_joined", 3, "mafia"),
+        ("game_over", ("mafia",)),
+    ]
+
+
 def test_a_dormant_werewolf_keeps_the_town_from_winning() -> None:
     """D-CL2: «a living dormant werewolf counts as a mafia member only for step 3» — the last mafioso's
     execution is no honest win: the werewolf becomes the mafia and shoots."""
