@@ -7,7 +7,7 @@ Each test states the commands and the events it expects, so that a rule change r
 from __future__ import annotations
 
 import pytest
-from helpers import act, brief, phrases, shot, table
+from helpers import Table, act, brief, phrases, shot, table
 
 import engine
 from engine import Answer, Claim, Foul, IllegalCommand, Nominate, Propose, Remove, Skip, Vote
@@ -20,7 +20,7 @@ TEN = ["don", "mafioso", "putana", "doctor", "commissar", "maniac", CIV, CIV, CI
 TWELVE = ["don", "mafioso", "mafioso", "putana", "doctor", "commissar", "maniac", CIV, CIV, CIV, CIV, CIV]
 
 
-def start(seats: list[str] = TEN) -> object:
+def start(seats: list[str] = TEN) -> Table:
     """A game at the start of day 1's speeches (after the acquaintance night)."""
     t = table("simple", seats)
     t.until(lambda s: s.day == 1)
