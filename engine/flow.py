@@ -145,7 +145,11 @@ def finish(s: GameState, out: Out, winners: tuple[str, ...]) -> None:
         out.append(Event("game_over", EVERYONE, {"winners": [], "draw": True}, s.ruleset.phrase("draw")))
     else:
         key = f"win_{winners[0]}"
-        out.append(Event("game_over", EVERYONE, {"winners": list(winners)}, s.ruleset.phrase(key)))
+        params: dict[str, Any] = {}
+        loners = [x for x in s.living() if s.ruleset.roles[s.role_of(x)].side == "solo"]
+        if winners == ("solo",) and len(loners) == 1:  # «Победил одиночка — {role}!»
+            params = {"seat": loners[0], "role": s.ruleset.roles[s.role_of(loners[0])].display}
+        out.append(Event("game_over", EVERYONE, {"winners": list(winners)}, s.ruleset.phrase(key), params))
     roles = [{"seat": i + 1, "role": s.ruleset.roles[r].display, "role_id": r} for i, r in enumerate(s.roles)]
     put(s, revealed=frozenset(range(1, s.n_seats + 1)))
     out.append(
