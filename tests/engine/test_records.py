@@ -8,9 +8,11 @@ fragment of ``NAME.expected.json`` (the phase and the entry).
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +43,7 @@ VALID = sorted(p for p in RECORDS.glob("*.json") if not p.name.endswith(".expect
 INVALID = sorted(p for p in (RECORDS / "invalid").glob("*.json") if not p.name.endswith(".expected.json"))
 
 
-def replay(path: Path) -> subprocess.CompletedProcess[str]:
+def _run(path: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "engine", "replay", str(path)],
         cwd=ROOT,
@@ -50,6 +52,19 @@ def replay(path: Path) -> subprocess.CompletedProcess[str]:
         encoding="utf-8",
         timeout=60,
     )
+
+
+@functools.cache
+def _all_replays() -> dict[Path, subprocess.CompletedProcess[str]]:
+    """Every record is replayed once, several at a time (each run mostly waits for the interpreter
+    to start)."""
+    paths = VALID + INVALID
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        return dict(zip(paths, pool.map(_run, paths), strict=True))
+
+
+def replay(path: Path) -> subprocess.CompletedProcess[str]:
+    return _all_replays()[path]
 
 
 def key_events(stdout: str) -> list[dict[str, Any]]:
