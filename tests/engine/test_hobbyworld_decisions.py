@@ -394,3 +394,43 @@ def test_d_g8_dead_roles_are_not_called() -> None:
     lynch(t, 3)
     events = t.night(shot("mafia", 4))
     assert ("night_step", "doctor") not in brief(events, "night_step")
+
+
+def test_d_h9_the_bodyguard_takes_only_the_first_of_two_group_shots() -> None:
+    """D-H9 (3): «a bodyguard absorbs only the first attempt on his ward, the second kills the ward»."""
+    roles = ["mafioso", "mafioso", "yakuza", "yakuza", "bodyguard", *CIVS, "civilian", "civilian"]
+    t = hw(roles, "yakuza")
+    lynch(t, 12)
+    events = t.night(act(5, 6), shot("mafia", 6), shot("yakuza", 6))
+    assert brief(events, "killed") == [("killed", 5), ("killed", 6)]
+
+
+def test_d_h9_the_beauty_on_the_only_yakuza_stops_the_yakuza_shot() -> None:
+    """D-H9 (6) after «Если красотка выбрала единственного мафиози в игре, то мафия в эту ночь никого не
+    убивает»: the same for the yakuza; the mafia still shoots."""
+    roles = ["mafioso", "mafioso", "yakuza", "beauty", *CIVS, "civilian", "civilian", "civilian"]
+    t = hw(roles, "yakuza")
+    lynch(t, 12)
+    events = t.night(act(4, 3), shot("mafia", 5), shot("yakuza", 6))
+    assert brief(events, "killed", "team_missed") == [("team_missed", "yakuza", "blocked"), ("killed", 5)]
+
+
+def test_a_prisoner_s_record_entry_is_accepted_without_effect() -> None:
+    """Issue 2 part 6: «An entry that another role's action made ineffective (the actor was blocked,
+    jailed, or killed earlier that night …) is accepted and simply has no effect»."""
+    from engine.record import play_record
+
+    seats = ["godfather", "mafioso", "jailer", *CIVS, "civilian", "civilian"]
+    record = {
+        "ruleset": "hobbyworld",
+        "seats": seats,
+        "script": [
+            {"night": []},
+            {"day": {"nominations": [[3, 10]], "votes": [[10, [3]]]}},
+            {"night": [{"seat": 3, "target": 1}]},
+            {"day": {"nominations": [[3, 9]], "votes": [[9, [3]]]}},
+            {"night": [{"seat": 1, "target": 4}, {"team": "mafia", "target": 5}]},
+        ],
+    }
+    events = play_record(record).events
+    assert brief(events, "jailed", "vote_denied", "killed") == [("jailed", 1), ("killed", 5)]
