@@ -193,6 +193,8 @@ class ClipCache:
             return None
         if clip.text != text or clip.source != source:  # a SHA-256 collision would be news
             return None
+        with contextlib.suppress(OSError):  # a read-only cache still plays; it only cannot be pruned well
+            os.utime(path)  # the mtime is the last use, for prune()
         return clip
 
     def put(self, text: str, pcm: Pcm) -> Clip:
@@ -232,6 +234,30 @@ class ClipCache:
                 if path.stat().st_mtime < cutoff:
                     path.unlink()
                     removed += 1
+        return removed
+
+    def prune(self, max_bytes: int) -> int:
+        """Delete the least recently used clips until the cache holds at most ``max_bytes``.
+
+        Phrases with player names are rendered live and cached like any other, so a long-running bot's
+        cache grows; fixed phrases evicted here are simply rendered again when next needed. Returns how
+        many files were deleted.
+        """
+        files = []
+        for path in self.root.rglob(f"*{SUFFIX}"):
+            if path.name.startswith(".tmp-"):
+                continue
+            with contextlib.suppress(FileNotFoundError):
+                stat = path.stat()
+                files.append((stat.st_mtime, stat.st_size, path))
+        total = sum(size for _, size, _ in files)
+        removed = 0
+        for _, size, path in sorted(files):
+            if total <= max_bytes:
+                break
+            path.unlink(missing_ok=True)
+            total -= size
+            removed += 1
         return removed
 
     def size_on_disk(self) -> tuple[int, int]:

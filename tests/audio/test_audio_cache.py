@@ -127,11 +127,12 @@ def test_prebuild_is_idempotent_and_resumable(tmp_path: Path, capsys: pytest.Cap
     assert all(cache.contains(engine.source, text) for text in wanted)
     count, size = cache.size_on_disk()
     assert count == len(wanted) and size > 0
-    files = {p: p.stat().st_mtime_ns for p in tmp_path.rglob(f"*{SUFFIX}")}
+    # Unchanged means never rewritten: a rewrite (atomic rename) would give the file a new inode.
+    files = {p: (p.stat().st_ino, p.read_bytes()) for p in tmp_path.rglob(f"*{SUFFIX}")}
     again = CountingEngine()
     assert cli.prebuild(preset="simple", cache_dir=tmp_path, engine=again) == 0
     assert again.calls == 0
-    assert {p: p.stat().st_mtime_ns for p in tmp_path.rglob(f"*{SUFFIX}")} == files
+    assert {p: (p.stat().st_ino, p.read_bytes()) for p in tmp_path.rglob(f"*{SUFFIX}")} == files
     assert f"{len(wanted)} already cached, 0 to render" in capsys.readouterr().err
 
 
@@ -238,3 +239,18 @@ def test_progress_bar_redraws_on_a_terminal_and_logs_tenths_elsewhere() -> None:
         bar.advance()
     assert log.getvalue().splitlines()[-1] == "100/100 (100 %)"
     assert len(log.getvalue().splitlines()) == 11
+
+
+def test_prune_removes_the_least_recently_used_clips(tmp_path: Path) -> None:
+    cache = ClipCache(tmp_path)
+    texts = [f"Слово игроку номер {n}." for n in range(5)]
+    for age, text in enumerate(texts):
+        cache.put(text, Pcm(tone(0.2), "tone:a4"))
+        os.utime(cache.path_for("tone:a4", text), (1000 + age, 1000 + age))
+    assert cache.get("tone:a4", texts[0]) is not None  # playing it makes it the most recent
+    count, size = cache.size_on_disk()
+    assert count == 5
+    assert cache.prune(size * 3 // 5 + 10) == 2
+    kept = [text for text in texts if cache.contains("tone:a4", text)]
+    assert kept == [texts[0], texts[3], texts[4]]
+    assert cache.prune(10**9) == 0
