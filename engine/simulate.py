@@ -64,7 +64,9 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
                 out.append(Act(seat=seat, targets=tuple(picks), act=name))
     elif step.kind == "speech":
         nominated = {t for _, t in s.nominations}
-        if step.round == "day" and step.seat in s.alive and rnd.random() < 0.6:
+        already = sum(1 for by, _ in s.nominations if by == step.seat)
+        may_nominate = already < s.ruleset.voting.nominations_per_player
+        if step.round == "day" and step.seat in s.alive and may_nominate and rnd.random() < 0.6:
             free = [
                 x
                 for x in living
