@@ -342,7 +342,8 @@ def close_candidate(s: GameState, out: Out) -> None:
     elif verdict[0] == "tie":
         TIE_CHAINS[s.ruleset.voting.ties](s, list(verdict[1]), out)
     else:
-        no_elimination(s, out, "below_threshold")
+        # A ballot of one candidate (the sequential variant) names him: «счесть его невиновным».
+        no_elimination(s, out, "below_threshold", step.seat if len(step.candidates) == 1 else 0)
 
 
 def condemn(s: GameState, seat: int, out: Out) -> None:
@@ -367,9 +368,10 @@ def execute(s: GameState, seat: int, out: Out) -> None:
     after_elimination(s, out)
 
 
-def no_elimination(s: GameState, out: Out, reason: str) -> None:
+def no_elimination(s: GameState, out: Out, reason: str, seat: int = 0) -> None:
     key = {"below_threshold": "nobody_voted_out", "tie": "no_elimination"}.get(reason, "no_elimination")
-    out.append(Event("no_elimination", EVERYONE, {"reason": reason}, s.ruleset.phrase(key)))
+    data: dict[str, Any] = {"reason": reason, "seat": seat} if seat else {"reason": reason}
+    out.append(Event("no_elimination", EVERYONE, data, s.ruleset.phrase(key), {"seat": seat} if seat else {}))
     next_day_step(s, out)
 
 

@@ -293,7 +293,8 @@ def test_d_h17_sequential_majority() -> None:
         ("no_elimination", "below_threshold"),
         ("executed", 4),
     ]
-    assert next(e for e in events if e.type == "no_elimination").phrase == "hw_candidate_innocent"
+    innocent = next(e for e in events if e.type == "no_elimination")
+    assert (innocent.phrase, innocent.params) == ("hw_candidate_innocent", {"seat": 3})
 
 
 def test_d_h17_sequential_all_innocent_then_most_votes() -> None:

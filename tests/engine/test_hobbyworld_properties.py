@@ -101,3 +101,25 @@ def _with_day(events: list[engine.Event]) -> list[engine.Event]:
 def test_every_role_is_played_by_the_rich_decks() -> None:
     roles = {r for n, v in CASES for r in deck(n, v)[0]}
     assert roles == set(engine.load_ruleset("hobbyworld").roles)
+
+
+@pytest.mark.parametrize(("players", "variant"), [(n, v) for n in (8, 11, 13, 16) for v in (0, 1)])
+def test_every_host_line_renders_with_its_params(players: int, variant: int) -> None:
+    """Issue 3 part 6: every event that a phrase needs carries the data for its placeholders — for every
+    role and both voting methods (the audio catalogue renders each line; nothing is left in braces)."""
+    from audio import phrases
+
+    roles, options = deck(players, variant)
+    ruleset = engine.load_ruleset("hobbyworld", options)
+    for seed in range(4):
+        seats, _ = rng.shuffled(rng.seed_state(seed), roles)
+        for ev in play_random_game(ruleset, players, seed, roles=seats).events:
+            if not ev.phrase:
+                continue
+            params = dict(ev.params)
+            if isinstance(params.get("seat"), int):
+                params.setdefault("name", f"Игрок {params['seat']}")
+            if "roles_list" in params:
+                params["roles_list"] = [{**r, "name": f"Игрок {r['seat']}"} for r in params["roles_list"]]
+            text = phrases.render(ev.phrase, params)
+            assert text and "{" not in text, (ev.type, ev.phrase, ev.params)
