@@ -59,7 +59,12 @@ def remove(s: GameState, seat: int, reason: str, out: Out) -> None:
     nominated = [t for _, t in s.nominations]
     if s.phase == "day" and seat in nominated and not _voting(s):
         put(s, flags=s.flags | {"vote_cancelled"})
+    interrupted = s.step
     check_win(s, out)
+    if s.step.kind == "question" and interrupted.kind not in ("dawn", "question"):
+        # D-S7 asks the maniac at once; the speech, ballot or night step goes on after his answer
+        # (D-F5: «голосование не отменяется»).
+        put(s, resume=interrupted)
 
 
 def _voting(s: GameState) -> bool:

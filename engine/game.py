@@ -280,6 +280,13 @@ def _question_silence(s: GameState, out: list[Event]) -> None:
     out.append(Event("maniac_answer", EVERYONE, {"yes": False}, s.ruleset.phrase("maniac_silent")))
     if check_win(s, out):
         return  # D-S6 5: a maniac playing for himself wins at once with at most one other player left
+    if s.resume is not None:
+        step = s.resume
+        put(s, step=step, resume=None)
+        out.append(Event("step_resumed", EVERYONE, {"kind": step.kind, "seat": step.seat}))
+        if step.kind == "speech" and step.seat not in s.alive and step.round != "farewell":
+            day.end_speech(s, out)
+        return
     if s.phase == "night":
         next_night_step(s, out)
     else:

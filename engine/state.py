@@ -96,6 +96,7 @@ class GameState:
     vote_links: tuple[tuple[int, int], ...] = ()  # today (leader, follower): follower votes as leader
     cleared: frozenset[int] = frozenset()  # today: candidates who may not be voted on again
     day_votes: tuple[tuple[int, int], ...] = ()  # today: (candidate, condemnation votes) per ballot
+    resume: Step | None = None  # the step a removal interrupted with the maniac's question (D-S7)
     winners: tuple[str, ...] | None = None
     draw: bool = False
 
