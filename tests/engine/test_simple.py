@@ -599,6 +599,45 @@ def test_a_nominee_removed_during_the_vote_is_not_voted_out_twice() -> None:
     assert t.s.phase == "night"
 
 
+def test_a_removal_during_the_vote_asks_the_maniac_then_the_vote_goes_on() -> None:
+    """D-S7: the question is «Asked publicly (exact line) as soon as the last mafia member is
+    eliminated while the maniac lives»; D-F5 / 001: «если удаление случилось в момент голосования,
+    голоса засчитываются, голосование не отменяется» — after his silence the ballot resumes."""
+    t = start(["don", "maniac", CIV, CIV, CIV, CIV])
+    t.simple_day([(3, 4), (4, 5)], None)
+    events = t.send(Vote(seat=3, candidate=4), Remove(seat=1, reason="confession"))
+    events += t.advance()  # no answer from the maniac
+    assert (t.s.step.kind, t.s.step.seat) == ("vote", 4)
+    events += t.send(Vote(seat=5, candidate=4), Vote(seat=6, candidate=4))
+    events += t.advance(2)
+    assert brief(events, "voted", "removed", "question", "maniac_answer", "vote_count", "executed") == [
+        ("voted", 3, 4),
+        ("removed", 1, "confession"),
+        ("question", 2),
+        ("maniac_answer", False),
+        ("voted", 5, 4),
+        ("voted", 6, 4),
+        ("vote_count", 4, 3, "main"),
+        ("vote_count", 5, 0, "main"),
+        ("executed", 4),
+    ]
+
+
+def test_a_confessing_speaker_hands_the_floor_on_after_the_question() -> None:
+    """D-F5: «Immediate elimination without last words»; D-S7: the question comes at once, then the
+    day goes on with the next speaker."""
+    t = start(["don", "maniac", CIV, CIV, CIV, CIV])
+    assert t.s.step.seat == 1
+    events = t.send(Remove(seat=1, reason="confession"))
+    events += t.advance()
+    assert brief(events, "removed", "question", "maniac_answer", "speech") == [
+        ("removed", 1, "confession"),
+        ("question", 2),
+        ("maniac_answer", False),
+        ("speech", 2, "day"),
+    ]
+
+
 def test_a_removed_speaker_loses_the_rest_of_his_speech() -> None:
     """D-F5: «Immediate elimination without last words»: the next speaker's turn starts at once."""
     t = start()
