@@ -435,3 +435,17 @@ def test_a_prisoner_s_record_entry_is_accepted_without_effect() -> None:
     }
     events = play_record(record).events
     assert brief(events, "jailed", "vote_denied", "killed") == [("jailed", 1), ("killed", 5)]
+
+
+def test_d_h16_sequential_last_resort_acquitted_then_the_next_most_voted() -> None:
+    """D-H16 with D-H17's last resort: the judge acquits the most voted player of the day; the day still
+    ends with one lynch («каждый день один (и только один) игрок»)."""
+    t = hw(["mafioso", "mafioso", "judge", "civilian"], "sequential_voting")
+    to_ballot(t)  # nobody nominated: every player in turn, all found innocent
+    t.ballot([(1, [4])])
+    for _ in range(3):
+        t.ballot([])
+    assert t.s.step.kind == "acquittal" and t.s.step.seat == 1
+    events = t.send(acquit(3, 1))
+    assert brief(events, "acquitted", "lot", "executed")[0] == ("acquitted", 1)
+    assert len(brief(events, "executed")) == 1  # (and the mafia, two of three, wins)
