@@ -638,6 +638,26 @@ def test_a_confessing_speaker_hands_the_floor_on_after_the_question() -> None:
     ]
 
 
+def test_a_removal_at_night_asks_the_maniac_and_the_night_step_still_counts() -> None:
+    """D-S7 (the question «as soon as the last mafia member is eliminated»), D-F6 (a ban can come at
+    any time): the doctor's step interrupted by the question is resumed and his heal still counts."""
+    t = start(["don", "maniac", "doctor", CIV, CIV, CIV])
+    t.simple_day()
+    t.to_step("maniac")
+    t.send(act(2, 4))
+    t.to_step("doctor")
+    events = t.send(act(3, 4), Remove(seat=1, reason="confession"))
+    events += t.advance()  # the maniac is silent
+    assert (t.s.step.kind, t.s.step.night_step) == ("night", "doctor")
+    events += t.to_day()
+    assert brief(events, "removed", "question", "maniac_answer", "killed") == [
+        ("removed", 1, "confession"),
+        ("question", 2),
+        ("maniac_answer", False),
+    ]
+    assert 4 in t.s.alive
+
+
 def test_a_removed_speaker_loses_the_rest_of_his_speech() -> None:
     """D-F5: «Immediate elimination without last words»: the next speaker's turn starts at once."""
     t = start()
