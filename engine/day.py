@@ -213,8 +213,14 @@ def end_speech(s: GameState, out: Out) -> None:
         announce_speech(s, out)
         return
     if step.round == "tie_word":
+        # A tied player removed during the defences (club rules) is off the revote; one left alone is not
+        # voted on again.
+        tied = [c for c in step.candidates if c in s.alive]
+        if len(tied) < 2:
+            no_elimination(s, out, "tie")
+            return
         say(s, out, "revote")
-        start_ballot(s, out, list(step.candidates), "after_words")
+        start_ballot(s, out, tied, "after_words")
     elif step.round == "farewell":
         after_elimination(s, out)
     else:

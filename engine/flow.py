@@ -183,6 +183,8 @@ def start_night(s: GameState, out: Out) -> None:
     elif night == 1 and s.ruleset.phrase("first_night_falls"):
         key = "first_night_falls"
     say(s, out, key)
+    if intro:
+        say(s, out, "roles_dealing")  # city 5.4: the cards are dealt during the intro night
     steps = s.ruleset.intro_night if intro else s.ruleset.night_steps
     put(s, agenda=tuple(step.id for step in steps))
     next_night_step(s, out)

@@ -74,6 +74,8 @@ def test_intro_night_wakes_the_active_roles_in_the_book_order_without_actions() 
     ]
     assert not any(e.type in ("action", "check", "killed") for e in t.events)
     assert t.s.step.kind == "speech" and t.s.step.seat == 1
+    lines = [e.phrase for e in t.events if e.type == "announce"]
+    assert lines[1:3] == ["city_night_falls", "city_roles_dealing"]
 
 
 def test_night_order_is_d_c2() -> None:
@@ -170,7 +172,9 @@ def test_mafia_cannot_refuse_and_a_self_shot_is_a_miss() -> None:
     t = at_night(ELEVEN, QUIET)
     t.to_step("mafia")
     assert queries.targets_for(t.s, DON)["team"] == list(range(1, 12))
-    assert not queries.is_optional(t.s, DON) or True  # the team's step has no skip in the bot (D-G3)
+    assert not queries.is_optional(t.s, DON)  # D-G3: no skip button for the team's shot
+    with pytest.raises(IllegalCommand):
+        t.send(Skip(seat=DON))
     events = t.night(shot("mafia", MAFIOSO))
     assert morning(events) == [("announce", "day_breaks"), ("mafia_missed",)]
     assert MAFIOSO in t.s.alive
@@ -624,3 +628,16 @@ def test_maniac_wins_one_on_one() -> None:
     events = t.night(act(2, 3))
     assert brief(events, "killed", "game_over") == [("killed", 3), ("game_over", ("solo",))]
     assert [e.phrase for e in events if e.type == "game_over"] == ["city_maniac_wins"]
+
+
+def test_every_ability_kind_city_uses_has_a_scenario_here() -> None:
+    """Kinds used by `city` (with every option) and the scenario tests above that exercise them:
+    ``city_block`` (agent), ``city_save`` (lawyer), ``check_is_role`` (don), ``check_status`` (sheriff),
+    ``kill`` (ranger, maniac), ``protect`` (doctor) and the ``leaves_table`` hook (D-C17)."""
+    ruleset = engine.load_ruleset("city")
+    for options in [(), *[(o,) for o in ruleset.options]]:
+        variant = engine.load_ruleset("city", options)
+        used = {a.kind for r in variant.roles.values() for a in r.abilities}
+        hooks = {a.params.get("if_idle") for r in variant.roles.values() for a in r.abilities} - {None}
+        assert used == {"city_block", "city_save", "check_is_role", "check_status", "kill", "protect"}
+        assert hooks == {"leaves_table"}

@@ -261,6 +261,26 @@ def test_removed_nominee_cancels_the_vote_but_not_during_it() -> None:
     assert brief(events, "executed") == [("executed", 9)]
 
 
+def test_tied_player_removed_during_the_defences_ends_the_vote() -> None:
+    """9.1: a removal «в момент голосования» keeps the vote; a tied player removed during the car crash's
+    defences is off the revote, and the one left alone is not voted on again (decision)."""
+    t = start(ELEVEN, QUIET)
+    t.send(Nominate(seat=1, target=9), Pass(seat=1), Nominate(seat=2, target=10))
+    t.to_kind("vote")
+    t.send(Vote(seat=1, candidate=9))
+    t.advance()
+    t.send(Vote(seat=2, candidate=10))
+    t.advance()
+    assert (t.s.step.kind, t.s.step.round, t.s.step.seat) == ("speech", "tie_word", 9)
+    events = t.send(Remove(seat=9, reason="threats"))
+    events += t.advance()
+    assert brief(events, "removed", "no_elimination", "ballot") == [
+        ("removed", 9, "threats"),
+        ("no_elimination", "tie"),
+    ]
+    assert t.s.phase == "night" and 10 in t.s.alive
+
+
 # -- conduct (9.1, D-F1…D-F5) ----------------------------------------------------------------------
 
 
