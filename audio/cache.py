@@ -25,7 +25,7 @@ import struct
 import tempfile
 import time
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -224,6 +224,15 @@ class ClipCache:
         if not pcm:
             return None
         return self.put(text, pcm)
+
+    def render_many(self, engine: Engine, texts: Sequence[str]) -> list[Clip | None]:
+        """``render`` for several texts, the missing ones synthesized together (one batch for the engine)."""
+        found = {text: self.lookup(engine, text) for text in texts}
+        missing = list(dict.fromkeys(text for text in texts if found[text] is None))
+        if missing:
+            for text, pcm in zip(missing, engine.synthesize_many(missing), strict=True):
+                found[text] = self.put(text, pcm) if pcm else None
+        return [found[text] for text in texts]
 
     def remove_stale_temporaries(self, older_than: float = 600.0) -> int:
         """Delete temporary files left by a writer that was killed mid-write; returns how many."""

@@ -107,16 +107,19 @@ def prebuild(
     bar = ProgressBar(len(todo))
     started = time.monotonic()
 
-    def render(item: phrases.PrebuildItem) -> None:
+    def render(batch: list[phrases.PrebuildItem]) -> None:
         try:
-            cache.render(engine, item.text)
+            cache.render_many(engine, [item.text for item in batch])
         except EngineError as exc:
-            failures.append(f"{item.phrase_id} {dict(item.params)}: {exc}")
+            failures.extend(f"{item.phrase_id} {dict(item.params)}: {exc}" for item in batch)
 
+    size = max(1, engine.batch_size)
+    batches = [todo[i : i + size] for i in range(0, len(todo), size)]
     pool = ThreadPoolExecutor(max_workers=max(1, jobs))
     try:
-        for item, _ in zip(todo, pool.map(render, todo), strict=True):
-            bar.advance(item.phrase_id)
+        for batch, _ in zip(batches, pool.map(render, batches), strict=True):
+            for item in batch:
+                bar.advance(item.phrase_id)
     except KeyboardInterrupt:
         # Let the renders in flight finish (each file is written atomically), drop the queued ones.
         pool.shutdown(wait=True, cancel_futures=True)

@@ -47,14 +47,26 @@ class Pcm:
         return bool(self.data)
 
 
-def to_pcm(encoded: bytes, *, input_format: str | None = None, timeout: float = 30.0) -> bytes:
-    """Decode any audio ffmpeg understands (MP3, WAV…) to 48 kHz s16le stereo."""
+def to_pcm(
+    encoded: bytes,
+    *,
+    input_format: str | None = None,
+    input_rate: int | None = None,
+    input_channels: int | None = None,
+    timeout: float = 30.0,
+) -> bytes:
+    """Decode any audio ffmpeg understands (MP3, WAV…) to 48 kHz s16le stereo. Raw input (``s16le``)
+    needs ``input_rate`` and ``input_channels``."""
     ffmpeg = shutil.which("ffmpeg")
     if ffmpeg is None:
         raise DecodeError("ffmpeg is not installed (Debian: apt-get install ffmpeg)")
     cmd = [ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin"]
     if input_format:
         cmd += ["-f", input_format]
+    if input_rate:
+        cmd += ["-ar", str(input_rate)]
+    if input_channels:
+        cmd += ["-ac", str(input_channels)]
     cmd += ["-i", "pipe:0", "-f", "s16le", "-acodec", "pcm_s16le", "-ar", str(SAMPLE_RATE),
             "-ac", str(CHANNELS), "pipe:1"]  # fmt: skip
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 
 from audio.pcm import Pcm
 
@@ -20,6 +21,8 @@ class Engine(ABC):
 
     name: str = ""
     voice: str = ""
+    batch_size: int = 1
+    """How many texts ``synthesize_many`` handles well at once (prebuild groups its work by this)."""
 
     @property
     def source(self) -> str:
@@ -35,6 +38,10 @@ class Engine(ABC):
         """Render ``text``; raise EngineError on failure.
 
         Blocking (subprocess or HTTP): async code calls it in a worker thread."""
+
+    def synthesize_many(self, texts: Sequence[str]) -> list[Pcm]:
+        """Render several texts; engines that can share work between them override this."""
+        return [self.synthesize(text) for text in texts]
 
     def cache_sources(self) -> list[str]:
         """Cache entries that may stand for this engine's output, in order of preference."""

@@ -37,8 +37,9 @@ def offline_cache(tmp_path_factory: pytest.TempPathFactory, espeak: EspeakEngine
     """Every fixed phrase of every preset rendered once with espeak-ng, shared by the tests that need it."""
     cache = ClipCache(tmp_path_factory.mktemp("offline-cache"))
     texts = sorted({p.text for p in phrases.fixed_phrases()})
+    batches = [texts[i : i + espeak.batch_size] for i in range(0, len(texts), espeak.batch_size)]
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        list(pool.map(lambda text: cache.render(espeak, text), texts))
+        list(pool.map(lambda batch: cache.render_many(espeak, batch), batches))
     return cache
 
 

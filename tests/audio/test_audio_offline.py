@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import struct
+
 import pytest
 
 from audio import opus, pcm, phrases
@@ -56,3 +58,28 @@ def test_seat_numbers_are_spoken(offline_cache: ClipCache, espeak: EspeakEngine)
     seventeen = offline_cache.render(espeak, phrases.render("city_speech_turn", {"seat": 17}))
     assert three is not None and seventeen is not None
     assert seventeen.duration > three.duration  # «семнадцать» is longer than «три»
+
+
+def test_a_batch_sounds_like_its_phrases_one_by_one(espeak: EspeakEngine) -> None:
+    texts = ["Время вышло.", "Наш стол покинул маньяк.", "Пас. Спасибо."]
+    batch = espeak.synthesize_many(texts)
+    for text, together in zip(texts, batch, strict=True):
+        alone = espeak.synthesize(text)
+        assert together.source == alone.source == espeak.source
+        assert together.duration == pytest.approx(alone.duration, abs=0.03)
+        assert pcm.rms(together.data) == pytest.approx(pcm.rms(alone.data), rel=0.05)
+
+
+def test_espeak_output_must_be_mono_16_bit_wav() -> None:
+    from audio.engines.base import EngineError
+    from audio.engines.espeak import _wav_samples
+
+    header = b"RIFF\xff\xff\xff\x7fWAVEfmt " + struct.pack("<IHHIIHH", 16, 1, 1, 22050, 44100, 2, 16)
+    assert _wav_samples(header + b"data\x00\xf0\xff\x7f" + b"\x01\x00\x02\x00\x03") == (
+        22050,
+        b"\x01\x00\x02\x00",
+    )
+    stereo = header.replace(struct.pack("<HH", 1, 1), struct.pack("<HH", 1, 2), 1)
+    for bad in (b"", b"OggS" + header[4:], stereo + b"data\x00\x00\x00\x00", header):
+        with pytest.raises(EngineError):
+            _wav_samples(bad)
