@@ -963,6 +963,34 @@ def test_eliminated_players_take_no_part() -> None:
     assert 3 not in queries.voters(t.s) and 3 not in queries.speakers(t.s)
 
 
+def test_who_may_speak_vote_and_act_at_each_step() -> None:
+    """Issue 2 part 4: «The engine says at each moment who may speak, who may vote and for whom, who is
+    awake»; 6.7: the discussion is open to all («Комиссар участвует в обсуждении наравне со всеми»),
+    then each candidate's «последнее слово»; 6.9: only the woken role has its eyes open."""
+    t = table("classic", BASE7)
+    assert (queries.speakers(t.s), queries.awake(t.s)) == ({1}, set(range(1, 8)))
+    t.until(lambda s: s.phase == "night")
+    assert (queries.speakers(t.s), queries.awake(t.s), queries.actors(t.s)) == (set(), {1, 2}, set())
+    t.until(lambda s: s.step.kind == "discussion")
+    assert queries.speakers(t.s) == set(range(1, 8))
+    t.classic_day([(4, 1), (5, 2)], None)
+    t.until(lambda s: s.step.kind == "vote")
+    assert (queries.speakers(t.s), queries.voters(t.s)) == (set(), set(range(1, 8)))
+    t.send(Vote(seat=4, candidate=1))
+    assert queries.voters(t.s) == set(range(1, 8)) - {4}
+    t.advance(2)
+    t.to_step("mafia")
+    assert (queries.awake(t.s), queries.actors(t.s)) == (
+        set(t.s.living()) & {1, 2},
+        set(t.s.living()) & {1, 2},
+    )
+    assert queries.targets_for(t.s, 1) == {"team": t.s.living()}
+    t.to_step("commissar")
+    assert queries.awake(t.s) == {3} and queries.targets_for(t.s, 3) == {
+        "": [x for x in t.s.living() if x != 3]
+    }
+
+
 def test_classic_has_no_fouls() -> None:
     """RULESETS.md 9.3: «`hobbyworld`, `classic` and `blood` contain no conduct rules beyond the game
     rules»; D-F7: «"none" for the others»."""
