@@ -10,6 +10,8 @@ from pathlib import Path
 from helpers import act, brief, phrases, shot
 from hobbyworld_helpers import hw, lynch, next_night
 
+from engine import Advance, Nominate
+
 ROOT = Path(__file__).resolve().parents[2]
 CIVS = ["civilian"] * 5
 EVERY_NIGHT_ROLE = [
@@ -147,3 +149,35 @@ def test_simulate_command_line() -> None:
         timeout=120,
     )
     assert refused.returncode == 2 and "12" in refused.stderr
+
+
+def test_the_composition_table_is_the_book_s() -> None:
+    """D-H1: «6 41 0 2 0» … «16 11 1 1–2 5 1–2»: civilians + criminals = players in every row."""
+    import engine
+
+    table = engine.load_ruleset("hobbyworld").params["table"]
+    assert sorted(int(n) for n in table) == list(range(6, 17))
+    for n, (civ, leader, sc_low, sc_high, crim, sm_low, sm_high) in table.items():
+        assert civ + crim == int(n) and leader == 1
+        assert 0 <= sc_low <= sc_high <= 2 and 0 <= sm_low <= sm_high <= 2
+    assert table["6"] == [4, 1, 0, 0, 2, 0, 0] and table["16"] == [11, 1, 1, 2, 5, 1, 2]
+
+
+def test_timers_and_no_last_words() -> None:
+    """D-G5: a 7-minute discussion with nominations open, 30 s per ballot and per night step, 60 s for a
+    group's shot, 15 s for the judge; D-H21: the lynched player only shows his card."""
+    t = hw(["mafioso", "mafioso", "judge", *CIVS])
+    t.until(lambda s: s.step.kind == "nominations")
+    assert t.s.step.seconds == 420
+    events = lynch(t, 8)
+    assert [e.get("seconds") for e in events if e.type == "night_step"] == [60]  # the mafia's shot
+    assert brief(events, "executed", "speech") == [("executed", 8)]
+    t.advance()
+    assert t.s.step.night_step == "judge" and t.s.step.seconds == 30
+    t2 = hw(["mafioso", "mafioso", "judge", *CIVS])
+    to_vote = t2.until(lambda s: s.step.kind == "nominations")
+    assert to_vote is not None
+    t2.send(Nominate(seat=1, target=8), Advance())
+    assert t2.s.step.kind == "vote" and t2.s.step.seconds == 30
+    t2.advance()
+    assert t2.s.step.kind == "acquittal" and t2.s.step.seconds == 15
