@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -42,6 +43,7 @@ def _parser() -> argparse.ArgumentParser:
     pre.add_argument(
         "--jobs", type=int, default=None, help="parallel renders (default: CPUs for espeak, 1 gtts)"
     )
+    pre.add_argument("--give-up-after", type=int, default=10, help="stop after N failures in a row")
     pre.add_argument("--gtts-url", default=os.environ.get(GTTS_URL_ENV), help="gTTS endpoint base URL")
     say = sub.add_parser("text", help="print a phrase's rendered text")
     say.add_argument("phrase_id")
@@ -60,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         cache_dir=args.cache_dir or default_cache_dir(),
         jobs=args.jobs,
         gtts_url=args.gtts_url,
+        give_up_after=args.give_up_after,
     )
 
 
@@ -87,8 +90,13 @@ def prebuild(
     jobs: int | None = None,
     gtts_url: str | None = None,
     engine: Engine | None = None,
+    give_up_after: int = 10,
 ) -> int:
-    """Render what is missing; 0 when every item is cached at the end, 1 when some failed."""
+    """Render what is missing; 0 when every item is cached at the end, 1 when some failed.
+
+    After ``give_up_after`` failures in a row the engine is taken to be down (no network, banned) and the
+    remaining phrases are not attempted: with gTTS's retries each would otherwise take half a minute.
+    """
     if engine is None:
         options = {"base_url": gtts_url} if gtts_url else {}
         engine = make_engine(engine_name, fallback=False, **options)
@@ -102,19 +110,31 @@ def prebuild(
         file=sys.stderr,
     )
     if jobs is None:
-        jobs = 1 if engine_name == "gtts" else os.cpu_count() or 1
+        jobs = 1 if engine.name == "gtts" else os.cpu_count() or 1
     failures: list[str] = []
+    skipped: list[phrases.PrebuildItem] = []
+    in_a_row = [0]
+    lock = threading.Lock()
     bar = ProgressBar(len(todo))
     started = time.monotonic()
 
     def render(batch: list[phrases.PrebuildItem]) -> None:
+        if in_a_row[0] >= give_up_after:
+            with lock:
+                skipped.extend(batch)
+            return
         try:
             cache.render_many(engine, [item.text for item in batch])
         except EngineError as exc:
-            failures.extend(f"{item.phrase_id} {dict(item.params)}: {exc}" for item in batch)
+            with lock:
+                failures.extend(f"{item.phrase_id} {dict(item.params)}: {exc}" for item in batch)
+                in_a_row[0] += len(batch)
+        else:
+            with lock:
+                in_a_row[0] = 0
 
-    size = max(1, engine.batch_size)
-    batches = [todo[i : i + size] for i in range(0, len(todo), size)]
+    batch_size = max(1, engine.batch_size)
+    batches = [todo[i : i + batch_size] for i in range(0, len(todo), batch_size)]
     pool = ThreadPoolExecutor(max_workers=max(1, jobs))
     try:
         for batch, _ in zip(batches, pool.map(render, batches), strict=True):
@@ -130,10 +150,16 @@ def prebuild(
     bar.close()
     count, size = cache.size_on_disk()
     print(
-        f"rendered {len(todo) - len(failures)} in {time.monotonic() - started:.1f} s; "
+        f"rendered {len(todo) - len(failures) - len(skipped)} in {time.monotonic() - started:.1f} s; "
         f"cache holds {count} clips, {size / 1e6:.1f} MB",
         file=sys.stderr,
     )
     for failure in failures:
         print(f"failed: {failure}", file=sys.stderr)
-    return 1 if failures else 0
+    if skipped:
+        print(
+            f"gave up after {give_up_after} failures in a row: {engine.source} looks unavailable; "
+            f"{len(skipped)} phrases not attempted, run again later to resume",
+            file=sys.stderr,
+        )
+    return 1 if failures or skipped else 0

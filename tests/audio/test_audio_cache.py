@@ -254,3 +254,13 @@ def test_prune_removes_the_least_recently_used_clips(tmp_path: Path) -> None:
     kept = [text for text in texts if cache.contains("tone:a4", text)]
     assert kept == [texts[0], texts[3], texts[4]]
     assert cache.prune(10**9) == 0
+
+
+def test_prebuild_gives_up_when_the_engine_is_down(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    down = CountingEngine(fail_after=0)
+    assert cli.prebuild(preset="city", cache_dir=tmp_path, engine=down, jobs=1, give_up_after=3) == 1
+    err = capsys.readouterr().err
+    assert err.count("failed: ") == 3
+    assert f"{len(phrases.prebuild_items('city')) - 3} phrases not attempted" in err
