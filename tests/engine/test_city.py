@@ -641,3 +641,35 @@ def test_every_ability_kind_city_uses_has_a_scenario_here() -> None:
         hooks = {a.params.get("if_idle") for r in variant.roles.values() for a in r.abilities} - {None}
         assert used == {"city_block", "city_save", "check_is_role", "check_status", "kill", "protect"}
         assert hooks == {"leaves_table"}
+
+
+def test_a_player_shot_at_night_still_acts_that_night() -> None:
+    """D-C19: «all city night actions take effect together at dawn; a player shot that night still
+    performs his own action»: the sheriff shot by the mafia gets his answer, the doctor's heal holds."""
+    t = at_night(ELEVEN, QUIET)
+    events = t.night(shot("mafia", SHERIFF), act(SHERIFF, DON), act(MANIAC, DOCTOR), act(DOCTOR, SHERIFF))
+    assert brief(events, "check") == [("check", SHERIFF, DON, "mafia")]
+    assert morning(events) == [("announce", "day_breaks"), ("killed", DOCTOR)]
+
+
+def test_a_removed_agent_takes_nobody_with_him() -> None:
+    """D-F5: «a removed agent triggers no link» (the link needs a night shot, D-C6)."""
+    t = at_night(ELEVEN, QUIET)
+    t.to_step("agent")
+    t.send(act(AGENT, 9))
+    fouls = [engine.Foul(seat=AGENT, reason="peeking")] * 4
+    events = t.send(*fouls, engine.Remove(seat=AGENT, reason="peeking"))
+    assert brief(events, "removed") == [("removed", AGENT, "peeking")]
+    events = t.night(shot("mafia", 10))
+    assert morning(events) == [("announce", "day_breaks"), ("killed", 10)]
+    assert 9 in t.s.alive
+
+
+def test_nobody_left_is_a_draw() -> None:
+    """D-C1 1: «nobody living → draw» — here all three tied players leave together."""
+    seats = ["don", "maniac", CIV]
+    t = start(seats, QUIET)
+    votes = [(2, [1]), (3, [2]), (1, [3])]
+    events = t.day([(1, 2), (2, 3), (3, 1)], votes, revote=[(1, [3]), (2, [1]), (3, [2])], lift=[1, 2, 3])
+    assert brief(events, "leave_together", "game_over") == [("leave_together", (1, 2, 3)), ("game_over", ())]
+    assert [e.phrase for e in events if e.type == "game_over"] == ["game_draw"]
