@@ -8,6 +8,7 @@ the protections at dawn (:func:`resolve_attempts`).
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 from engine.errors import DeadPlayer, IllegalCommand, IllegalTarget, NotYourTurn, WrongPhase
@@ -215,7 +216,14 @@ def resolve_step(s: GameState, step: StepDef, out: Out) -> bool:
         _count_use(s, seat, step.id, targets)
         chosen.append((seat, step.id, targets))
         if not effective(s, seat):
-            if ab.kind in INFORMING_KINDS:
+            if (
+                ab.kind in INFORMING_KINDS
+                and s.ruleset.params.get("ineffective_check_feedback") == "true_result"
+            ):
+                # D-H5 variant: he learns what he would have learned, and nothing else happens.
+                info_only = replace(ab, params={**ab.params, "inform_only": True})
+                ABILITY_KINDS[ab.kind](s, seat, info_only, targets, index, out)
+            elif ab.kind in INFORMING_KINDS:
                 out.append(
                     Event("check_nothing", to_seats(seat), {"seat": seat}, s.ruleset.phrase("check_nothing"))
                 )

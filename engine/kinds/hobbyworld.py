@@ -74,6 +74,8 @@ def _priest_check(s: GameState, seat: int, ab: AbilityDef, targets: Targets, ind
     who the priest is (D-H22)."""
     target = targets[0]
     _card(s, seat, target, out)
+    if ab.params.get("inform_only"):
+        return
     if target in s.alive and target not in s.ledger.dead_tonight and target not in s.ledger.pending:
         put(s, knowledge=s.knowledge | {(target, seat)})
         out.append(
@@ -95,6 +97,8 @@ def _jail(s: GameState, seat: int, ab: AbilityDef, targets: Targets, index: int,
     target = targets[0]
     role = _card(s, seat, target, out)
     criminal_sides = ab.params.get("sides", ["mafia", "yakuza"])
+    if ab.params.get("inform_only"):
+        return
     if s.ruleset.roles[role].side in criminal_sides and target not in s.prisoners():
         put(s, jail=(*s.jail, (seat, target)))
         _next_day(s, "jailed", seat, target)

@@ -449,3 +449,13 @@ def test_d_h16_sequential_last_resort_acquitted_then_the_next_most_voted() -> No
     events = t.send(acquit(3, 1))
     assert brief(events, "acquitted", "lot", "executed")[0] == ("acquitted", 1)
     assert len(brief(events, "executed")) == 1  # (and the mafia, two of three, wins)
+
+
+def test_d_h5_true_result_variant() -> None:
+    """D-H5 ``ineffective_check_feedback = "true_result"``: the blocked checker learns the true result, but
+    his check has no other effect (the jailer jails nobody)."""
+    t = hw(["thief", "mafioso", "jailer", *CIVS, "civilian"], "true_result_checks")
+    lynch(t, 9)
+    events = t.night(act(1, 3), act(3, 2))
+    assert brief(events, "check", "check_nothing", "jailed") == [("check", 3, 2, "mafioso")]
+    assert t.s.jail == ()
