@@ -24,6 +24,10 @@ def give_foul(s: GameState, seat: int, reason: str, out: Out) -> None:
         raise IllegalCommand("В этих правилах нет замечаний (включите правила клуба в настройках).")
     if seat not in s.alive:
         raise DeadPlayer(f"Игрок {seat} уже выбыл.")
+    if s.phase == "night" and reason in s.ruleset.params.get("removed_at_night", ()):
+        # D-F2: «клятвы, споры»: a foul by day, removal after «в городе ночь».
+        remove(s, seat, reason, out)
+        return
     count = s.fouls_of(seat) + 1
     _set_fouls(s, seat, count)
     key = "ban_given" if conduct.kind == "bans" else "foul_given"

@@ -276,6 +276,11 @@ def _tell_unable(s: GameState, step: StepDef, awake: list[int], actors: list[int
                 phrase = str(ab.params["unavailable_phrase"])
                 out.append(Event("cannot_act", to_seats(seat), {"seat": seat, "step": step.id}, phrase))
                 break
+    for seat in actors if step.role else []:
+        # A role's own question at its wake-up (city D-C9: «Хотите спасти игрока этой ночью?»).
+        prompts = [a.params.get("prompt_phrase") for a in s.ruleset.ability_for_step(step.role, step.id)]
+        for phrase in [p for p in prompts if p][:1]:
+            out.append(Event("prompt", to_seats(seat), {"seat": seat, "step": step.id}, str(phrase)))
 
 
 def _show_revive_list(s: GameState, step: StepDef, actors: list[int], out: Out) -> None:

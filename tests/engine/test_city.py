@@ -193,7 +193,9 @@ def test_lawyer_saves_once_with_an_alibi_but_not_from_the_maniac() -> None:
     events = t.day([(1, 9), (2, 10)], [(9, [1, 2, 3, 4, 5, 6, 7])])
     assert brief(events, "acquitted", "executed") == [("acquitted", 9)]
     assert [e.phrase for e in events if e.type == "acquitted"] == ["city_alibi"]
-    # Used once: the lawyer is still woken, but cannot choose.
+    prompts = [(e.get("seat"), e.phrase) for e in t.events if e.type == "prompt"]
+    assert prompts == [(LAWYER, "priv_lawyer_save_prompt")]  # night 1 only: not at the intro, not after use
+    # Used once: the lawyer is still woken, but cannot choose (and is not asked).
     t.to_step("lawyer")
     assert LAWYER not in queries.actors(t.s)
     with pytest.raises(IllegalCommand):

@@ -390,3 +390,16 @@ def test_no_conduct_commands_where_the_preset_has_none() -> None:
         engine.apply(t[0], AwardVictory(seat=1))
     with pytest.raises(IllegalCommand):
         engine.apply(t[0], Permit(seat=1, target=2))
+
+
+def test_oaths_and_arguments_are_a_foul_by_day_and_a_removal_at_night() -> None:
+    """9.1 lists «клятвы, споры» both as «замечание, либо удаление» and among «удаление из текущей игры»;
+    D-F2: «Offences in both lists (клятвы, споры): foul by day, removal after «в городе ночь»»."""
+    t = start(ELEVEN, QUIET)
+    events = t.send(Foul(seat=9, reason="oath"))
+    assert brief(events, "foul", "removed") == [("foul", 9, 1)]
+    t.day()
+    assert t.s.phase == "night"
+    events = t.send(Foul(seat=10, reason="argument"))
+    assert brief(events, "foul", "removed") == [("removed", 10, "argument")]
+    assert [e.phrase for e in events if e.type == "removed"] == ["foul_removed"]
