@@ -5,7 +5,8 @@ how many criminals (some special mafiosi) there are, with ranges the host choose
 rules: «В игре может быть только один лидер»; «Не рекомендуется вводить стукача в игру, в которой нет ни
 одного персонажа, способного узнавать роли других игроков»; «В игре может быть только один одиночка. Мы не
 рекомендуем вводить одиночку в игру, если в ней меньше десяти участников. Одиночка заменяет одного из
-мафиози»; the yakuza «Во-первых, игроков должно быть 12 и больше … роли мафиози делятся пополам … в игре
+мафиози»; «если у мирных жителей не будет «стреляющих» ролей … их число стоит немного увеличить»
+(a warning); the yakuza «Во-первых, игроков должно быть 12 и больше … роли мафиози делятся пополам … в игре
 с якудзой не должны использоваться одиночки и особые персонажи мафии».
 """
 
@@ -19,6 +20,7 @@ from engine.registry import composer
 from engine.rules.model import Ruleset
 
 CHECKERS = ("detective", "priest", "judge", "jailer", "lawyer")  # roles that learn another's role
+SHOOTERS = ("detective", "priest", "sheriff")  # the town's «стреляющие» roles
 
 
 def _table(ruleset: Ruleset, players: int) -> list[int]:
@@ -91,6 +93,8 @@ def pick_composition(
         "особый мафиози",
         skip=() if checker else ("snitch",),
     )
+    if leader not in SHOOTERS:
+        warnings.append("У мирных нет «стреляющих» ролей: книга советует немного увеличить их число.")
     if "snitch" in maf and not checker and "lawyer" not in maf:
         warnings.append("Стукач в игре, где никто не узнаёт роли: книга этого не рекомендует.")
     deck: dict[str, int] = {}

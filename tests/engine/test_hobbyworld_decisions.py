@@ -70,6 +70,8 @@ def test_d_h3_composition_picker() -> None:
         "yakuza": 2,
     }
     assert pick_composition(HW, 14, yakuza=True)[0]["mafioso"] == 3  # D-H9 (5): the larger half
+    _, warnings = pick_composition(HW, 10, leader="journalist")
+    assert warnings and "стреляющих" in warnings[0]
     for bad in (
         dict(players=11, yakuza=True),
         dict(players=12, yakuza=True, loner="ripper"),
