@@ -130,6 +130,8 @@ def nominate(s: GameState, seat: int, target: int, out: Out) -> None:
         return
     if any(t == target for _, t in s.nominations):
         raise AlreadyActed(f"Игрок {target} уже выставлен.")
+    if target in s.cleared:  # «нельзя несколько раз за день голосовать за одного и того же игрока»
+        raise AlreadyActed(f"За игрока {target} сегодня уже голосовали.")
     if sum(1 for by, _ in s.nominations if by == seat) >= voting.nominations_per_player:
         raise AlreadyActed("Вы уже выставили кандидатуру.")
     put(s, nominations=(*s.nominations, (seat, target)))

@@ -63,7 +63,7 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
             if len(picks) == ab_targets:
                 out.append(Act(seat=seat, targets=tuple(picks), act=name))
     elif step.kind == "speech":
-        nominated = {t for _, t in s.nominations}
+        nominated = {t for _, t in s.nominations} | s.cleared  # cleared: voted on already today
         already = sum(1 for by, _ in s.nominations if by == step.seat)
         may_nominate = already < s.ruleset.voting.nominations_per_player
         if step.round == "day" and step.seat in s.alive and may_nominate and rnd.random() < 0.6:
@@ -84,7 +84,7 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
             out.append(Pass(seat=step.seat))
             return out
     elif step.kind == "nominations":
-        nominated = {t for _, t in s.nominations}
+        nominated = {t for _, t in s.nominations} | s.cleared  # cleared: voted on already today
         for seat in living:
             if rnd.random() < 0.25:
                 free = [x for x in living if x not in nominated]

@@ -461,3 +461,14 @@ def test_d_h5_true_result_variant() -> None:
     events = t.night(act(1, 3), act(3, 2))
     assert brief(events, "check", "check_nothing", "jailed") == [("check", 3, 2, "mafioso")]
     assert t.s.jail == ()
+
+
+def test_d_h17_an_innocent_cannot_be_nominated_again_that_day() -> None:
+    """«нельзя несколько раз за день голосовать за одного и того же игрока» — in the new round of
+    nominations the candidates already voted on today are refused."""
+    t = hw(["mafioso", "mafioso", *CIVS, "civilian"], "sequential_voting")
+    to_ballot(t, [(1, 3)])
+    t.ballot([])
+    assert t.s.step.kind == "nominations"
+    with pytest.raises(IllegalCommand, match="уже голосовали"):
+        t.send(Nominate(seat=4, target=3))
