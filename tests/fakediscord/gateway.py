@@ -119,7 +119,7 @@ class Gateway:
         elif op == REQUEST_MEMBERS:
             self._send_chunks(data)
         elif op == VOICE_STATE:
-            self.fake.voice.bot_voice_state(data)
+            await self.fake.voice.bot_voice_state(data)
         self.fake.notify()
 
     async def _identify(self, connection: Connection, data: dict[str, Any]) -> None:

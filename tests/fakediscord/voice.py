@@ -75,6 +75,7 @@ class VoiceServer:
         self.udp_port = 0
         self._runner: web.AppRunner | None = None
         self._transport: asyncio.DatagramTransport | None = None
+        self._closing: list[asyncio.Task[bool]] = []
 
     async def start(self, ssl_context: ssl.SSLContext) -> None:
         app = web.Application()
@@ -102,6 +103,9 @@ class VoiceServer:
                 self._transport.sendto(b"\0", address)
 
     async def stop(self) -> None:
+        for task in self._closing:
+            task.cancel()
+        await asyncio.gather(*self._closing, return_exceptions=True)
         for session in list(self.sessions.values()):
             await session.ws.close()
         if self._transport is not None:
@@ -111,7 +115,7 @@ class VoiceServer:
 
     # -- the bot's voice state: gateway op 4 ------------------------------------------------------
 
-    def bot_voice_state(self, data: dict[str, Any]) -> None:
+    async def bot_voice_state(self, data: dict[str, Any]) -> None:
         world = self.fake.world
         guild = world.guilds[int(data["guild_id"])]
         bot_id = world.bot_user.id
@@ -119,8 +123,18 @@ class VoiceServer:
         state = guild.voice_states.get(bot_id)
         if state is None:
             state = guild.voice_states[bot_id] = VoiceState(bot_id, guild.id, None, secrets.token_hex(16))
+        moved = state.channel_id is not None and channel_id is not None and channel_id != state.channel_id
         state.channel_id = channel_id
         state.self_mute, state.self_deaf = bool(data.get("self_mute")), bool(data.get("self_deaf"))
+        if moved:
+            # Like Discord: the old voice connection is closed with 4014 first, then the new state and
+            # server come; discord.py reconnects with them. The close waits for the bot's answer, which
+            # only comes once it has reconnected, so it runs as a task; the frame itself goes out now.
+            old = [s for s in self.sessions.values() if (s.guild_id, s.user_id) == (guild.id, bot_id)]
+            for session in old:
+                self._closing.append(asyncio.create_task(session.ws.close(code=4014)))
+            while not all(session.ws.closed for session in old):
+                await asyncio.sleep(0)
         self.fake.dispatch("VOICE_STATE_UPDATE", self.fake.gateway.voice_state_event(guild, bot_id))
         if channel_id is None:
             del guild.voice_states[bot_id]
