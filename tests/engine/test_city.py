@@ -675,3 +675,61 @@ def test_nobody_left_is_a_draw() -> None:
     events = t.day([(1, 2), (2, 3), (3, 1)], votes, revote=[(1, [3]), (2, [1]), (3, [2])], lift=[1, 2, 3])
     assert brief(events, "leave_together", "game_over") == [("leave_together", (1, 2, 3)), ("game_over", ())]
     assert [e.phrase for e in events if e.type == "game_over"] == ["game_draw"]
+
+
+def test_a_whole_night_exact_events() -> None:
+    """A night with every role acting, as one readable log (D-C2 order, D-C7, D-C9, D-C16, D-C19): the
+    agent blocks the maniac; the don designates 9 over the lawyer's 10 and finds the sheriff; the lawyer
+    saves 9; the sheriff finds the lawyer; the ranger shoots the don, whom the doctor heals."""
+    t = start(ELEVEN, QUIET)
+    t.day()
+    t.night()
+    t.day()
+    events = [e for e in t.events if e.type in ("night_step", "awake")][-2:]
+    events += t.send(act(AGENT, MANIAC)) + t.advance()
+    events += t.send(Propose(seat=DON, target=9), Propose(seat=LAWYER, target=10))
+    events += t.night(
+        act(DON, SHERIFF), act(LAWYER, 9), act(SHERIFF, LAWYER), act(RANGER, DON), act(DOCTOR, DON)
+    )
+    acted = [("action",), ("action_accepted",)]
+    assert brief(events) == [
+        ("night_step", "agent"),
+        ("awake", "agent", (AGENT,)),
+        *acted,
+        ("night_step_ended",),
+        ("night_step", "mafia"),
+        ("awake", "mafia", (DON, LAWYER, MAFIOSO)),
+        ("proposal",),
+        ("proposal",),
+        ("night_step_ended",),
+        ("night_step", "don"),
+        ("awake", "don", (DON,)),
+        *acted,
+        ("check", DON, SHERIFF, True),
+        ("night_step_ended",),
+        ("night_step", "lawyer"),
+        ("awake", "lawyer", (LAWYER,)),
+        ("prompt",),
+        *acted,
+        ("night_step_ended",),
+        ("night_step", "sheriff"),
+        ("awake", "sheriff", (SHERIFF,)),
+        *acted,
+        ("check", SHERIFF, LAWYER, "mafia"),
+        ("night_step_ended",),
+        ("night_step", "ranger"),
+        ("awake", "ranger", (RANGER,)),
+        *acted,
+        ("night_step_ended",),
+        ("night_step", "doctor"),
+        ("awake", "doctor", (DOCTOR,)),
+        *acted,
+        ("night_step_ended",),
+        ("night_step", "maniac"),
+        ("awake", "maniac", (MANIAC,)),
+        ("blocked", (MANIAC,)),
+        ("night_step_ended",),
+        ("announce", "day_breaks"),
+        ("announce", "nobody_killed"),
+        ("speech", 3, "day"),
+    ]
