@@ -352,11 +352,28 @@ def _strike(s: GameState, target: int, group: bool) -> None:
                 return
             target = guard
             break
+    if _survives(s, target):
+        return
     if group:
         # D-H9: group shots are simultaneous; their victims die together when the next step begins.
         put_ledger(s, pending=(*s.ledger.pending, target))
     else:
         put_ledger(s, dead_tonight=(*s.ledger.dead_tonight, target))
+
+
+def _survives(s: GameState, target: int) -> bool:
+    """A role with several lives (blood's ghoul, D-B6: «Может быть убит только со второй попытки») lives
+    through its first attempts of the game; an attempt stopped by a protection or a guard never gets
+    here, so it does not count («Если упырь защищён …, считается, что покушения на него не было»)."""
+    lives = s.ruleset.roles[s.role_of(target)].lives
+    if lives < 2:
+        return False
+    mark = f"survived:{target}:"
+    survived = sum(1 for f in s.flags if f.startswith(mark))
+    if survived >= lives - 1:
+        return False
+    put(s, flags=s.flags | {f"{mark}{survived + 1}"})
+    return True
 
 
 def flush_pending(s: GameState) -> None:

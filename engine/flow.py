@@ -160,6 +160,35 @@ def finish(s: GameState, out: Out, winners: tuple[str, ...]) -> None:
 # -- night -----------------------------------------------------------------------------------------
 
 
+def enter_phase(s: GameState, out: Out, after_steps: bool) -> None:
+    """Start the phase at ``s.position`` of the cycle. Phases of steps that follow each other share one
+    ledger (blood: dawn, day and sunset, D-B9); the first talking phase after them resolves it."""
+    name = s.ruleset.phase_at(s.position)
+    if s.ruleset.talks(name):
+        if after_steps:
+            dawn(s, out)
+        else:
+            start_day(s, out)
+    elif after_steps:
+        _continue_steps(s, out, name)
+    else:
+        start_night(s, out)
+
+
+def next_phase(s: GameState, out: Out) -> None:
+    after_steps = not s.ruleset.talks(s.phase_name)
+    put(s, position=s.position + 1)
+    enter_phase(s, out, after_steps)
+
+
+def _continue_steps(s: GameState, out: Out, name: str) -> None:
+    """The next phase of steps of the same cycle (blood: «на рассвете» → «днём» → «на закате»)."""
+    put(s, phase="night")
+    say(s, out, f"{name}_starts")
+    put(s, agenda=tuple(step.id for step in s.ruleset.night_steps if step.phase in ("", name)))
+    next_night_step(s, out)
+
+
 def start_night(s: GameState, out: Out) -> None:
     night = s.night + 1
     intro = night == 1 and bool(s.ruleset.intro_night)
@@ -186,7 +215,8 @@ def start_night(s: GameState, out: Out) -> None:
     if intro:
         say(s, out, "roles_dealing")  # city 5.4: the cards are dealt during the intro night
     steps = s.ruleset.intro_night if intro else s.ruleset.night_steps
-    put(s, agenda=tuple(step.id for step in steps))
+    name = s.phase_name
+    put(s, agenda=tuple(step.id for step in steps if intro or step.phase in ("", name)))
     next_night_step(s, out)
 
 
@@ -252,7 +282,7 @@ def next_night_step(s: GameState, out: Out) -> None:
             _show_revive_list(s, step, actors, out)
             _tell_unable(s, step, awake, actors, out)
         return
-    dawn(s, out)
+    next_phase(s, out)
 
 
 def _tell_unable(s: GameState, step: StepDef, awake: list[int], actors: list[int], out: Out) -> None:
@@ -342,7 +372,7 @@ def dawn(s: GameState, out: Out) -> None:
 
 def start_day(s: GameState, out: Out) -> None:
     day = s.day + 1
-    intro = day == 1 and s.ruleset.cycle[0] == "day"
+    intro = s.position == 0
     agenda = s.ruleset.day_first if day == 1 else s.ruleset.day_normal
     put(
         s,
@@ -373,7 +403,7 @@ def next_day_step(s: GameState, out: Out) -> None:
             return  # the step waits for commands
         if s.over or s.step.kind == "question":
             return
-    start_night(s, out)
+    next_phase(s, out)
 
 
 def begin_speeches(

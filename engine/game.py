@@ -33,11 +33,10 @@ from engine.flow import (
     PARTING_ROUNDS,
     check_win,
     close_night_step,
+    enter_phase,
     next_day_step,
     next_night_step,
     say,
-    start_day,
-    start_night,
 )
 from engine.registry import STEP_KINDS
 from engine.rules import Ruleset
@@ -90,10 +89,7 @@ def new_game(
                 {"role": rdef.display, "role_description": rdef.description},
             )
         )
-    if ruleset.cycle[0] == "night":
-        start_night(s, out)
-    else:
-        start_day(s, out)
+    enter_phase(s, out, after_steps=False)
     put(s, step=replace(s.step, started_at=at))
     return s, out
 

@@ -101,9 +101,9 @@ def play_record(record: Mapping[str, Any]) -> Replay:
         rp.where = f"script[{i}] ({name})"
         if rp.state.over:
             raise rp.fail(phase, "the game is already over")
-        if name != rp.state.phase:
-            raise rp.fail(name, f"the engine expects the phase {rp.state.phase!r} here")
-        if name == "night":
+        if name != rp.state.phase_name:
+            raise rp.fail(name, f"the engine expects the phase {rp.state.phase_name!r} here")
+        if rp.state.phase == "night":  # a phase of role steps, whatever the preset calls it
             _night(rp, value)
         else:
             _day(rp, value)
@@ -119,8 +119,8 @@ def _night(rp: Replay, entries: Any) -> None:
     if not isinstance(entries, list):
         raise rp.fail(entries, "a night is a list of action entries")
     pending = [(_night_entry(rp, e), e) for e in entries]
-    night = rp.state.night
-    while rp.state.phase == "night" and rp.state.night == night and not rp.state.over:
+    night, position = rp.state.night, rp.state.position
+    while rp.state.phase == "night" and rp.state.position == position and not rp.state.over:
         step = rp.state.step
         if step.kind == "question":
             rp.send(Advance())
@@ -189,11 +189,14 @@ def _neutralised(s: GameState, command: Command) -> bool:
 
 
 def _why_not_called(rp: Replay, step_id: str, night: int) -> str:
+    step = next((st for st in rp.ruleset.night_steps if st.id == step_id), None)
+    phase = rp.where.rsplit("(", 1)[-1].rstrip(")")
+    if step is not None and step.phase and step.phase != phase:
+        return f"the step {step_id!r} belongs to the phase {step.phase!r}"
     if rp.state.night == night and rp.state.phase == "night":
         return "the game ended before this action"
     if rp.ruleset.intro_night and night == 1:
         return "nobody acts on the acquaintance night"
-    step = next((st for st in rp.ruleset.night_steps if st.id == step_id), None)
     if step is not None and step.from_night > night:
         return f"this step starts on night {step.from_night}"
     return f"the step {step_id!r} could not be used on night {night}"

@@ -62,7 +62,7 @@ class GameState:
     seed: int
     roles: tuple[str, ...]  # roles[i] = role id of seat i + 1, as dealt
     alive: frozenset[int]
-    phase: str  # "night" | "day" | "over"
+    phase: str  # the kind of the current phase: "day" (talk and vote) | "night" (role steps) | "over"
     day: int
     night: int
     intro: bool  # the current phase is an intro phase (acquaintance night, introductions day)
@@ -99,6 +99,14 @@ class GameState:
     resume: Step | None = None  # the step a removal interrupted with the maniac's question (D-S7)
     winners: tuple[str, ...] | None = None
     draw: bool = False
+    position: int = 0  # how many phases of the cycle have been played before the current one
+
+    @property
+    def phase_name(self) -> str:
+        """The current phase as the ruleset names it (blood: night, dawn, day, sunset)."""
+        if self.phase in ("over", "setup"):
+            return self.phase
+        return self.ruleset.phase_at(self.position)
 
     @property
     def n_seats(self) -> int:

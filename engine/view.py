@@ -23,7 +23,8 @@ def view_for(s: GameState, seat: int | None) -> dict[str, Any]:
     """The state as ``seat`` may see it (``None``: a spectator who sees only public information)."""
     public = {
         "ruleset": s.ruleset.id,
-        "phase": s.phase,
+        "phase": s.phase,  # "day": talk and vote; "night": role steps
+        "phase_name": s.phase_name,  # as the ruleset names it (blood: night, dawn, day, sunset)
         "day": s.day,
         "night": s.night,
         "step": {

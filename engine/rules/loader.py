@@ -58,6 +58,7 @@ _ROLE = {
     "reveal_on_leave": bool,
     "counts_for_win": bool,
     "impostor": bool,
+    "lives": int,
 }
 _TEAM = {
     "side!": str,
@@ -67,7 +68,16 @@ _TEAM = {
     "show_roles": bool,
     "show_leader": bool,
 }
-_STEP = {"id!": str, "role": str, "team": str, "wake": str, "sleep": str, "kind": str, "from_night": int}
+_STEP = {
+    "id!": str,
+    "role": str,
+    "team": str,
+    "wake": str,
+    "sleep": str,
+    "kind": str,
+    "from_night": int,
+    "phase": str,
+}
 SCHEMA: dict[str, Any] = {
     "id!": str,
     "title!": str,
@@ -85,6 +95,8 @@ SCHEMA: dict[str, Any] = {
         "blocks_known": bool,
     },
     "cycle": list,
+    "intro_phases": list,
+    "phase_kinds": ("map", str),
     "day": {"first!": list, "normal!": list},
     "voting": {
         "tally": str,
@@ -287,6 +299,7 @@ def _build(raw: dict[str, Any], source: str, selected: tuple[str, ...]) -> Rules
             reveal_on_leave=r.get("reveal_on_leave", False),
             counts_for_win=r.get("counts_for_win", True),
             impostor=r.get("impostor", False),
+            lives=r.get("lives", 1),
         )
     teams: dict[str, TeamDef] = {}
     for tid, t in raw.get("teams", {}).items():
@@ -337,9 +350,7 @@ def _build(raw: dict[str, Any], source: str, selected: tuple[str, ...]) -> Rules
         raise RulesetError(source, "voting.abstain", "must be allowed or last_candidate")
     if raw["win_check"] not in KNOWN_WIN_CHECKS:
         raise RulesetError(source, "win_check", f"unknown win check {raw['win_check']!r}")
-    cycle = tuple(raw.get("cycle", ["night", "day"]))
-    if sorted(cycle) != ["day", "night"]:
-        raise RulesetError(source, "cycle", 'must be ["night", "day"] or ["day", "night"]')
+    cycle, intro_phases, loop_phases, kinds = _phases(raw, source, steps)
     compositions: dict[int, dict[str, int]] = {}
     for n, table in raw.get("compositions", {}).items():
         if not n.isdigit():
@@ -404,7 +415,40 @@ def _build(raw: dict[str, Any], source: str, selected: tuple[str, ...]) -> Rules
         params=dict(raw.get("params", {})),
         night_resolution=resolution,
         blocks_known=night.get("blocks_known", False),
+        intro_phases=intro_phases,
+        loop_phases=loop_phases,
+        phase_kinds=kinds,
     )
+
+
+def _phases(
+    raw: dict[str, Any], source: str, steps: tuple[StepDef, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], dict[str, str]]:
+    """The phase cycle. ``cycle`` lists the repeating phases; without ``intro_phases`` its first phase
+    is also the intro phase and the cycle goes on from the second (``["night", "day"]``: intro night,
+    day 1, night, …). ``phase_kinds`` says which phases talk and vote and which wake roles in turn
+    (default: ``day`` talks, ``night`` has steps)."""
+    cycle = tuple(raw.get("cycle", ["night", "day"]))
+    kinds = dict(raw.get("phase_kinds", {"night": "steps", "day": "talk"}))
+    for name, kind in kinds.items():
+        if kind not in ("talk", "steps"):
+            raise RulesetError(source, f"phase_kinds.{name}", "must be talk or steps")
+    if "intro_phases" in raw:
+        intro, loop = tuple(raw["intro_phases"]), cycle
+    else:
+        intro, loop = cycle[:1], cycle[1:] + cycle[:1]
+    for key, names in (("cycle", cycle), ("intro_phases", intro)):
+        for i, name in enumerate(names):
+            if not isinstance(name, str) or name not in kinds:
+                raise RulesetError(source, f"{key}[{i}]", f"phase {name!r} has no kind in phase_kinds")
+    if "phase_kinds" not in raw and sorted(cycle) != ["day", "night"]:
+        raise RulesetError(source, "cycle", 'must be ["night", "day"] or ["day", "night"]')
+    if not loop or {kinds[p] for p in loop} != {"talk", "steps"}:
+        raise RulesetError(source, "cycle", "needs a talking phase and a phase of steps")
+    for i, step in enumerate(steps):
+        if step.phase and (step.phase not in loop or kinds[step.phase] != "steps"):
+            raise RulesetError(source, f"night.steps[{i}].phase", f"{step.phase!r} is no phase of steps")
+    return cycle, intro, loop, kinds
 
 
 def _step(

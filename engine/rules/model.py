@@ -37,6 +37,7 @@ class RoleDef:
     reveal_on_leave: bool = False  # city maniac: revealed even where roles stay hidden
     counts_for_win: bool = True  # classic lawyer is an ally, not a clan member (D-CL5)
     impostor: bool = False  # wakes with its team and poses as a member (sleepwalker, D-H7)
+    lives: int = 1  # kill attempts it takes to kill him (blood ghoul: 2, D-B6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +64,7 @@ class StepDef:
     sleep: str = ""
     kind: str = "act"  # "act" | "meet" (acquaintance, no action)
     from_night: int = 1
+    phase: str = ""  # the steps phase it belongs to where a cycle has several (blood: dawn, day, sunset)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +120,21 @@ class Ruleset:
     params: Mapping[str, Any] = field(default_factory=dict)
     night_resolution: str = "standard"  # registered dawn resolution
     blocks_known: bool = False  # a blocked role is told so at its wake-up and cannot act (city D-C7)
+    # The phases by name: those played once at the start, then the ones that repeat, and the kind of
+    # each ("talk": discussion and vote, like a day; "steps": roles woken in turn, like a night).
+    intro_phases: tuple[str, ...] = ("night",)
+    loop_phases: tuple[str, ...] = ("day", "night")
+    phase_kinds: Mapping[str, str] = field(default_factory=lambda: {"night": "steps", "day": "talk"})
+
+    def phase_at(self, position: int) -> str:
+        """The name of the ``position``-th phase of a game (0: the first intro phase)."""
+        if position < len(self.intro_phases):
+            return self.intro_phases[position]
+        return self.loop_phases[(position - len(self.intro_phases)) % len(self.loop_phases)]
+
+    def talks(self, phase: str) -> bool:
+        """A talking and voting phase (a day), as opposed to a phase of role steps (a night)."""
+        return self.phase_kinds[phase] == "talk"
 
     def role(self, role_id: str) -> RoleDef:
         return self.roles[role_id]
