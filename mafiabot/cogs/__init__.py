@@ -11,4 +11,6 @@ DEFAULT_COGS: tuple[str, ...] = (
     "mafiabot.cogs.roles",
     "mafiabot.cogs.voting",
     "mafiabot.cogs.moderation",
+    "mafiabot.cogs.conduct",
+    "mafiabot.cogs.ratings",
 )

@@ -32,12 +32,17 @@ async def submit(
 ) -> bool:
     """Submit one command for the clicking player and answer them privately."""
     try:
-        await table.service.submit(table, command, serial=serial)
+        events = await table.service.submit(table, command, serial=serial)
     except StaleAction:
         await reply_ephemeral(interaction, STALE)
         return False
     except engine.IllegalCommand as exc:
         await reply_ephemeral(interaction, str(exc))
+        return False
+    # D-F2: a self-nomination, self-vote or second vote the preset refuses with a foul is no error.
+    refused = next((e for e in events if e.type == "refused"), None)
+    if refused is not None:
+        await reply_ephemeral(interaction, f"{refused.get('message')} Вам замечание.")
         return False
     await reply_ephemeral(interaction, ok)
     return True

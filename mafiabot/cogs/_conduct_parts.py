@@ -1,0 +1,217 @@
+"""What the conduct commands share: the rulebook's offences, who is a moderator, the confirmation view,
+the review button of an automatic foul, and taking a withdrawn foul out of a running game."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+import engine
+from mafiabot.errors import UserFacingError, reply_ephemeral
+from mafiabot.views import MafiaView
+
+if TYPE_CHECKING:
+    from mafiabot.game.service import GameService
+    from mafiabot.game.table import Table
+
+# RULESETS.md 9.1: «За обращение к ведущему, речь не в свою минуту, религиозный или политический контекст
+# речи, крики, оскорбления, маты, неадекватное поведение, клятвы, споры, угрозы – замечание» and «За
+# выставление себя на голосование, голосование за себя, повторное голосование, отрыв руки при голосовании,
+# ссылки на ночные ощущения, жестикуляцию во время голосования – замечание».
+FOUL_REASONS: dict[str, str] = {
+    "speech_out_of_turn": "Речь не в свою минуту",
+    "addressing_host": "Обращение к ведущему",
+    "religion_politics": "Религиозный или политический контекст",
+    "shouting": "Крики",
+    "insults": "Оскорбления",
+    "swearing": "Маты",
+    "misconduct": "Неадекватное поведение",
+    "oaths": "Клятвы",
+    "arguments": "Споры",
+    "threats": "Угрозы",
+    "self_nomination": "Выставление себя на голосование",
+    "self_vote": "Голосование за себя",
+    "second_vote": "Повторное голосование",
+    "hand_off": "Отрыв руки при голосовании",
+    "night_sensations": "Ссылки на ночные ощущения",
+    "vote_gestures": "Жестикуляция во время голосования",
+    "other": "Другое",
+}
+# Offences only the bot itself sees (D-F2: messages in the game channel from a player without the floor).
+AUTO_REASONS: dict[str, str] = {
+    "text_at_night": "Сообщение в канале игры ночью",
+    "text_out_of_turn": "Сообщение в канале игры не в свою минуту",
+}
+# D-F2: «Offences in both lists (клятвы, споры): foul by day, removal after «в городе ночь»».
+NIGHT_REMOVALS = frozenset({"oaths", "arguments"})
+
+# 9.1: «За речь после объявления ночи, клятвы, споры/пари, некорректное поведение, …, попытки подсмотреть
+# ночью, жестикуляцию ночью, прикосновение к игроку, …, шантаж, слёзы, покидание игрового стола – удаление
+# из текущей игры»; D-F4 (deliberate fouls) and D-F6 (a confession of being mafia).
+REMOVAL_REASONS: dict[str, str] = {
+    "night_speech": "Речь после объявления ночи",
+    "oaths": "Клятвы",
+    "bets": "Споры, пари",
+    "misconduct": "Некорректное поведение",
+    "peeking": "Попытка подсмотреть ночью",
+    "night_gestures": "Жестикуляция ночью",
+    "touching": "Прикосновение к игроку ночью",
+    "blackmail": "Шантаж",
+    "tears": "Слёзы",
+    "left": "Покинул игровой стол",
+    "deliberate": "Намеренно набирал замечания, чтобы покинуть стол",
+    "confession": "Признался, что он мафия",
+    "other": "Другое",
+}
+# Removals that count as leaving the game before its end (D-F4: −5 in the rating).
+LEAVING = frozenset({"left", "deliberate"})
+
+# D-F3: «За открытую договоренность с обсуждением «кому отдать победу» … После того, как игрок покинул
+# стол, ему нельзя говорить на тему текущей игры рядом с игровым столом».
+PENALTY_REASONS: dict[str, str] = {
+    "arranged_victory": "Открытая договорённость «кому отдать победу»",
+    "talk_after_removal": "Разговор о текущей игре после удаления",
+    "other": "Другое",
+}
+
+
+def reason_label(reason: str) -> str:
+    return FOUL_REASONS.get(reason) or AUTO_REASONS.get(reason) or reason
+
+
+async def is_moderator(member: discord.Member, games: GameService, table: Table | None = None) -> bool:
+    """As in the moderation cog: the table's creator, a member who manages the server, or the host role."""
+    if (table is not None and member.id == table.creator_id) or member.guild_permissions.manage_guild:
+        return True
+    storage = games.storage
+    if storage is None:
+        return False
+    settings = await asyncio.to_thread(storage.guild_settings, member.guild.id)
+    role_id = getattr(settings, "host_role_id", None)
+    return bool(role_id) and any(r.id == role_id for r in member.roles)
+
+
+def table_here(games: GameService, interaction: discord.Interaction[Any]) -> Table:
+    """The game of this text channel, or of the member's voice channel."""
+    table = next(
+        (t for t in games.tables.values() if getattr(t.channel, "id", None) == interaction.channel_id), None
+    )
+    member = interaction.user
+    if table is None and isinstance(member, discord.Member) and member.voice and member.voice.channel:
+        table = games.tables.get(member.voice.channel.id)
+    if table is None:
+        raise UserFacingError("Здесь сейчас нет игры.")
+    return table
+
+
+def resolve_seat(table: Table, seat: int | None, member: discord.Member | None) -> int:
+    if member is not None:
+        found = table.session.seat_of(member.id)
+        if found is None:
+            raise UserFacingError(f"{member.display_name} не играет в этой партии.")
+        return found
+    if seat is None:
+        raise UserFacingError("Укажите номер игрока или участника.")
+    if not 1 <= seat <= len(table.session.seats):
+        raise UserFacingError(f"За столом нет места №{seat}.")
+    return seat
+
+
+class Confirm(MafiaView):
+    """«Подтвердить» / «Отмена» for the moderator who asked; the action runs once, on confirmation."""
+
+    def __init__(self, moderator_id: int, action: Callable[[], Awaitable[str]]) -> None:
+        super().__init__(timeout=120)
+        self.moderator_id = moderator_id
+        self.action = action
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        await super().interaction_check(interaction)
+        if interaction.user.id != self.moderator_id:
+            await reply_ephemeral(interaction, "Подтвердить может только тот, кто вызвал команду.")
+            return False
+        return True
+
+    @discord.ui.button(label="Подтвердить", style=discord.ButtonStyle.danger)
+    async def confirm(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        self.stop()
+        try:
+            text = await self.action()
+        except UserFacingError as exc:
+            text = exc.message
+        await interaction.response.edit_message(content=text, view=None)
+
+    @discord.ui.button(label="Отмена", style=discord.ButtonStyle.secondary)
+    async def cancel(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        self.stop()
+        await interaction.response.edit_message(content="Отменено.", view=None)
+
+
+Withdraw = Callable[[discord.Interaction[Any], int, str], Awaitable[str]]
+WITHDRAW: list[Withdraw] = []  # set by the conduct cog: the review button calls it
+
+
+class WithdrawReason(discord.ui.Modal, title="Снять замечание"):
+    reason: discord.ui.TextInput[Any] = discord.ui.TextInput(
+        label="Причина", custom_id="reason", max_length=200
+    )
+
+    def __init__(self, foul_id: int) -> None:
+        super().__init__(timeout=600)
+        self.foul_id = foul_id
+
+    async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
+        try:
+            text = await WITHDRAW[0](interaction, self.foul_id, self.reason.value)
+        except UserFacingError as exc:
+            text = exc.message
+        await reply_ephemeral(interaction, text)
+
+
+class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mafia:foul:(?P<id>\d+)"):
+    """«Снять замечание» under an automatic foul; survives a restart (the foul id is in the custom_id)."""
+
+    def __init__(self, foul_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Снять замечание",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"mafia:foul:{foul_id}",
+            )
+        )
+        self.foul_id = foul_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ReviewButton:
+        return cls(int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_modal(WithdrawReason(self.foul_id))
+
+
+def review_view(foul_id: int) -> discord.ui.View:
+    view = MafiaView(timeout=None)
+    view.add_item(ReviewButton(foul_id))
+    return view
+
+
+def replay_without(table: Table, index: int) -> engine.GameState:
+    """The game as if command `index` of its log had never been given (a withdrawn foul: «a game is its
+    command log»). Raises UserFacingError when the rest of the game no longer follows without it."""
+    session = table.session
+    state, _ = engine.new_game(session.ruleset, session.roles, session.seed, at=session.started_at)
+    try:
+        for i, command in enumerate(session.log):
+            if i != index:
+                state, _ = engine.apply(state, command)
+    except engine.IllegalCommand:
+        raise UserFacingError(
+            "Снять это замечание в идущей игре нельзя: игра уже пошла дальше с его последствиями."
+        ) from None
+    return state

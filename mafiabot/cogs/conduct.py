@@ -1,0 +1,350 @@
+"""Club conduct (RULESETS.md 9, D-F1…D-F6): fouls, their withdrawal, immediate removal and the team
+penalty, given by moderators; the automatic fouls the bot can see. The engine applies the thresholds;
+this cog records who gave what and when, and announces it."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engine
+from engine import queries
+from mafiabot.bot import MafiaBot
+from mafiabot.cogs._conduct_parts import (
+    AUTO_REASONS,
+    FOUL_REASONS,
+    LEAVING,
+    NIGHT_REMOVALS,
+    PENALTY_REASONS,
+    REMOVAL_REASONS,
+    WITHDRAW,
+    Confirm,
+    ReviewButton,
+    is_moderator,
+    reason_label,
+    replay_without,
+    resolve_seat,
+    review_view,
+    table_here,
+)
+from mafiabot.errors import UserFacingError
+from mafiabot.game.service import GameService
+from mafiabot.game.table import Table
+
+log = logging.getLogger(__name__)
+
+Seat = app_commands.Range[int, 1, 20]
+
+
+def _choices(table: dict[str, str]) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=label, value=key) for key, label in table.items()]
+
+
+class ConductCog(commands.Cog, name="Conduct"):
+    def __init__(self, bot: MafiaBot) -> None:
+        self.bot = bot
+        # foul id -> (game id, index of the command that gave it in the session's log): what a withdrawal
+        # takes out of a running game.
+        self.commands_of: dict[int, tuple[int, int]] = {}
+        self.text_fouls: dict[int, bool] = {}  # game id -> automatic fouls for messages (D-F2)
+
+    @property
+    def games(self) -> GameService:
+        games: GameService = self.bot.games  # type: ignore[attr-defined]
+        return games
+
+    async def cog_load(self) -> None:
+        self.games.event_hooks.append(self.on_game_events)
+        WITHDRAW[:] = [self.withdraw]
+        self.bot.add_dynamic_items(ReviewButton)
+
+    async def cog_unload(self) -> None:
+        if self.on_game_events in self.games.event_hooks:
+            self.games.event_hooks.remove(self.on_game_events)
+
+    async def _moderated_table(self, interaction: discord.Interaction[Any]) -> Table:
+        table = table_here(self.games, interaction)
+        member = interaction.user
+        if not isinstance(member, discord.Member) or not await is_moderator(member, self.games, table):
+            raise UserFacingError("Это может сделать тот, кто начал игру, или ведущий с ролью ведущего.")
+        if table.session.over:
+            raise UserFacingError("Игра уже окончена.")
+        return table
+
+    # -- recording ----------------------------------------------------------------------------------
+
+    async def _store_foul(
+        self, table: Table, seat: int, reason: str, index: int, given_by: int | None
+    ) -> int | None:
+        storage = self.games.storage
+        if storage is None:
+            return None
+        row = await asyncio.to_thread(
+            storage.add_foul,
+            table.game_id,
+            seat=seat,
+            user_id=table.session.user_of(seat),
+            reason=reason,
+            day=table.session.state.day,
+            given_by=given_by,
+            automatic=given_by is None,
+        )
+        assert row.id is not None
+        self.commands_of[row.id] = (table.game_id, index)
+        extra = {"guild_id": table.guild.id, "game_id": table.game_id}
+        log.info("Foul %s to seat %s (%s) by %s", row.id, seat, reason, given_by or "the bot", extra=extra)
+        return row.id
+
+    async def on_game_events(self, table: Table, events: list[engine.Event]) -> None:
+        """Every foul the engine gives on its own (a refused self-nomination, self-vote or second vote) is
+        recorded as automatic and offered for review; removals mark the seat for the rating (D-F4)."""
+        session = table.session
+        command = session.log[-1] if session.log else None
+        for ev in events:
+            try:
+                if ev.type == "foul" and not isinstance(command, engine.Foul):
+                    seat = int(ev.data["seat"])
+                    label = reason_label(str(ev.data.get("reason", "")))
+                    foul_id = await self._store_foul(table, seat, label, len(session.log) - 1, None)
+                    self._announce_auto(table, seat, label, foul_id)
+                elif ev.type == "removed":
+                    await self._mark_removed(table, int(ev.data["seat"]), str(ev.data.get("reason", "")))
+            except Exception:
+                log.exception("Could not record %s", ev.type, extra={"game_id": table.game_id})
+
+    def _announce_auto(self, table: Table, seat: int, label: str, foul_id: int | None) -> None:
+        text = f"🤖 Автоматическое замечание игроку №{seat} ({table.session.name_of(seat)}): {label}."
+        if foul_id is None:
+            post: Any = lambda: table.post(text)  # noqa: E731
+        else:
+            text += f" Запись №{foul_id}; ведущий может снять его кнопкой ниже или `/mafia unfoul`."
+            post = lambda: table.post(text, view=review_view(foul_id))  # noqa: E731
+        # After the engine's own announcement of the foul, which the table posts once the hooks are done.
+        asyncio.get_running_loop().call_soon(post)
+
+    async def _mark_removed(self, table: Table, seat: int, reason: str) -> None:
+        storage = self.games.storage
+        if storage is not None:
+            left = True if reason in LEAVING else None
+            await asyncio.to_thread(storage.mark_participant, table.game_id, seat, removed=True, left=left)
+        if reason == "left":
+            name = table.session.name_of(seat)
+            asyncio.get_running_loop().call_soon(
+                lambda: table.post(
+                    f"🚪 Игрок №{seat} ({name}) покинул голосовой канал и удалён из-за стола: "
+                    "минус пять баллов в рейтинге."
+                )
+            )
+
+    # -- fouls --------------------------------------------------------------------------------------
+
+    @app_commands.command(name="foul", description="Замечание игроку (в «Простой мафии» — бан)")
+    @app_commands.describe(
+        reason="За что", seat="Номер игрока", member="Или участник", note="Пояснение (необязательно)"
+    )
+    @app_commands.choices(reason=_choices(FOUL_REASONS))
+    async def foul(
+        self,
+        interaction: discord.Interaction[MafiaBot],
+        reason: str,
+        seat: Seat | None = None,
+        member: discord.Member | None = None,
+        note: str = "",
+    ) -> None:
+        table = await self._moderated_table(interaction)
+        target = resolve_seat(table, seat, member)
+        if reason in NIGHT_REMOVALS and table.session.state.phase == "night":
+            raise UserFacingError("После объявления ночи за это удаляют из игры: `/mafia remove`.")
+        try:
+            await table.session.submit(engine.Foul(seat=target, reason=reason))
+        except engine.IllegalCommand as exc:
+            raise UserFacingError(str(exc)) from None
+        index = len(table.session.log) - 1  # nothing else ran since: no await between the two
+        label = FOUL_REASONS[reason] + (f": {note}" if note else "")
+        foul_id = await self._store_foul(table, target, label, index, interaction.user.id)
+        record = f" (запись №{foul_id})" if foul_id is not None else ""
+        await interaction.response.send_message(
+            f"Замечание игроку №{target}{record}: {label}.", ephemeral=True
+        )
+
+    @app_commands.command(name="unfoul", description="Снять замечание (номер записи — в /mafia fouls)")
+    @app_commands.describe(foul_id="Номер записи замечания", reason="Почему снимаете")
+    async def unfoul(self, interaction: discord.Interaction[MafiaBot], foul_id: int, reason: str) -> None:
+        text = await self.withdraw(interaction, foul_id, reason)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    async def withdraw(self, interaction: discord.Interaction[Any], foul_id: int, reason: str) -> str:
+        """Withdraw a foul of this table's game: stored with who and why; in a running game the foul is
+        taken out of the game (replayed without it), so a right it had cost is given back."""
+        table = await self._moderated_table(interaction)
+        storage = self.games.storage
+        if storage is None:
+            raise UserFacingError("Без базы данных замечания не записываются и не снимаются.")
+        fouls = await asyncio.to_thread(storage.fouls, table.game_id, include_withdrawn=True)
+        foul = next((f for f in fouls if f.id == foul_id), None)
+        if foul is None:
+            raise UserFacingError(f"В этой игре нет замечания №{foul_id}.")
+        if foul.withdrawn_at is not None:
+            raise UserFacingError(f"Замечание №{foul_id} уже снято.")
+        session = table.session
+        async with session.lock:
+            link = self.commands_of.pop(foul_id, None)
+            if link is not None and link[0] == table.game_id and not session.over:
+                index = link[1]
+                state = replay_without(table, index)
+                del session.log[index]
+                session.state = state
+                session.serial += 1  # buttons of the step as it was are stale now
+                for other, (game_id, i) in self.commands_of.items():
+                    if game_id == table.game_id and i > index:
+                        self.commands_of[other] = (game_id, i - 1)
+            await asyncio.to_thread(storage.withdraw_foul, foul_id, by=interaction.user.id, reason=reason)
+        session._arm()
+        table.voice.update()
+        table.refresh_panel()
+        count = session.state.fouls_of(foul.seat)
+        table.post(f"Замечание игроку №{foul.seat} снято: {reason}. Замечаний сегодня: {count}.")
+        log.info("Foul %s withdrawn by %s", foul_id, interaction.user.id, extra={"game_id": table.game_id})
+        return f"Замечание №{foul_id} снято."
+
+    @app_commands.command(name="fouls", description="Замечания этой игры: кто, кому, за что и когда")
+    async def fouls(self, interaction: discord.Interaction[MafiaBot]) -> None:
+        table = await self._moderated_table(interaction)
+        storage = self.games.storage
+        rows = (
+            []
+            if storage is None
+            else await asyncio.to_thread(storage.fouls, table.game_id, include_withdrawn=True)
+        )
+        if not rows:
+            await interaction.response.send_message("Замечаний в этой игре нет.", ephemeral=True)
+            return
+        lines = []
+        for f in rows:
+            by = "бот" if f.automatic else f"<@{f.given_by}>"
+            when = f"<t:{int(f.given_at.timestamp())}:T>"
+            line = f"№{f.id} · игрок №{f.seat} · день {f.day} · {f.reason} · {by} · {when}"
+            if f.withdrawn_at is not None:
+                line = f"~~{line}~~ снято <@{f.withdrawn_by}>: {f.withdrawn_reason}"
+            lines.append(line)
+        await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
+
+    # -- removal and the team penalty ---------------------------------------------------------------
+
+    @app_commands.command(name="remove", description="Удалить игрока из игры по правилам клуба")
+    @app_commands.describe(reason="За что", seat="Номер игрока", member="Или участник")
+    @app_commands.choices(reason=_choices(REMOVAL_REASONS))
+    async def remove(
+        self,
+        interaction: discord.Interaction[MafiaBot],
+        reason: str,
+        seat: Seat | None = None,
+        member: discord.Member | None = None,
+    ) -> None:
+        table = await self._moderated_table(interaction)
+        target = resolve_seat(table, seat, member)
+        moderator = interaction.user.id
+
+        async def act() -> str:
+            try:
+                await table.session.submit(engine.Remove(seat=target, reason=reason))
+            except engine.IllegalCommand as exc:
+                raise UserFacingError(str(exc)) from None
+            log.info(
+                "Seat %s removed (%s) by %s", target, reason, moderator, extra={"game_id": table.game_id}
+            )
+            return f"Игрок №{target} удалён из игры: {REMOVAL_REASONS[reason]}."
+
+        await interaction.response.send_message(
+            f"Удалить игрока №{target} ({table.session.name_of(target)}) из игры: {REMOVAL_REASONS[reason]}?",
+            view=Confirm(moderator, act),
+            ephemeral=True,
+        )
+
+    @app_commands.command(
+        name="penalty", description="Присудить победу командам, противоположным команде игрока"
+    )
+    @app_commands.describe(reason="За что", seat="Номер нарушителя", member="Или участник")
+    @app_commands.choices(reason=_choices(PENALTY_REASONS))
+    async def penalty(
+        self,
+        interaction: discord.Interaction[MafiaBot],
+        reason: str,
+        seat: Seat | None = None,
+        member: discord.Member | None = None,
+    ) -> None:
+        table = await self._moderated_table(interaction)
+        target = resolve_seat(table, seat, member)
+        moderator = interaction.user.id
+
+        async def act() -> str:
+            try:
+                await table.session.submit(engine.AwardVictory(seat=target, reason=reason))
+            except engine.IllegalCommand as exc:
+                raise UserFacingError(str(exc)) from None
+            log.info(
+                "Victory awarded against seat %s by %s", target, moderator, extra={"game_id": table.game_id}
+            )
+            return "Победа присуждена противоположным командам."
+
+        await interaction.response.send_message(
+            f"Игра закончится сразу: победа присуждается командам, противоположным команде игрока №{target} "
+            f"({PENALTY_REASONS[reason]}). Подтверждаете?",
+            view=Confirm(moderator, act),
+            ephemeral=True,
+        )
+
+    # -- automatic fouls for messages ---------------------------------------------------------------
+
+    @app_commands.command(
+        name="textfouls", description="Замечания за сообщения в канале игры не в свою минуту"
+    )
+    @app_commands.describe(enabled="Включить или выключить")
+    async def textfouls(self, interaction: discord.Interaction[MafiaBot], enabled: bool) -> None:
+        table = await self._moderated_table(interaction)
+        self.text_fouls[table.game_id] = enabled
+        state = "включены" if enabled else "выключены"
+        await interaction.response.send_message(f"Замечания за сообщения {state}.", ephemeral=True)
+
+    def _text_fouls_on(self, table: Table) -> bool:
+        default = bool(table.session.ruleset.params.get("auto_foul_text", False))  # D-F2: default off
+        return self.text_fouls.get(table.game_id, default)
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        """D-F2: a living player who writes in the game's channel at night or without the floor."""
+        if message.author.bot or message.guild is None:
+            return
+        table = next(
+            (t for t in self.games.tables.values() if getattr(t.channel, "id", None) == message.channel.id),
+            None,
+        )
+        if table is None or table.session.over or not self._text_fouls_on(table):
+            return
+        session = table.session
+        seat = session.seat_of(message.author.id)
+        s = session.state
+        if seat is None or seat not in s.alive or s.ruleset.conduct.kind == "none":
+            return
+        if s.phase == "day" and seat in queries.speakers(s):
+            return
+        reason = "text_at_night" if s.phase == "night" else "text_out_of_turn"
+        try:
+            await session.submit(engine.Foul(seat=seat, reason=reason))
+        except engine.IllegalCommand:
+            return
+        foul_id = await self._store_foul(table, seat, AUTO_REASONS[reason], len(session.log) - 1, None)
+        self._announce_auto(table, seat, AUTO_REASONS[reason], foul_id)
+        try:
+            await message.delete()
+        except discord.HTTPException:
+            log.info("Could not delete an out-of-turn message", extra={"game_id": table.game_id})
+
+
+async def setup(bot: MafiaBot) -> None:
+    await bot.add_cog(ConductCog(bot))
