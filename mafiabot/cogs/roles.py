@@ -10,7 +10,7 @@ from discord.ext import commands
 from engine.commands import Act, Answer, Propose, Skip, Vote
 from mafiabot.bot import MafiaBot
 from mafiabot.cogs._play import first_int, require_seat, submit
-from mafiabot.game.components import ACTIONS, GameButton, GameSelect, prompt_for
+from mafiabot.game.components import ACTIONS, GameItem, prompt_for
 from mafiabot.game.table import Table
 from mafiabot.view_helpers import send_private
 
@@ -119,7 +119,7 @@ class RolesCog(commands.Cog, name="Roles"):
                 "tiebreak": tiebreak,
             }
         )
-        self.bot.add_dynamic_items(GameButton, GameSelect)
+        self.bot.add_dynamic_items(GameItem)
 
 
 async def setup(bot: MafiaBot) -> None:

@@ -40,36 +40,20 @@ async def _dispatch(interaction: discord.Interaction[Any], match: re.Match[str],
     await handler(interaction, table, int(match["serial"]), match["arg"] or "", values)
 
 
-class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_TEMPLATE):
-    def __init__(self, button: discord.ui.Button[Any]) -> None:
-        super().__init__(button)
+class GameItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=_TEMPLATE):
+    """Every game button and select. One class for both: discord.py keys dynamic items by their
+    template and re-registers the class of each item it sends, so two classes sharing the template
+    would replace each other and a click would reach the wrong one."""
+
+    def __init__(self, item: discord.ui.Item[Any]) -> None:
+        super().__init__(item)
         self.match: re.Match[str] | None = None
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> GameButton:
-        assert isinstance(item, discord.ui.Button)
-        obj = cls(discord.ui.Button(label=item.label, custom_id=item.custom_id, style=item.style))
-        obj.match = match
-        return obj
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        assert self.match is not None
-        await _dispatch(interaction, self.match, [])
-
-
-class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=_TEMPLATE):
-    def __init__(self, select: discord.ui.Select[Any]) -> None:
-        super().__init__(select)
-        self.match: re.Match[str] | None = None
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> GameSelect:
-        assert isinstance(item, discord.ui.Select)
-        obj = cls(discord.ui.Select(custom_id=item.custom_id, options=item.options))
+    ) -> GameItem:
+        obj = cls(item)
         obj.match = match
         return obj
 
@@ -81,18 +65,18 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=_TEMPL
 
 def button(
     table: Table, action: str, label: str, style: discord.ButtonStyle, arg: int | str = ""
-) -> GameButton:
+) -> GameItem:
     cid = custom_id(table.game_id, table.session.serial, action, arg)
-    return GameButton(discord.ui.Button(label=label, custom_id=cid, style=style))
+    return GameItem(discord.ui.Button(label=label, custom_id=cid, style=style))
 
 
-def seat_select(table: Table, action: str, placeholder: str, seats: list[int]) -> GameSelect:
+def seat_select(table: Table, action: str, placeholder: str, seats: list[int]) -> GameItem:
     options = [
         discord.SelectOption(label=f"№{seat} {table.session.name_of(seat)}"[:100], value=str(seat))
         for seat in seats
     ]
     cid = custom_id(table.game_id, table.session.serial, action)
-    return GameSelect(discord.ui.Select(custom_id=cid, placeholder=placeholder, options=options[:25]))
+    return GameItem(discord.ui.Select(custom_id=cid, placeholder=placeholder, options=options[:25]))
 
 
 def panel_view(table: Table) -> discord.ui.View:
