@@ -173,7 +173,7 @@ class Driver:
         state = guild.voice_states.get(member.id)
         if state is None:
             state = guild.voice_states[member.id] = VoiceState(
-                member.id, guild.id, None, secrets.token_hex(16)
+                member.id, guild.id, None, secrets.token_hex(16), mute=member.mute, deaf=member.deaf
             )
         state.channel_id, state.self_mute, state.self_deaf = channel.id, self_mute, self_deaf
         self.dispatch("VOICE_STATE_UPDATE", self.gateway.voice_state_event(guild, member.id))

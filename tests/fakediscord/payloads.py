@@ -50,8 +50,8 @@ def member_json(member: Member, *, with_user: bool = True) -> dict[str, Any]:
         "nick": member.nick,
         "roles": [str(role_id) for role_id in member.roles],
         "joined_at": member.joined_at,
-        "deaf": False,
-        "mute": False,
+        "deaf": member.deaf,
+        "mute": member.mute,
         "flags": 0,
         "pending": False,
     }
@@ -111,7 +111,16 @@ def message_json(message: Message) -> dict[str, Any]:
         "mention_everyone": False,
         "mentions": [],
         "mention_roles": [],
-        "attachments": [],
+        "attachments": [
+            {
+                "id": str(message.id + i + 1),
+                "filename": name,
+                "size": len(data),
+                "url": f"https://cdn.discordapp.com/attachments/{message.channel_id}/{message.id}/{name}",
+                "proxy_url": f"https://media.discordapp.net/attachments/{message.channel_id}/{message.id}/{name}",
+            }
+            for i, (name, data) in enumerate(message.files.items())
+        ],
         "embeds": message.embeds,
         "components": message.components,
         "pinned": False,

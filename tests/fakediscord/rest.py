@@ -170,7 +170,15 @@ class Rest:
         if request.content_type.startswith("multipart/"):
             form = await request.post()
             payload = form.get("payload_json")
-            return json.loads(str(payload)) if payload is not None else {}
+            body = json.loads(str(payload)) if payload is not None else {}
+            uploads = [
+                (value.filename, value.file.read())
+                for name, value in form.items()
+                if name.startswith("files[") and isinstance(value, web.FileField)
+            ]
+            if uploads:
+                body["\0files"] = uploads  # not JSON: the uploaded files, for message_from
+            return body
         text = await request.text()
         return json.loads(text) if text else None
 
@@ -193,6 +201,7 @@ class Rest:
             raise missing_permissions(*missing)
 
     def message_from(self, channel: Channel, body: dict[str, Any], **extra: Any) -> Message:
+        files = {name: data for name, data in body.get("\0files", [])}
         return self.world.add_message(
             channel,
             self.world.bot_user,
@@ -200,6 +209,7 @@ class Rest:
             embeds=body.get("embeds") or [],
             components=body.get("components") or [],
             flags=int(body.get("flags") or 0),
+            files=files,
             **extra,
         )
 

@@ -57,6 +57,7 @@ async def edit_member(rest: Rest, request: Request) -> Any:
         for key in ("mute", "deaf"):
             if key in body and bool(body[key]) != getattr(state, key):
                 setattr(state, key, bool(body[key]))
+                setattr(member, key, bool(body[key]))
                 changed = True
         if "channel_id" in body:
             new_channel = int(body["channel_id"]) if body["channel_id"] is not None else None

@@ -69,6 +69,10 @@ class Member:
     nick: str | None = None
     roles: list[int] = field(default_factory=list)
     joined_at: str = field(default_factory=iso_now)
+    # Server mute and deafen belong to the member, not to a connection: on Discord they outlast
+    # leaving voice and apply again on the next connect.
+    mute: bool = False
+    deaf: bool = False
 
     @property
     def id(self) -> int:
@@ -115,6 +119,7 @@ class Message:
     edited_timestamp: str | None = None
     deleted: bool = False
     timestamp: str = field(default_factory=iso_now)
+    files: dict[str, bytes] = field(default_factory=dict)  # attachments uploaded with the message
 
     EPHEMERAL = 1 << 6
 
