@@ -40,6 +40,7 @@ def view_for(s: GameState, seat: int | None) -> dict[str, Any]:
         "nominations": [list(n) for n in s.nominations],
         "speakers": sorted(queries.speakers(s)),
         "fouls": {str(x): c for x, c in s.fouls},
+        "immune": sorted(s.immune),  # city D-C5: announced at the start of day 1
         "winners": list(s.winners) if s.winners is not None else None,
     }
     if s.step.kind == "vote":

@@ -515,6 +515,7 @@ def test_immunity_is_announced_and_makes_the_first_night_shots_miss() -> None:
     assert [(e.type, e.get("seats"), e.phrase) for e in t.events if e.type == "immunity"] == [
         ("immunity", [9, 10], "city_immunity_list")
     ]
+    assert engine.view_for(t.s, None)["immune"] == [9, 10]
     t.day()
     events = t.night(shot("mafia", 9), act(MANIAC, 10))
     assert morning(events) == [("announce", "day_breaks"), ("mafia_missed",)]
