@@ -31,6 +31,7 @@ from engine.errors import EngineError, IllegalCommand, RulesetError
 from engine.events import Audience, Event
 from engine.game import apply, deal, new_game, replay
 from engine.kinds import (  # noqa: F401  (each preset's registered pieces)
+    blood,
     city,
     city_day,
     hobbyworld,
