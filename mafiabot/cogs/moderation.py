@@ -64,15 +64,13 @@ class ModerationCog(commands.Cog, name="Moderation"):
     @app_commands.command(name="pause", description="Поставить таймер игры на паузу")
     async def pause(self, interaction: discord.Interaction[MafiaBot]) -> None:
         table = await self._table(interaction)
-        table.session.pause()
-        table.refresh_panel()
+        self.games.pause(table)
         await interaction.response.send_message("Пауза.", ephemeral=True)
 
     @app_commands.command(name="resume", description="Продолжить игру после паузы")
     async def resume(self, interaction: discord.Interaction[MafiaBot]) -> None:
         table = await self._table(interaction)
-        table.session.resume()
-        table.refresh_panel()
+        self.games.resume(table)
         await interaction.response.send_message("Продолжаем.", ephemeral=True)
 
     @app_commands.command(name="extend", description="Добавить время к текущему шагу")
@@ -81,8 +79,7 @@ class ModerationCog(commands.Cog, name="Moderation"):
         self, interaction: discord.Interaction[MafiaBot], seconds: app_commands.Range[int, 5, 600]
     ) -> None:
         table = await self._table(interaction)
-        table.session.extend(seconds)
-        table.refresh_panel()
+        self.games.extend(table, seconds)
         await interaction.response.send_message(f"Добавлено {seconds} с.", ephemeral=True)
 
     @app_commands.command(name="skip", description="Завершить текущий шаг игры досрочно")

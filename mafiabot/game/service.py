@@ -155,6 +155,7 @@ class GameService:
         )
         self.tables[lobby.voice_channel_id] = table
         table.start_workers()
+        table.save_timers()
         await self._join_voice(table, guild, lobby.voice_channel_id)
         seating = "\n".join(f"№{s.seat} — <@{s.user_id}>" for s in seats)
         table.post(f"**Рассадка**\n{seating}\nРоли розданы: нажмите «Моя роль», копия — в личных сообщениях.")
@@ -243,6 +244,27 @@ class GameService:
     ) -> list[engine.Event]:
         return await table.session.submit(command, serial=serial)
 
+    async def save_timers(self, table: Table) -> None:
+        """Store what a restart needs beyond the command log: the clock, the creator, voice originals."""
+        if self.storage is not None:
+            storage = self.storage
+            await asyncio.to_thread(storage.set_timers, table.game_id, table.timer_state())
+
+    def pause(self, table: Table) -> None:
+        table.session.pause()
+        table.refresh_panel()
+        table.save_timers()
+
+    def resume(self, table: Table) -> None:
+        table.session.resume()
+        table.refresh_panel()
+        table.save_timers()
+
+    def extend(self, table: Table, seconds: float) -> None:
+        table.session.extend(seconds)
+        table.refresh_panel()
+        table.save_timers()
+
     async def persist_command(self, game_id: int, command: Command) -> None:
         if self.storage is not None:
             storage = self.storage
@@ -252,10 +274,9 @@ class GameService:
         """A moderator stops the game: nobody wins, everyone is unmuted."""
         if not table.session.over:
             await table.session.submit(Abort(reason=reason))
-        if self.storage is not None and not table.finished:
-            storage = self.storage
-            await asyncio.to_thread(storage.abort_game, table.game_id, reason)
-        table.finished = True
+            if self.storage is not None:
+                storage = self.storage
+                await asyncio.to_thread(storage.abort_game, table.game_id, reason)
         await self._close(table)
 
     async def finished(self, table: Table) -> None:
@@ -277,16 +298,23 @@ class GameService:
             await asyncio.to_thread(storage.finish_game, table.game_id, winners=winners, results=results)
             for finish_hook in self.finish_hooks:
                 await finish_hook(table)
-        asyncio.get_running_loop().call_soon(lambda: asyncio.ensure_future(self._close(table)))
+        await self._close(table)
 
     async def _close(self, table: Table) -> None:
+        """Give voice back and stop the table's timers and workers; what is queued is still sent."""
+        if table.closed:
+            return
+        table.closed = True
         if self.tables.get(table.voice_channel_id) is table:
             del self.tables[table.voice_channel_id]
+        for task in table.leave_timers.values():
+            task.cancel()
         await table.voice.release()
         await table.session.close()
         if table.speaker is not None:
             await table.speaker.queue.drain()  # the last lines (the winners) are still heard
             await table.speaker.close()
+        table.stop_sending()
 
     def record_of(self, table: Table) -> dict[str, Any]:
         s = table.session
@@ -390,8 +418,11 @@ class GameService:
         text_channel = guild.get_channel(game.text_channel_id)
         if not isinstance(text_channel, discord.abc.Messageable):
             return
-        table = Table(self, guild, text_channel, game.voice_channel_id, 0)
         timers = game.timers or {}
+        original = {int(uid): bool(muted) for uid, muted in (timers.get("voice_original") or {}).items()}
+        table = Table(
+            self, guild, text_channel, game.voice_channel_id, int(timers.get("creator_id", 0)), original
+        )
         table.session = GameSession(
             game_id=game.id,
             ruleset=ruleset,
@@ -400,8 +431,8 @@ class GameService:
             seed=game.seed,
             listener=table,
             commands=commands,
-            extension=float(timers.get("extension", 0.0)),
         )
+        table.session.restore_clock(timers)
         self.tables[game.voice_channel_id] = table
         table.start_workers()
         await self._join_voice(table, guild, game.voice_channel_id)
@@ -415,6 +446,7 @@ class GameService:
         start, with the mutes they need (the voice controller reconciles them then)."""
         for table in list(self.tables.values()):
             await table.shutdown()
+            await self.save_timers(table)
         self.tables.clear()
         if self.storage is not None:
             self.storage.close()

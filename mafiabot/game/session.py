@@ -71,11 +71,15 @@ class GameSession:
         self.started_at = clock() if started_at is None else started_at
         self.state, self.opening_events = engine.new_game(ruleset, roles, seed, at=self.started_at)
         self.log: list[Command] = []
+        # The serial counts steps, not commands: a button or prompt stays valid for its whole step (the
+        # second mafioso's select after the first one proposed) and is stale after it.
+        self.serial = 0
         for command in commands:  # a restart: rebuild the state from the stored log
-            self.state, _ = engine.apply(self.state, command)
+            new_state, _ = engine.apply(self.state, command)
+            self.serial += new_state.step is not self.state.step
+            self.state = new_state
             self.log.append(command)
         self.lock = asyncio.Lock()
-        self.serial = len(self.log)
         self.extension = extension  # seconds added to the current step (pause, extend)
         self.paused_left: float | None = None
         self._timer: asyncio.Task[None] | None = None
@@ -129,8 +133,8 @@ class GameSession:
             step_changed = new_state.step is not self.state.step
             self.state = new_state
             self.log.append(stamped)
-            self.serial += 1
             if step_changed:
+                self.serial += 1
                 self.extension = 0.0
                 self._early_close = None
             await self.listener.on_command(self, stamped)
@@ -248,4 +252,21 @@ class GameSession:
             self._timer = None
 
     def timer_state(self) -> dict[str, Any]:
-        return {"extension": self.extension, "paused_left": self.paused_left}
+        """What a restart needs to give the current step the time it had left (stored with the game)."""
+        deadline = self.deadline()
+        left = self.paused_left if self.paused_left is not None else None
+        if left is None and deadline is not None:
+            left = max(0.0, deadline - self.clock())
+        return {"serial": self.serial, "left": left, "paused": self.manually_paused}
+
+    def restore_clock(self, timers: dict[str, Any]) -> None:
+        """After a restart: the step keeps the time it had left when the bot stopped, not less."""
+        left = timers.get("left")
+        if left is None or timers.get("serial") != self.serial:
+            return  # the step changed after the timers were stored: it starts with its own clock
+        if timers.get("paused"):
+            self.manually_paused = True
+            self.paused_left = float(left)
+            return
+        step = self.state.step
+        self.extension = self.clock() + float(left) - (step.started_at + step.seconds)

@@ -8,7 +8,7 @@ import contextlib
 import io
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -48,6 +48,7 @@ class Table:
         text_channel: discord.abc.Messageable,
         voice_channel_id: int,
         creator_id: int,
+        voice_original: Mapping[int, bool] | None = None,
     ) -> None:
         self.service = service
         self.guild = guild
@@ -67,9 +68,12 @@ class Table:
             self._wanted,
             on_left_muted=self._left_muted,
             on_forbidden=self._forbidden,
+            on_original=self.save_timers,
+            original=voice_original,
         )
         self.speaker: Speaker | None = None
-        self.finished = False
+        self.finished = False  # the game is over and its end is being rendered
+        self.closed = False  # voice given back, timers and workers stopped
         self._warned_forbidden = False
         self.leave_timers: dict[int, asyncio.Task[None]] = {}
 
@@ -243,12 +247,28 @@ class Table:
     # -- the end ----------------------------------------------------------------------------------
 
     async def _finish(self) -> None:
-        await self.service.finished(self)
         record = self.service.record_of(self)
         data = json.dumps(record, ensure_ascii=False, indent=1).encode("utf-8")
         await self.channel.send(
             "Протокол игры:", file=discord.File(io.BytesIO(data), filename=f"mafia-game-{self.game_id}.json")
         )
+        await self.service.finished(self)
+
+    def timer_state(self) -> dict[str, Any]:
+        return {
+            **self.session.timer_state(),
+            "creator_id": self.creator_id,
+            "voice_original": {str(uid): muted for uid, muted in self.voice.original.items()},
+        }
+
+    def save_timers(self) -> None:
+        """Store the clock and voice originals, in order with everything else this table sends."""
+        if not self.closed:
+            self._enqueue(lambda: self.service.save_timers(self))
+
+    def stop_sending(self) -> None:
+        """The sender stops once everything queued so far is sent."""
+        self._outbox.put_nowait(None)
 
     async def shutdown(self) -> None:
         """Stop every task of this table but leave the voice state as it is (a restart resumes it)."""

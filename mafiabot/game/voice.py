@@ -58,13 +58,18 @@ class VoiceController:
         *,
         on_left_muted: Callable[[int], Awaitable[None]] | None = None,
         on_forbidden: Callable[[], Awaitable[None]] | None = None,
+        on_original: Callable[[], None] | None = None,
+        original: Mapping[int, bool] | None = None,
     ) -> None:
         self.guild = guild
         self.channel_id = channel_id
         self._wanted = wanted
         self._on_left_muted = on_left_muted
         self._on_forbidden = on_forbidden
-        self.original: dict[int, bool] = {}  # the mute state each member had before the bot touched it
+        self._on_original = on_original
+        # The mute state each member had before the bot touched it; stored with the game, so that after
+        # a restart the bot still knows which mutes are its own.
+        self.original: dict[int, bool] = dict(original or {})
         self.bot_muted: set[int] = set()
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
@@ -112,8 +117,15 @@ class VoiceController:
         members = {m.id: m for m in self.members_in_channel()}
         wanted = self._wanted(members)
         current = {uid: bool(m.voice and m.voice.mute) for uid, m in members.items()}
+        new_members = False
         for uid, muted in current.items():
-            self.original.setdefault(uid, muted and uid not in self.bot_muted)
+            if uid not in self.original:
+                self.original[uid] = muted and uid not in self.bot_muted
+                new_members = True
+            elif muted and not self.original[uid]:
+                self.bot_muted.add(uid)  # muted since the bot first saw them: the bot's (after a restart)
+        if new_members and self._on_original is not None:
+            self._on_original()
         for uid, want in order_edits(current, wanted):
             if self._wake.is_set() or self._released:
                 return  # a newer state arrived: start over from it
@@ -142,14 +154,17 @@ class VoiceController:
         """A member left the game channel: if the bot muted them, they must not stay muted."""
         if member.id not in self.bot_muted:
             return
-        self.bot_muted.discard(member.id)
         if member.voice is not None and member.voice.channel is not None:
             # Moved to another channel of the server: a server mute follows them; lift it now.
+            self.bot_muted.discard(member.id)
             with contextlib.suppress(discord.HTTPException):
                 await member.edit(
                     mute=self.original.get(member.id, False), reason="Мафия: покинул игровой канал"
                 )
             return
+        # Disconnected: Discord keeps the server mute until they connect again, and only then can it be
+        # lifted. The pending list (stored) lifts it on their next connect outside the game; back at the
+        # table the mute stays the bot's, to be given back at the end.
         if self._on_left_muted is not None:
             await self._on_left_muted(member.id)
 
