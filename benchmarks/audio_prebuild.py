@@ -35,9 +35,11 @@ def main() -> int:
         options = {"base_url": args.gtts_url} if args.gtts_url else {}
         engine = make_engine(args.engine, fallback=False, **options)
         items = phrases.prebuild_items()
-        started = time.perf_counter()
+        started, cpu_before = time.perf_counter(), os.times()
         status = cli.prebuild(engine_name=args.engine, cache_dir=root, jobs=args.jobs, engine=engine)
         cold = time.perf_counter() - started
+        cpu_after = os.times()
+        cpu = sum(after - before for after, before in zip(cpu_after[:4], cpu_before[:4], strict=True))
         started = time.perf_counter()
         cli.prebuild(engine_name=args.engine, cache_dir=root, jobs=args.jobs, engine=engine)
         warm = time.perf_counter() - started
@@ -62,11 +64,14 @@ def main() -> int:
             assert clip is not None and clip.packets
             uncached.append(time.perf_counter() - t0)
 
-    print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}")
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    python = platform.python_version()
+    print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {python}, load average {load}")
     print(f"engine: {engine.source}; jobs: {args.jobs or 'default'}; exit status {status}\n")
     print("| measure | value |\n|---|---|")
     print(f"| phrases prebuilt (all presets: fixed + seats 1–20 / counts 0–20) | {len(items)} |")
     print(f"| prebuild, empty cache | {cold:.1f} s ({cold / len(items) * 1000:.0f} ms per phrase) |")
+    print(f"| prebuild, CPU time (this process and its ffmpeg/espeak-ng children) | {cpu:.1f} s |")
     print(f"| prebuild, full cache (nothing to do) | {warm:.2f} s |")
     per_clip = size / max(count, 1) / 1e3
     print(f"| cache on disk | {count} files, {size / 1e6:.1f} MB ({per_clip:.1f} kB per clip) |")
