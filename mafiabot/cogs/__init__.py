@@ -11,6 +11,7 @@ DEFAULT_COGS: tuple[str, ...] = (
     "mafiabot.cogs.roles",
     "mafiabot.cogs.voting",
     "mafiabot.cogs.moderation",
+    "mafiabot.cogs.voice_settings",
     "mafiabot.cogs.conduct",
     "mafiabot.cogs.ratings",
 )
