@@ -180,15 +180,17 @@ class GameService:
         """The host speaks in the game channel; without voice the game goes on in text (and says why)."""
         from mafiabot.game.speaker import Speaker
 
+        volume = self.bot.settings.audio.volume
         if self.storage is not None:
             storage = self.storage
             settings = await asyncio.to_thread(storage.guild_settings, guild.id)
             if not settings.audio_enabled:
                 return
+            volume = settings.volume
         channel = guild.get_channel(voice_channel_id)
         if not isinstance(channel, discord.VoiceChannel | discord.StageChannel):
             return
-        speaker = Speaker(self._announcer(), game_id=table.game_id)
+        speaker = Speaker(self._announcer(), game_id=table.game_id, volume=volume)
         if await speaker.connect(channel):
             table.speaker = speaker
         else:
