@@ -145,7 +145,7 @@ class ConductCog(commands.Cog, name="Conduct"):
 
     @app_commands.command(name="foul", description="Замечание игроку (в «Простой мафии» — бан)")
     @app_commands.describe(
-        reason="За что", seat="Номер игрока", member="Или участник", note="Пояснение (необязательно)"
+        reason="За что", seat="Номер игрока", player="Или участник", note="Пояснение (необязательно)"
     )
     @app_commands.choices(reason=_choices(FOUL_REASONS))
     async def foul(
@@ -153,11 +153,11 @@ class ConductCog(commands.Cog, name="Conduct"):
         interaction: discord.Interaction[MafiaBot],
         reason: str,
         seat: Seat | None = None,
-        member: discord.Member | None = None,
+        player: discord.Member | None = None,
         note: str = "",
     ) -> None:
         table = await self._moderated_table(interaction)
-        target = resolve_seat(table, seat, member)
+        target = resolve_seat(table, seat, player)
         if reason in NIGHT_REMOVALS and table.session.state.phase == "night":
             raise UserFacingError("После объявления ночи за это удаляют из игры: `/mafia remove`.")
         try:
@@ -237,17 +237,17 @@ class ConductCog(commands.Cog, name="Conduct"):
     # -- removal and the team penalty ---------------------------------------------------------------
 
     @app_commands.command(name="remove", description="Удалить игрока из игры по правилам клуба")
-    @app_commands.describe(reason="За что", seat="Номер игрока", member="Или участник")
+    @app_commands.describe(reason="За что", seat="Номер игрока", player="Или участник")
     @app_commands.choices(reason=_choices(REMOVAL_REASONS))
     async def remove(
         self,
         interaction: discord.Interaction[MafiaBot],
         reason: str,
         seat: Seat | None = None,
-        member: discord.Member | None = None,
+        player: discord.Member | None = None,
     ) -> None:
         table = await self._moderated_table(interaction)
-        target = resolve_seat(table, seat, member)
+        target = resolve_seat(table, seat, player)
         moderator = interaction.user.id
 
         async def act() -> str:
@@ -269,17 +269,17 @@ class ConductCog(commands.Cog, name="Conduct"):
     @app_commands.command(
         name="penalty", description="Присудить победу командам, противоположным команде игрока"
     )
-    @app_commands.describe(reason="За что", seat="Номер нарушителя", member="Или участник")
+    @app_commands.describe(reason="За что", seat="Номер нарушителя", player="Или участник")
     @app_commands.choices(reason=_choices(PENALTY_REASONS))
     async def penalty(
         self,
         interaction: discord.Interaction[MafiaBot],
         reason: str,
         seat: Seat | None = None,
-        member: discord.Member | None = None,
+        player: discord.Member | None = None,
     ) -> None:
         table = await self._moderated_table(interaction)
-        target = resolve_seat(table, seat, member)
+        target = resolve_seat(table, seat, player)
         moderator = interaction.user.id
 
         async def act() -> str:

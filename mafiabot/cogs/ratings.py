@@ -1,15 +1,251 @@
-"""Ratings: placeholder while the commands are written."""
+"""Ratings per server (issue 7): every finished game is rated on both tracks; profiles, leaderboards,
+history, a stored game and its protocol, a chart of a player's rating, and the season's CSV."""
 
 from __future__ import annotations
 
+import asyncio
+import io
+import logging
+from collections import defaultdict
+from typing import Any
+
+import discord
+from discord import app_commands
 from discord.ext import commands
 
 from mafiabot.bot import MafiaBot
+from mafiabot.cogs._conduct_parts import is_moderator
+from mafiabot.cogs._rating_texts import (
+    PAGE,
+    TRACKS,
+    board_text,
+    history_line,
+    profile_text,
+    protocol,
+    record_text,
+)
+from mafiabot.errors import UserFacingError
+from mafiabot.game.service import GameService
+from mafiabot.game.table import Table
+from mafiabot.ratings import POINTS_TRACK
+from mafiabot.ratings.chart import rating_chart
+from mafiabot.storage import NotFound, Storage, StorageError
+from mafiabot.views import MafiaView
+
+log = logging.getLogger(__name__)
+
+BOARD_MIN_GAMES = 1  # a player appears on a board after his first game of the season there
+TRACK_CHOICES = [app_commands.Choice(name=label, value=key) for key, label in TRACKS.items()]
+
+
+class BoardView(MafiaView):
+    """«◀» / «▶» through a leaderboard, for the member who asked."""
+
+    def __init__(self, cog: RatingsCog, owner_id: int, guild_id: int, season_id: int, track: str) -> None:
+        super().__init__(timeout=600)
+        self.cog, self.owner_id, self.guild_id = cog, owner_id, guild_id
+        self.season_id, self.track, self.page, self.pages = season_id, track, 0, 1
+
+    async def render(self) -> str:
+        storage = self.cog.storage
+        board = await asyncio.to_thread(
+            storage.leaderboard,
+            self.guild_id,
+            season_id=self.season_id,
+            track=self.track,
+            min_games=BOARD_MIN_GAMES,
+            limit=PAGE,
+            offset=self.page * PAGE,
+        )
+        season = await asyncio.to_thread(_season_name, storage, self.guild_id, self.season_id)
+        self.pages = max(1, -(-board.total // PAGE))
+        self.previous.disabled = self.page == 0
+        self.next.disabled = self.page >= self.pages - 1
+        return board_text(board, self.track, season, self.page)
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        await super().interaction_check(interaction)
+        return interaction.user.id == self.owner_id
+
+    @discord.ui.button(label="◀", style=discord.ButtonStyle.secondary)
+    async def previous(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        self.page = max(0, self.page - 1)
+        await interaction.response.edit_message(content=await self.render(), view=self)
+
+    @discord.ui.button(label="▶", style=discord.ButtonStyle.secondary)
+    async def next(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        self.page += 1
+        await interaction.response.edit_message(content=await self.render(), view=self)
+
+
+def _season_name(storage: Storage, guild_id: int, season_id: int) -> str:
+    return next((s.name for s in storage.seasons(guild_id) if s.id == season_id), "сезон")
 
 
 class RatingsCog(commands.Cog, name="Ratings"):
     def __init__(self, bot: MafiaBot) -> None:
         self.bot = bot
+
+    @property
+    def games(self) -> GameService:
+        games: GameService = self.bot.games  # type: ignore[attr-defined]
+        return games
+
+    @property
+    def storage(self) -> Storage:
+        storage = self.games.storage
+        if storage is None:
+            raise UserFacingError("Рейтинги недоступны: бот работает без базы данных.")
+        return storage
+
+    async def cog_load(self) -> None:
+        self.games.finish_hooks.append(self.on_game_finished)
+
+    async def cog_unload(self) -> None:
+        if self.on_game_finished in self.games.finish_hooks:
+            self.games.finish_hooks.remove(self.on_game_finished)
+
+    async def on_game_finished(self, table: Table) -> None:
+        """Rate the game just stored (both tracks, once) and tell the table what each player got."""
+        storage = self.games.storage
+        if storage is None:
+            return
+        try:
+            deltas = await asyncio.to_thread(storage.rate_game, table.game_id)
+        except StorageError:
+            log.exception("Could not rate the game", extra={"game_id": table.game_id})
+            return
+        points: dict[int, float] = defaultdict(float)
+        elo: dict[int, float] = {}
+        for d in deltas:
+            if d.track == POINTS_TRACK:
+                points[d.user_id] += d.delta
+            else:
+                elo[d.user_id] = d.delta
+        lines = ["**Рейтинг за игру**"]
+        for info in table.session.seats:
+            line = f"№{info.seat} {info.name}: {points[info.user_id]:+.1f}"
+            if info.user_id in elo:
+                line += f", Эло {elo[info.user_id]:+.1f}"
+            lines.append(line)
+        table.post("\n".join(lines))
+
+    def _guild(self, interaction: discord.Interaction[Any]) -> int:
+        if interaction.guild_id is None:
+            raise UserFacingError("Эта команда работает только на сервере.")
+        return interaction.guild_id
+
+    async def _season_id(self, guild_id: int, season: int | None) -> int | None:
+        if season is None:
+            return None
+        try:
+            row = await asyncio.to_thread(self.storage.season, guild_id, season)
+        except NotFound:
+            raise UserFacingError(f"Сезона {season} нет.") from None
+        return row.id
+
+    @app_commands.command(name="rating", description="Профиль игрока: игры, победы, очки, Эло, замечания")
+    @app_commands.describe(player="Чей профиль (по умолчанию ваш)")
+    async def rating(
+        self, interaction: discord.Interaction[MafiaBot], player: discord.Member | None = None
+    ) -> None:
+        guild_id = self._guild(interaction)
+        who = player or interaction.user
+        profile = await asyncio.to_thread(self.storage.player_profile, guild_id, who.id)
+        await interaction.response.send_message(
+            profile_text(profile, who.display_name), allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @app_commands.command(name="top", description="Таблица рейтинга сезона")
+    @app_commands.describe(season="Номер сезона (по умолчанию текущий)", track="Какой рейтинг")
+    @app_commands.choices(track=TRACK_CHOICES)
+    async def top(
+        self, interaction: discord.Interaction[MafiaBot], season: int | None = None, track: str = POINTS_TRACK
+    ) -> None:
+        guild_id = self._guild(interaction)
+        season_id = await self._season_id(guild_id, season)
+        if season_id is None:
+            season_id = (await asyncio.to_thread(self.storage.current_season, guild_id)).id
+        assert season_id is not None
+        view = BoardView(self, interaction.user.id, guild_id, season_id, track)
+        await interaction.response.send_message(await view.render(), view=view)
+
+    @app_commands.command(name="history", description="Последние игры игрока")
+    @app_commands.describe(player="Чьи игры (по умолчанию ваши)")
+    async def history(
+        self, interaction: discord.Interaction[MafiaBot], player: discord.Member | None = None
+    ) -> None:
+        guild_id = self._guild(interaction)
+        who = player or interaction.user
+        games = await asyncio.to_thread(self.storage.game_history, guild_id, who.id, limit=20)
+        lines = [f"**Игры: {who.display_name}**"] + [history_line(g) for g in games]
+        if not games:
+            lines.append("Игр пока нет.")
+        await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
+
+    @app_commands.command(name="game", description="Запись игры и её протокол")
+    @app_commands.describe(game_id="Номер игры")
+    async def game(self, interaction: discord.Interaction[MafiaBot], game_id: int) -> None:
+        guild_id = self._guild(interaction)
+        try:
+            record = await asyncio.to_thread(self.storage.game_record, game_id)
+        except NotFound:
+            record = None
+        if record is None or record.game.guild_id != guild_id:
+            raise UserFacingError(f"Игры #{game_id} на этом сервере нет.")
+        if record.game.status == "running":
+            raise UserFacingError("Эта игра ещё идёт: протокол будет после её окончания.")
+        guild = interaction.guild
+        names = {}
+        for p in record.participants:
+            member = guild.get_member(p.user_id) if guild else None
+            names[p.seat] = member.display_name if member else str(p.user_id)
+        text = await asyncio.to_thread(protocol, record, names)
+        file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"mafia-game-{game_id}.txt")
+        await interaction.response.send_message(
+            record_text(record)[:2000],
+            file=file,
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @app_commands.command(name="chart", description="График рейтинга игрока за сезон")
+    @app_commands.describe(player="Чей график (по умолчанию ваш)", track="Какой рейтинг")
+    @app_commands.choices(track=TRACK_CHOICES)
+    async def chart(
+        self,
+        interaction: discord.Interaction[MafiaBot],
+        player: discord.Member | None = None,
+        track: str = POINTS_TRACK,
+    ) -> None:
+        guild_id = self._guild(interaction)
+        who = player or interaction.user
+        points = await asyncio.to_thread(self.storage.rating_history, guild_id, who.id, track=track)
+        values = [v for _, v in points]
+        png = await asyncio.to_thread(rating_chart, values[1:] or values, start=values[0])
+        file = discord.File(io.BytesIO(png), filename=f"rating-{who.id}-{track}.png")
+        digits = 1 if track == POINTS_TRACK else 0
+        text = (
+            f"{TRACKS[track]}: {who.display_name} — сейчас {values[-1]:.{digits}f}, "
+            f"наименьший {min(values):.{digits}f}, наибольший {max(values):.{digits}f}, "
+            f"изменений: {len(values) - 1}"
+        )
+        await interaction.response.send_message(text, file=file)
+
+    @app_commands.command(name="export", description="Таблица сезона в CSV (для ведущих)")
+    @app_commands.describe(season="Номер сезона (по умолчанию текущий)")
+    async def export(self, interaction: discord.Interaction[MafiaBot], season: int | None = None) -> None:
+        guild_id = self._guild(interaction)
+        member = interaction.user
+        if not isinstance(member, discord.Member) or not await is_moderator(member, self.games):
+            raise UserFacingError(
+                "Выгрузка сезона — для ведущих: право «Управлять сервером» или роль ведущего."
+            )
+        season_id = await self._season_id(guild_id, season)
+        text = await asyncio.to_thread(self.storage.export_season_csv, guild_id, season_id)
+        name = f"mafia-season-{season or 'current'}.csv"
+        file = discord.File(io.BytesIO(text.encode("utf-8")), filename=name)
+        await interaction.response.send_message("Таблица сезона:", file=file, ephemeral=True)
 
 
 async def setup(bot: MafiaBot) -> None:

@@ -170,6 +170,8 @@ async def interaction_callback(rest: Rest, request: Request) -> Any:
         raise ApiError(400, 40060, "Interaction has already been acknowledged.")
     body = request.body or {}
     kind, data = int(body["type"]), body.get("data") or {}
+    if "\0files" in body:  # files uploaded with the callback belong to the response message
+        data = {**data, "\0files": body["\0files"]}
     record.callback = body
     channel = rest.world.channels[record.channel_id]
     message: Message | None = None
