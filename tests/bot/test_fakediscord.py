@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
+
 import aiohttp
 import pytest
 from fakediscord import MEMBER_EDIT, FakeDiscord
+from fakediscord.tls import trust_test_certificate
 
 
 async def test_json_content_type_and_ratelimit_headers(fake: FakeDiscord) -> None:
@@ -47,3 +50,11 @@ async def test_unknown_routes_are_recorded_and_fail_the_test(fake: FakeDiscord) 
     with pytest.raises(AssertionError, match="audit-logs"):
         fake.check()
     fake.unknown_routes.clear()
+
+
+def test_the_voice_certificate_was_trusted_before_aiohttp_loaded() -> None:
+    # tests/conftest.py imports fakediscord first; only then may anything import aiohttp.
+    certificate = trust_test_certificate()
+    assert not certificate.aiohttp_was_imported
+    assert os.environ["SSL_CERT_FILE"] == str(certificate.bundle)
+    assert certificate.cert.read_bytes() in certificate.bundle.read_bytes()
