@@ -30,8 +30,8 @@ FOUL_REASONS: dict[str, str] = {
     "insults": "Оскорбления",
     "swearing": "Маты",
     "misconduct": "Неадекватное поведение",
-    "oaths": "Клятвы",
-    "arguments": "Споры",
+    "oath": "Клятвы",
+    "argument": "Споры",
     "threats": "Угрозы",
     "self_nomination": "Выставление себя на голосование",
     "self_vote": "Голосование за себя",
@@ -46,16 +46,14 @@ AUTO_REASONS: dict[str, str] = {
     "text_at_night": "Сообщение в канале игры ночью",
     "text_out_of_turn": "Сообщение в канале игры не в свою минуту",
 }
-# D-F2: «Offences in both lists (клятвы, споры): foul by day, removal after «в городе ночь»».
-NIGHT_REMOVALS = frozenset({"oaths", "arguments"})
 
 # 9.1: «За речь после объявления ночи, клятвы, споры/пари, некорректное поведение, …, попытки подсмотреть
 # ночью, жестикуляцию ночью, прикосновение к игроку, …, шантаж, слёзы, покидание игрового стола – удаление
 # из текущей игры»; D-F4 (deliberate fouls) and D-F6 (a confession of being mafia).
 REMOVAL_REASONS: dict[str, str] = {
     "night_speech": "Речь после объявления ночи",
-    "oaths": "Клятвы",
-    "bets": "Споры, пари",
+    "oath": "Клятвы",
+    "argument": "Споры, пари",
     "misconduct": "Некорректное поведение",
     "peeking": "Попытка подсмотреть ночью",
     "night_gestures": "Жестикуляция ночью",

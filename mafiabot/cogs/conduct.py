@@ -19,7 +19,6 @@ from mafiabot.cogs._conduct_parts import (
     AUTO_REASONS,
     FOUL_REASONS,
     LEAVING,
-    NIGHT_REMOVALS,
     PENALTY_REASONS,
     REMOVAL_REASONS,
     WITHDRAW,
@@ -158,14 +157,17 @@ class ConductCog(commands.Cog, name="Conduct"):
     ) -> None:
         table = await self._moderated_table(interaction)
         target = resolve_seat(table, seat, player)
-        if reason in NIGHT_REMOVALS and table.session.state.phase == "night":
-            raise UserFacingError("После объявления ночи за это удаляют из игры: `/mafia remove`.")
         try:
-            await table.session.submit(engine.Foul(seat=target, reason=reason))
+            events = await table.session.submit(engine.Foul(seat=target, reason=reason))
         except engine.IllegalCommand as exc:
             raise UserFacingError(str(exc)) from None
         index = len(table.session.log) - 1  # nothing else ran since: no await between the two
         label = FOUL_REASONS[reason] + (f": {note}" if note else "")
+        if not any(e.type == "foul" for e in events):
+            # D-F2: «клятвы, споры» — a foul by day, removal after «в городе ночь» (the preset decides).
+            text = f"Игрок №{target} удалён из игры: {label} после объявления ночи."
+            await interaction.response.send_message(text, ephemeral=True)
+            return
         foul_id = await self._store_foul(table, target, label, index, interaction.user.id)
         record = f" (запись №{foul_id})" if foul_id is not None else ""
         await interaction.response.send_message(

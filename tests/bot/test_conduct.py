@@ -164,3 +164,26 @@ async def test_simple_third_ban_removes_and_bans_do_not_reset(
     await g.foul(seat, "swearing")
     assert seat not in g.state.alive
     assert g.said(f"Игрок номер {seat} получил третий бан и покидает игру.")
+
+
+async def test_an_oath_is_a_foul_by_day_and_a_removal_at_night(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    g = Game(fake, club, bot)
+    await g.start("city")
+    await g.skip_until(day(1))
+    by_day, at_night = civilians(g)[:2]
+    answer = await g.foul(by_day, "oath")
+    assert answer.content.startswith(f"Замечание игроку №{by_day} (запись №")
+    assert g.state.fouls_of(by_day) == 1 and by_day in g.state.alive
+    await g.skip_until(lambda s: s.phase == "night")
+    answer = await g.foul(at_night, "oath")
+    assert answer.content == f"Игрок №{at_night} удалён из игры: Клятвы после объявления ночи.", (
+        answer.content
+    )
+    assert at_night not in g.state.alive
+    storage = g.games.storage
+    assert storage is not None
+    assert [f.seat for f in storage.fouls(g.table.game_id)] == [by_day]  # type: ignore[union-attr]
+    seats = {p.seat: p for p in storage.participants(g.table.game_id)}  # type: ignore[union-attr]
+    assert seats[at_night].removed and not seats[at_night].left
