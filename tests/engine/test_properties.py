@@ -16,7 +16,7 @@ from engine.view import events_for, known_roles, view_for
 
 CASES = [
     (preset, n)
-    for preset in ("classic", "simple", "hobbyworld", "city")
+    for preset in ("classic", "simple", "hobbyworld", "city", "blood")
     for n in engine.player_counts(engine.load_ruleset(preset))
 ]
 
