@@ -203,13 +203,19 @@ def replay_without(table: Table, index: int) -> engine.GameState:
     """The game as if command `index` of its log had never been given (a withdrawn foul: «a game is its
     command log»). Raises UserFacingError when the rest of the game no longer follows without it."""
     session = table.session
-    state, _ = engine.new_game(session.ruleset, session.roles, session.seed, at=session.started_at)
-    try:
+
+    def replay(skip: int) -> engine.GameState:
+        state, _ = engine.new_game(session.ruleset, session.roles, session.seed, at=session.started_at)
         for i, command in enumerate(session.log):
-            if i != index:
+            if i != skip:
                 state, _ = engine.apply(state, command)
+        return state
+
+    if replay(-1) != session.state:  # the log does not rebuild this game: change nothing
+        raise UserFacingError("Снять это замечание в идущей игре нельзя: запись игры не воспроизводится.")
+    try:
+        return replay(index)
     except engine.IllegalCommand:
         raise UserFacingError(
             "Снять это замечание в идущей игре нельзя: игра уже пошла дальше с его последствиями."
         ) from None
-    return state

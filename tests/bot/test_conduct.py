@@ -187,3 +187,32 @@ async def test_an_oath_is_a_foul_by_day_and_a_removal_at_night(
     assert [f.seat for f in storage.fouls(g.table.game_id)] == [by_day]  # type: ignore[union-attr]
     seats = {p.seat: p for p in storage.participants(g.table.game_id)}  # type: ignore[union-attr]
     assert seats[at_night].removed and not seats[at_night].left
+
+
+async def test_removal_and_penalty_wait_for_confirmation(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    g = Game(fake, club, bot)
+    await g.start("city")
+    await g.skip_until(day(1))
+    seat = civilians(g)[0]
+    asked = await g.command("remove", reason="blackmail", seat=seat)
+    assert asked.content.startswith(f"Удалить игрока №{seat} (")
+    stranger = await fake.click(g.players[2], asked.message, label="Подтвердить")
+    assert stranger.content == "Подтвердить может только тот, кто вызвал команду."
+    await fake.click(g.moderator, asked.message, label="Отмена")
+    assert asked.message.content == "Отменено."
+    assert seat in g.state.alive
+    asked = await g.command("penalty", reason="other", seat=seat)
+    await fake.click(g.moderator, asked.message, label="Отмена")
+    assert not g.state.over
+
+
+async def test_presets_without_club_rules_refuse_fouls(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
+    g = Game(fake, club, bot)
+    await g.start("classic")
+    answer = await g.foul(1)
+    assert answer.content.startswith("В этих правилах нет замечаний"), answer.content
+    storage = g.games.storage
+    assert storage is not None
+    assert storage.fouls(g.table.game_id) == []  # type: ignore[union-attr]
