@@ -18,8 +18,9 @@ async def test_reconnect_is_resumed_and_missed_events_replayed(
     first_session = fake.gateway.session
 
     fake.gateway.request_reconnect()
-    await fake.say(player, club.text, "пока вас не было")  # sent while the bot is reconnecting
-    await fake.wait_for(lambda: fake.gateway.resumes == 1, what="the bot to RESUME")
+    # Sent while the bot is reconnecting; `say` returns once the bot has resumed and processed it.
+    await fake.say(player, club.text, "пока вас не было")
+    assert fake.gateway.resumes == 1
 
     message: discord.Message = await asyncio.wait_for(heard, timeout=5)
     assert message.author.id == player.id

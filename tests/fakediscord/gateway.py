@@ -215,17 +215,26 @@ class Gateway:
 
         Discord may ask for a heartbeat (op 1); discord.py answers from its reader, in order, with the
         last sequence number it processed. So the answer proves every earlier event reached the cache.
+        If the bot is reconnecting, this waits for its RESUME and asks on the new connection.
         """
-        session = self.session
-        if session is None or session.connection is None:
-            return
-        connection, target = session.connection, session.seq
-        connection.send({"op": HEARTBEAT, "d": None})
-        await self.fake.wait_for(
-            lambda: connection.last_acked_seq >= target or connection.ws.closed,
-            timeout=timeout,
-            what=f"the bot to process gateway events up to seq {target}",
-        )
+        while (session := self.session) is not None:
+            connection = session.connection
+            if connection is None:
+                await self.fake.wait_for(
+                    lambda s=session: self.session is not s or s.connection is not None,
+                    timeout=timeout,
+                    what="the bot to reconnect to the gateway",
+                )
+                continue
+            target = session.seq
+            connection.send({"op": HEARTBEAT, "d": None})
+            await self.fake.wait_for(
+                lambda c=connection, t=target: c.last_acked_seq >= t or c.ws.closed,
+                timeout=timeout,
+                what=f"the bot to process gateway events up to seq {target}",
+            )
+            if connection.last_acked_seq >= target:
+                return
 
     def voice_state_event(self, guild: Guild, user_id: int) -> dict[str, Any]:
         state = guild.voice_states[user_id]

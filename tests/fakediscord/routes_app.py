@@ -189,6 +189,8 @@ async def interaction_callback(rest: Rest, request: Request) -> Any:
         if message is None:
             raise ApiError(400, 50035, "Invalid Form Body (no message to update)")
         rest.apply_edit(message, data)
+        if not message.ephemeral:
+            rest.fake.dispatch("MESSAGE_UPDATE", message_json(message))
     elif kind == 6 and record.message_id:  # DEFERRED_UPDATE_MESSAGE
         message = rest.world.find_message(record.message_id)
     elif kind == 9:  # MODAL
