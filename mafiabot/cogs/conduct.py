@@ -196,7 +196,8 @@ class ConductCog(commands.Cog, name="Conduct"):
         session = table.session
         async with session.lock:
             link = self.commands_of.pop(foul_id, None)
-            if link is not None and link[0] == table.game_id and not session.over:
+            in_game = link is not None and link[0] == table.game_id and not session.over
+            if link is not None and in_game:
                 index = link[1]
                 state = replay_without(table, index)
                 del session.log[index]
@@ -212,6 +213,9 @@ class ConductCog(commands.Cog, name="Conduct"):
         count = session.state.fouls_of(foul.seat)
         table.post(f"Замечание игроку №{foul.seat} снято: {reason}. Замечаний сегодня: {count}.")
         log.info("Foul %s withdrawn by %s", foul_id, interaction.user.id, extra={"game_id": table.game_id})
+        if not in_game:
+            # The bot was restarted since the foul was given: which command gave it is not known.
+            return f"Замечание №{foul_id} снято в записи, но в идущей игре оно остаётся."
         return f"Замечание №{foul_id} снято."
 
     @app_commands.command(name="fouls", description="Замечания этой игры: кто, кому, за что и когда")

@@ -121,8 +121,9 @@ async def test_a_withdrawn_foul_gives_the_speech_back(bot: MafiaBot, fake: FakeD
     foul_id = int(answers[1].content.split("запись №")[1].split(")")[0])
     await g.skip_until(day(2))
     assert seat in g.state.no_speech
-    if g.state.step.seat == seat:
-        await g.skip()
+    await g.to_speech_of(seat, 2)
+    assert g.muted(seat)
+    # Withdrawn in his own minute: the game is replayed without the foul, and his microphone opens.
     withdrawn = await g.command("unfoul", foul_id=foul_id, reason="Ошибся номером")
     assert withdrawn.content == f"Замечание №{foul_id} снято.", withdrawn.content
     assert seat not in g.state.no_speech
@@ -133,10 +134,18 @@ async def test_a_withdrawn_foul_gives_the_speech_back(bot: MafiaBot, fake: FakeD
     row = next(r for r in rows if r.id == foul_id)
     assert (row.withdrawn_by, row.withdrawn_reason) == (g.moderator.id, "Ошибся номером")
     assert len(storage.fouls(g.table.game_id)) == 2  # type: ignore[union-attr]
-    await g.to_speech_of(seat, 2) if seat not in (g.state.step.seat,) else None
+    assert g.state.step.kind == "speech" and g.state.step.seat == seat
     assert not g.muted(seat), "with the foul withdrawn he speaks in his minute again"
     again = await g.command("unfoul", foul_id=foul_id, reason="ещё раз")
     assert again.content == f"Замечание №{foul_id} уже снято."
+    review = await g.command("fouls")
+    lines = review.content.splitlines()
+    assert len(lines) == 3 and all(
+        f"игрок №{seat} · день 1 · Оскорбления · <@{g.moderator.id}>" in x for x in lines
+    )
+    assert lines[1].startswith(f"~~№{foul_id} ") and lines[1].endswith(
+        f"снято <@{g.moderator.id}>: Ошибся номером"
+    )
 
 
 async def test_only_a_moderator_gives_fouls(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
