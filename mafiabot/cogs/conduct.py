@@ -194,6 +194,7 @@ class ConductCog(commands.Cog, name="Conduct"):
         if foul.withdrawn_at is not None:
             raise UserFacingError(f"Замечание №{foul_id} уже снято.")
         session = table.session
+        was_seated = foul.seat in session.state.alive
         async with session.lock:
             link = self.commands_of.pop(foul_id, None)
             in_game = link is not None and link[0] == table.game_id and not session.over
@@ -207,6 +208,8 @@ class ConductCog(commands.Cog, name="Conduct"):
                     if game_id == table.game_id and i > index:
                         self.commands_of[other] = (game_id, i - 1)
             await asyncio.to_thread(storage.withdraw_foul, foul_id, by=interaction.user.id, reason=reason)
+            if not was_seated and foul.seat in session.state.alive:  # the foul that removed him is gone
+                await asyncio.to_thread(storage.mark_participant, table.game_id, foul.seat, removed=False)
         session._arm()
         table.voice.update()
         table.refresh_panel()

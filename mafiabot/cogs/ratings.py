@@ -29,7 +29,7 @@ from mafiabot.game.service import GameService
 from mafiabot.game.table import Table
 from mafiabot.ratings import POINTS_TRACK
 from mafiabot.ratings.chart import rating_chart
-from mafiabot.storage import NotFound, Storage, StorageError
+from mafiabot.storage import NotFound, Storage
 from mafiabot.views import MafiaView
 
 log = logging.getLogger(__name__)
@@ -112,7 +112,7 @@ class RatingsCog(commands.Cog, name="Ratings"):
             return
         try:
             deltas = await asyncio.to_thread(storage.rate_game, table.game_id)
-        except StorageError:
+        except Exception:  # the table must still close: a rating can be redone, a stuck table not
             log.exception("Could not rate the game", extra={"game_id": table.game_id})
             return
         points: dict[int, float] = defaultdict(float)

@@ -94,6 +94,13 @@ async def test_the_fifth_foul_removes_the_player(bot: MafiaBot, fake: FakeDiscor
     assert storage is not None
     row = next(p for p in storage.participants(g.table.game_id) if p.seat == seat)  # type: ignore[union-attr]
     assert row.removed and not row.left
+    # Withdrawing the fifth foul brings him back to the table.
+    fifth = storage.fouls(g.table.game_id)[-1]  # type: ignore[union-attr]
+    answer = await g.command("unfoul", foul_id=fifth.id, reason="Считали дважды")
+    assert answer.content == f"Замечание №{fifth.id} снято.", answer.content
+    assert seat in g.state.alive and g.state.fouls_of(seat) == 4
+    row = next(p for p in storage.participants(g.table.game_id) if p.seat == seat)  # type: ignore[union-attr]
+    assert not row.removed
 
 
 async def test_fouls_reset_each_day(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
