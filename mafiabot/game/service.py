@@ -341,20 +341,28 @@ class GameService:
     async def on_voice_state_update(
         self, member: discord.Member, before: discord.VoiceState, after: discord.VoiceState
     ) -> None:
-        if after.channel is not None and (before.channel is None or before.channel.id != after.channel.id):
-            await self._unmute_if_pending(member)
+        # Bookkeeping first, with no await in between: discord.py runs each event's listener as its own
+        # task, so a quick leave-and-return must not see the return handled before the leave.
+        for table in self.tables.values():
+            if table.guild.id == member.guild.id:
+                table.voice.observed(member.id)
+        joined = after.channel is not None and (
+            before.channel is None or before.channel.id != after.channel.id
+        )
+        left_table = None
         if before.channel is not None and (after.channel is None or after.channel.id != before.channel.id):
-            table = self.tables.get(before.channel.id)
-            if table is not None:
-                await table.voice.member_left(member)
-                self._start_leave_timer(table, member.id)
-        if after.channel is not None:
-            table = self.tables.get(after.channel.id)
-            if table is not None:
-                task = table.leave_timers.pop(member.id, None)
-                if task is not None:
-                    task.cancel()
-                table.voice.update()
+            left_table = self.tables.get(before.channel.id)
+            if left_table is not None:
+                self._start_leave_timer(left_table, member.id)
+        joined_table = self.tables.get(after.channel.id) if after.channel is not None else None
+        if joined_table is not None:
+            task = joined_table.leave_timers.pop(member.id, None)
+            if task is not None:
+                task.cancel()
+        if left_table is not None:
+            await left_table.voice.member_left(member)
+        if joined:
+            await self._unmute_if_pending(member)
 
     async def _unmute_if_pending(self, member: discord.Member) -> None:
         key = (member.guild.id, member.id)

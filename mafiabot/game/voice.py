@@ -71,6 +71,9 @@ class VoiceController:
         # a restart the bot still knows which mutes are its own.
         self.original: dict[int, bool] = dict(original or {})
         self.bot_muted: set[int] = set()
+        # Mutes sent whose VOICE_STATE_UPDATE has not come back yet: discord.py's cache still shows the
+        # old state, and converging again from the cache alone would send the same edit twice.
+        self._sent: dict[int, bool] = {}
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._idle.set()
@@ -116,7 +119,7 @@ class VoiceController:
             return
         members = {m.id: m for m in self.members_in_channel()}
         wanted = self._wanted(members)
-        current = {uid: bool(m.voice and m.voice.mute) for uid, m in members.items()}
+        current = {uid: self._sent.get(uid, bool(m.voice and m.voice.mute)) for uid, m in members.items()}
         new_members = False
         for uid, muted in current.items():
             if uid not in self.original:
@@ -131,7 +134,14 @@ class VoiceController:
                 return  # a newer state arrived: start over from it
             member = members[uid]
             if await self._edit(member, want):
+                self._sent[uid] = want
                 (self.bot_muted.add if want else self.bot_muted.discard)(uid)
+
+    def observed(self, user_id: int) -> None:
+        """Discord told the member's voice state (the echo of an edit, or someone else's change): the
+        cache is current again; converge from it, so a mute lifted out of turn is put back."""
+        self._sent.pop(user_id, None)
+        self.update()
 
     async def _edit(self, member: discord.Member, mute: bool) -> bool:
         if member.voice is None or member.voice.channel is None or member.voice.channel.id != self.channel_id:
@@ -179,6 +189,7 @@ class VoiceController:
     async def release(self) -> None:
         """The game ended or was stopped: give everyone their own mute state back."""
         self._released = True
+        self._idle.clear()  # settled() waits for the mutes given back
         if self._worker is not None:
             self._worker.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -1,0 +1,108 @@
+"""Voice during a game: speech hand-overs, nightfall, spectators, players leaving and coming back,
+and a stopped game giving everyone their own mute state back."""
+
+from __future__ import annotations
+
+from fakediscord import Club, FakeDiscord
+from game_driver import MEMBER_EDIT, TableDriver
+
+from mafiabot.bot import MafiaBot
+
+
+def _edits(d: TableDriver, mark: int) -> list[tuple[int, bool]]:
+    return [(int(c.params["user_id"]), bool(c.json["mute"])) for c in d.edits_since(mark)]
+
+
+async def test_speech_hand_overs_edit_two_members_and_nightfall_mutes_only_the_speaker(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)  # counted here, not paced; the benchmark paces
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic")
+    assert d.state.step.kind == "speech" and d.state.step.seat == 1
+    d.assert_mutes()
+    while d.state.step.kind == "speech":
+        before, mark = d.state.step.seat, len(fake.calls)
+        await d.pass_speech()
+        d.assert_mutes()
+        if d.state.step.kind == "speech":
+            after = d.state.step.seat
+            # The next speaker is unmuted first, then the previous one muted: two edits, nobody else.
+            assert _edits(d, mark) == [(d.member(after).id, False), (d.member(before).id, True)], [
+                (d.seat(next(p for p in d.players if p.id == u)), m) for u, m in _edits(d, mark)
+            ]
+        else:
+            # Nightfall: everyone else is muted already; only the last speaker is edited.
+            assert d.state.step.kind == "meet"
+            assert _edits(d, mark) == [(d.member(before).id, True)]
+    assert d.muted_seats() == d.all_seats()
+
+
+async def test_spectators_are_muted_and_everyone_gets_their_own_state_back_at_stop(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    spectator, muted_before = club.players[7], club.players[8]
+    muted_before.mute = True  # a moderator server-muted this one before the game
+    await fake.join_voice(spectator, club.voice)
+    await fake.join_voice(muted_before, club.voice)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic")
+    await d.pass_speech()
+    assert fake.voice_state(spectator).mute and fake.voice_state(muted_before).mute  # type: ignore[union-attr]
+    speaker = d.member(d.state.step.seat)
+    assert not fake.voice_state(speaker).mute  # type: ignore[union-attr]
+
+    stopped = await fake.slash(d.players[0], "mafia stop", channel=club.text)
+    assert stopped.ephemeral
+    await fake.wait_for(lambda: not d.games.tables, what="the table to close")
+    await d.settled()
+    assert d.muted_seats() == set(), "nobody stays muted after a stop"
+    assert not fake.voice_state(spectator).mute  # type: ignore[union-attr]
+    assert fake.voice_state(muted_before).mute, "a mute the bot did not make is left alone"  # type: ignore[union-attr]
+    storage = d.games.storage
+    assert storage is not None and storage.running_games() == []
+    assert any("Протокол игры" in t for t in d.public_texts())
+
+
+async def test_a_player_who_leaves_and_comes_back_within_the_grace_period_plays_on(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    d.games.leave_grace = 30.0
+    await d.start("classic")
+    leaver = d.member(3)
+    await fake.leave_voice(leaver)
+    table = d.table
+    assert table is not None
+    await fake.wait_for(lambda: leaver.id in table.leave_timers, what="the grace period to start")
+    await fake.join_voice(leaver, club.voice)
+    assert leaver.id not in table.leave_timers, "the grace timer is cancelled on return"
+    await d.settled()
+    assert 3 in d.state.alive
+    d.assert_mutes()  # still muted: not their turn
+    while d.state.step.seat != 3:
+        await d.pass_speech()
+    d.assert_mutes()  # and unmuted for their speech
+    assert not fake.voice_state(leaver).mute  # type: ignore[union-attr]
+
+
+async def test_after_the_grace_period_the_player_leaves_the_table_and_is_unmuted_on_next_connect(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    d.games.leave_grace = 0.2
+    await d.start("classic")
+    leaver = d.member(4)
+    assert d.fake.voice_state(leaver).mute  # type: ignore[union-attr]
+    await fake.leave_voice(leaver)
+    await d.until(lambda: 4 not in d.state.alive, "the grace period to run out")
+    assert leaver.mute, "Discord keeps the server mute while they are away"
+    # They come back to another voice channel of the server: the bot lifts its mute there.
+    lounge = await fake.add_channel(club, "Курилка", type=2)
+    await fake.join_voice(leaver, lounge)
+    await fake.wait_for(lambda: not fake.voice_state(leaver).mute, what="the pending unmute")  # type: ignore[union-attr]
+    edit = fake.calls_to(MEMBER_EDIT)[-1]
+    assert int(edit.params["user_id"]) == leaver.id and edit.json == {"mute": False}
