@@ -94,6 +94,7 @@ def play_record(record: Mapping[str, Any]) -> Replay:
     script = record["script"]
     if not isinstance(script, list):
         raise RecordError("record: script must be a list of phases")
+    expected = rp.state.position
     for i, phase in enumerate(script):
         if not isinstance(phase, dict) or len(phase) != 1:
             raise RecordError(f"script[{i}]: each phase is an object with one key (night or day)")
@@ -101,6 +102,14 @@ def play_record(record: Mapping[str, Any]) -> Replay:
         rp.where = f"script[{i}] ({name})"
         if rp.state.over:
             raise rp.fail(phase, "the game is already over")
+        if expected < rp.state.position and name == rp.ruleset.phase_at(expected):
+            # A phase of steps where nobody could act passed without waiting (blood's dawn without dawn
+            # roles): the script may name it, with nothing in it.
+            if value not in ([], {}, {"actions": []}):
+                raise rp.fail(phase, "nobody could act in this phase")
+            expected += 1
+            continue
+        expected = rp.state.position + 1
         if name != rp.state.phase_name:
             raise rp.fail(name, f"the engine expects the phase {rp.state.phase_name!r} here")
         if rp.state.phase == "night":  # a phase of role steps, whatever the preset calls it
@@ -196,7 +205,7 @@ def _why_not_called(rp: Replay, step_id: str, night: int) -> str:
     if rp.state.night == night and rp.state.phase == "night":
         return "the game ended before this action"
     if rp.ruleset.intro_night and night == 1:
-        return "nobody acts on the acquaintance night"
+        return f"nobody acts on the acquaintance {phase}"
     if step is not None and step.from_night > night:
         return f"this step starts on night {step.from_night}"
     return f"the step {step_id!r} could not be used on night {night}"

@@ -311,3 +311,23 @@ def test_d_h8_hunters_choose_by_proposals() -> None:
     t.send(Propose(seat=1, target=4), Propose(seat=2, target=5))
     events = t.to_kind("nominations")
     assert brief(events, "killed", "team_missed") == [("team_missed", "hunters", "no_target")]
+
+
+def test_a_record_may_name_or_omit_a_phase_where_nobody_could_act() -> None:
+    """Issue 2 part 6 (records list the phases in the order the preset runs them): a dawn without dawn
+    roles passes at once; the script may name it with nothing in it, or leave it out."""
+    from engine.record import RecordError, play_record
+
+    def record(*dawn: dict[str, object]) -> dict[str, object]:
+        night = {"night": {"nominations": [[4, 6]], "votes": [[6, [1, 2, 4]]]}}
+        strike = {"day": [{"team": "hunters", "target": 4}]}
+        seats = ["hunter", "hunter", "count", "vampire", "vampire", "vampire"]
+        script = [{"day": []}, night, *dawn, strike, {"sunset": []}]
+        return {"ruleset": "blood", "seed": 1, "seats": seats, "script": script}
+
+    named = play_record(record({"dawn": []}))
+    omitted = play_record(record())
+    assert [e.to_json() for e in named.events] == [e.to_json() for e in omitted.events]
+    assert brief(named.events, "killed") == [("killed", 4)]
+    with pytest.raises(RecordError, match="nobody could act"):
+        play_record(record({"dawn": [{"seat": 3, "target": 4}]}))

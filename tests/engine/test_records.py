@@ -91,7 +91,7 @@ def test_there_is_a_record_per_preset_and_option() -> None:
         used.update((record["ruleset"], o) for o in options)
     wanted = {("classic", o) for o in ("", "yakuza", "ninja", "maniac", "sheriff", "lawyer", "doctor")}
     wanted |= {("classic", o) for o in ("doctor_revive", "immortal", "werewolf", "hidden_roles")}
-    wanted |= {("simple", "")}
+    wanted |= {("simple", "")} | {("blood", o) for o in ("", "kitsune", "prince")}
     assert wanted <= used
     assert all(p.with_suffix(".expected.json").exists() for p in VALID + INVALID)
 
