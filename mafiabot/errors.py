@@ -34,6 +34,7 @@ _PERMISSION_NAMES = {
     "connect": "Подключаться",
     "speak": "Говорить",
     "send_messages": "Отправлять сообщения",
+    "manage_nicknames": "Управлять никнеймами",
 }
 
 

@@ -123,7 +123,9 @@ class LobbyCog(commands.Cog, name="Lobby"):
             ruleset_id=ruleset,
             options=chosen,
         )
-        await interaction.response.send_message(lobby.describe(), view=lobby_view(lobby))
+        await interaction.response.send_message(
+            self.games.describe_lobby(lobby, interaction.guild), view=lobby_view(lobby)
+        )
         message = await interaction.original_response()
         lobby.message_id = message.id
 
@@ -152,7 +154,9 @@ class LobbyCog(commands.Cog, name="Lobby"):
             if interaction.message is not None:
                 await interaction.message.edit(content=lobby.describe() + "\n\n**Игра началась.**", view=None)
             return
-        await interaction.response.edit_message(content=lobby.describe(), view=lobby_view(lobby))
+        await interaction.response.edit_message(
+            content=self.games.describe_lobby(lobby, interaction.guild), view=lobby_view(lobby)
+        )
 
     @commands.Cog.listener()
     async def on_voice_state_update(

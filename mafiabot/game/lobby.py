@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import engine
+
+TIMER_NAMES = {  # the preset's timers shown in the lobby, in the order a game meets them
+    "intro_speech": "знакомство",
+    "speech": "речь",
+    "discussion": "обсуждение",
+    "nominations": "выдвижение",
+    "last_word": "последнее слово",
+    "vote": "голосование",
+    "farewell": "прощальная речь",
+    "night_step": "ночной ход",
+}
 
 
 @dataclass
@@ -38,7 +50,10 @@ class Lobby:
             f"{roles[r].display} ×{k}" if k > 1 else roles[r].display for r, k in sorted(comp.items())
         )
 
-    def describe(self) -> str:
+    def describe(self, missing: Sequence[str] = (), optional_missing: Sequence[str] = ()) -> str:
+        """The lobby message; ``missing`` are the bot's permissions (names) without which it cannot start."""
+        from mafiabot.errors import permission_names
+
         rs = self.ruleset
         lines = [
             f"**Набор в игру «Мафия»** — правила: {rs.title} (`{rs.id}`)",
@@ -46,10 +61,17 @@ class Lobby:
             f"Голосовой канал: <#{self.voice_channel_id}>  ·  ведущий набора: <@{self.creator_id}>",
             f"Игроки ({len(self.players)}): " + (", ".join(f"<@{u}>" for u in self.players) or "пока никого"),
             f"Состав: {self.composition_text()}",
-            "Таймеры: речь {speech} с, голосование {vote} с, ночной ход {night} с".format(
-                speech=rs.timer("speech") or rs.timer("intro_speech"),
-                vote=rs.timer("vote"),
-                night=rs.timer("night_step"),
+            "Таймеры: "
+            + ", ".join(
+                f"{name} {rs.timers[key]} с" for key, name in TIMER_NAMES.items() if rs.timers.get(key)
             ),
         ]
+        if missing:
+            lines.append(
+                f"⚠️ Боту не хватает прав: {permission_names(list(missing))}. Без них игру не начать."
+            )
+        if optional_missing:
+            lines.append(
+                f"Без права «{permission_names(list(optional_missing))}» номера мест не появятся в никах."
+            )
         return "\n".join(lines)

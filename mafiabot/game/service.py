@@ -119,6 +119,11 @@ class GameService:
             missing += [p for p in REQUIRED_TEXT if not getattr(perms, p)]
         return missing
 
+    def describe_lobby(self, lobby: Lobby, guild: discord.Guild) -> str:
+        me = guild.me
+        optional = [] if me is None or me.guild_permissions.manage_nicknames else ["manage_nicknames"]
+        return lobby.describe(self.missing_permissions(guild, lobby), optional)
+
     def check_start(self, lobby: Lobby, guild: discord.Guild, by: int) -> None:
         """Everything that can stop a start, checked before anything happens."""
         if by != lobby.creator_id:
