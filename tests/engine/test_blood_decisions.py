@@ -331,3 +331,45 @@ def test_a_record_may_name_or_omit_a_phase_where_nobody_could_act() -> None:
     assert brief(named.events, "killed") == [("killed", 4)]
     with pytest.raises(RecordError, match="nobody could act"):
         play_record(record({"dawn": [{"seat": 3, "target": 4}]}))
+
+
+def test_d_h4_blocks_reach_only_later_steps() -> None:
+    """D-H4 (via D-B8): a monk blocking the lamia changes nothing (she acted first at dawn); the lamia
+    blocking the monk cancels the monk."""
+    t = bl(["monk", "hunter", "lamia", "count", *VAMPS, "vampire"])
+    execute(t, 10)
+    events = cycle(t, act(3, 4), act(1, 3), shot("hunters", 4), act(4, 5))
+    assert brief(events, "killed") == []  # the count is protected and blocked by the lamia
+    events = next_cycle(t, 9, act(3, 1), act(1, 4), shot("hunters", 6), act(4, 2))
+    assert brief(events, "killed") == [("killed", 2), ("killed", 6)]
+
+
+def test_d_h10_dampir_and_nosferatu() -> None:
+    """D-H10 (via D-B8): a protected ward costs the nosferatu nothing; a nosferatu dying in his ward's
+    place while the dampir protects him: nobody dies."""
+    t = bl(["hunter", "hunter", "dampir", "nosferatu", *VAMPS, "vampire"])
+    execute(t, 10)
+    assert brief(cycle(t, act(3, 5), act(4, 5), shot("hunters", 5)), "killed") == []
+    assert brief(next_cycle(t, 9, act(3, 4), act(4, 6), shot("hunters", 6)), "killed") == []
+
+
+def test_d_h15_the_prince_killed_by_day_frees_the_prisoner_for_the_sunset() -> None:
+    """D-H15 (via D-B8): «Если князь убит, все заключённые выходят на свободу и получают все свои права
+    назад» — at once: a hunter_leader jailed on an earlier cycle acts at the sunset after the hunters
+    killed the prince; the release is announced with the prince's death at the night."""
+    t = bl(["hunter_leader", "hunter", "prince", *VAMPS, "vampire", "vampire"])
+    execute(t, 10)
+    events = cycle(t, act(3, 1))
+    assert brief(events, "jailed") == [("jailed", 1)]
+    execute(t, 9)
+    t.to_step("hunters")
+    assert 1 not in queries.actors(t.s)
+    t.send(shot("hunters", 3))
+    t.to_step("hunter_leader")
+    assert 1 in queries.actors(t.s)
+    events = t.send(act(1, 5)) + t.to_kind("nominations")
+    assert brief(events, "killed", "released", "vote_denied") == [
+        ("killed", 3),
+        ("released", (1,)),
+        ("vote_denied", 5),
+    ]
