@@ -4,7 +4,6 @@ events. :func:`new_game` seats the roles and starts the first phase."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 
 from engine import abilities, conduct, day, rng
 from engine.commands import (
@@ -40,7 +39,7 @@ from engine.flow import (
 )
 from engine.registry import STEP_KINDS
 from engine.rules import Ruleset
-from engine.state import GameState, Step, put, thaw
+from engine.state import GameState, Step, evolve, put, thaw
 
 
 def new_game(
@@ -90,7 +89,7 @@ def new_game(
             )
         )
     enter_phase(s, out, after_steps=False)
-    put(s, step=replace(s.step, started_at=at))
+    put(s, step=evolve(s.step, started_at=at))
     return s, out
 
 
@@ -128,7 +127,7 @@ def apply(state: GameState, command: Command) -> tuple[GameState, list[Event]]:
     before = s.step
     handler(s, command, out)
     if s.step is not before:
-        put(s, step=replace(s.step, started_at=command.at))
+        put(s, step=evolve(s.step, started_at=command.at))
     return s, out
 
 
