@@ -182,8 +182,9 @@ def next_phase(s: GameState, out: Out) -> None:
 
 
 def _continue_steps(s: GameState, out: Out, name: str) -> None:
-    """The next phase of steps of the same cycle (blood: «на рассвете» → «днём» → «на закате»)."""
-    put(s, phase="night")
+    """The next phase of steps of the same cycle (blood: «на рассвете» → «днём» → «на закате»). Only the
+    first phase of steps of a game is the intro (its acquaintance steps)."""
+    put(s, phase="night", intro=False)
     say(s, out, f"{name}_starts")
     put(s, agenda=tuple(step.id for step in s.ruleset.night_steps if step.phase in ("", name)))
     next_night_step(s, out)

@@ -303,3 +303,54 @@ def test_kitsune_spares_ordinary_vampires() -> None:
     assert brief(events, "killed") == [("killed", 4), ("killed", 7)]
     events = next_cycle(t, 9, act(3, 1), shot("hunters", 8))
     assert brief(events, "killed") == [("killed", 1), ("killed", 8)]
+
+
+def test_a_whole_cycle_with_every_dawn_and_sunset_role() -> None:
+    """One cycle as an exact event log (7.3): the lamia blocks the monk (his block of the dampir is in
+    vain), the dampir protects the queen, the nosferatu guards seat 13, the scout sees the ghoul, whom the
+    hunters strike — his first attempt, he lives (D-B6); the queen sees the hunter_leader, the kitsune kills
+    the bride, who is still called and learns nothing (D-B8, D-H5), the hunter_leader takes seat 13's
+    vote. The night opens with the cycle's news (D-B8)."""
+    roles = ["hunter", "hunter_leader", "monk", "scout", "neophyte", "lamia", "dampir", "nosferatu", "ghoul"]
+    t = bl([*roles, "queen", "bride", "kitsune", "vampire", "vampire"])
+    execute(t, 14)
+    start = max(i for i, e in enumerate(t.events) if e.type == "executed")
+    cycle(
+        t,
+        *(act(6, 3), act(3, 7), act(7, 10), act(8, 13), act(4, 9), shot("hunters", 9)),
+        *(act(10, 2), act(12, 11), act(11, 10), act(2, 13)),
+    )
+    shown = [e for e in t.events[start:] if e.type not in ("action", "action_accepted", "night_step_ended")]
+    assert [(*brief([e])[0], e.phrase) for e in shown] == [
+        ("executed", 14, "bl_executed"),
+        ("announce", "night_falls", "bl_dawn"),
+        ("night_step", "lamia", "bl_lamia_wakes"),
+        ("awake", "lamia", (6,), None),
+        ("night_step", "monk", "bl_monk_wakes"),
+        ("awake", "monk", (3,), None),
+        ("night_step", "dampir", "bl_dampir_wakes"),
+        ("awake", "dampir", (7,), None),
+        ("night_step", "nosferatu", "bl_nosferatu_wakes"),
+        ("awake", "nosferatu", (8,), None),
+        ("night_step", "scout", "bl_scout_wakes"),
+        ("awake", "scout", (4,), None),
+        ("check", 4, 9, "ghoul", "priv_role_card"),
+        ("announce", "day_starts", "bl_day"),
+        ("night_step", "hunters", "bl_hunters_wake"),
+        ("awake", "hunters", (1, 2, 3, 4, 5), None),
+        ("announce", "sunset_starts", "bl_sunset"),
+        ("night_step", "queen", "bl_queen_wakes"),
+        ("awake", "queen", (10,), None),
+        ("check", 10, 2, "hunter_leader", "priv_role_card"),
+        ("night_step", "kitsune", "bl_kitsune_wakes"),
+        ("awake", "kitsune", (12,), None),
+        ("night_step", "bride", "bl_bride_wakes"),
+        ("awake", "bride", (11,), None),
+        ("check_nothing", 11, "priv_check_nothing"),
+        ("night_step", "hunter_leader", "bl_hunter_leader_wakes"),
+        ("awake", "hunter_leader", (2,), None),
+        ("announce", "day_breaks", "bl_night_falls"),
+        ("killed", 11, "bl_player_killed"),
+        ("vote_denied", 13, "bl_vote_denied"),
+        ("announce", "nominations", "bl_discussion_start"),
+    ]
