@@ -47,6 +47,7 @@ class GameService:
         # Cogs that follow every game: conduct records fouls as they happen, ratings rate finished games.
         self.event_hooks: list[Callable[[Table, list[engine.Event]], Awaitable[None]]] = []
         self.finish_hooks: list[Callable[[Table], Awaitable[None]]] = []
+        self.restore_hooks: list[Callable[[Table], Awaitable[None]]] = []  # before a resumed table runs
 
     # -- lookups ----------------------------------------------------------------------------------
 
@@ -448,6 +449,8 @@ class GameService:
             commands=commands,
         )
         table.session.restore_clock(timers)
+        for restore_hook in self.restore_hooks:
+            await restore_hook(table)
         self.tables[game.voice_channel_id] = table
         table.start_workers()
         await self._join_voice(table, guild, game.voice_channel_id)
