@@ -199,23 +199,36 @@ def review_view(foul_id: int) -> discord.ui.View:
     return view
 
 
-def replay_without(table: Table, index: int) -> engine.GameState:
-    """The game as if command `index` of its log had never been given (a withdrawn foul: «a game is its
-    command log»). Raises UserFacingError when the rest of the game no longer follows without it."""
+def replay_without(table: Table, dropped: set[int]) -> engine.GameState:
+    """The game as if the commands at `dropped` positions of its log had never been given (withdrawn
+    fouls: «a game is its command log»). Raises UserFacingError when the rest of the game no longer
+    follows without them."""
     session = table.session
 
-    def replay(skip: int) -> engine.GameState:
+    def replay(skip: set[int]) -> engine.GameState:
         state, _ = engine.new_game(session.ruleset, session.roles, session.seed, at=session.started_at)
         for i, command in enumerate(session.log):
-            if i != skip:
+            if i not in skip:
                 state, _ = engine.apply(state, command)
         return state
 
-    if replay(-1) != session.state:  # the log does not rebuild this game: change nothing
+    if replay(set()) != session.state:  # the log does not rebuild this game: change nothing
         raise UserFacingError("Снять это замечание в идущей игре нельзя: запись игры не воспроизводится.")
     try:
-        return replay(index)
+        return replay(dropped)
     except engine.IllegalCommand:
         raise UserFacingError(
             "Снять это замечание в идущей игре нельзя: игра уже пошла дальше с его последствиями."
         ) from None
+
+
+def foul_commands(table: Table) -> list[int]:
+    """Positions in the game's log of the commands that gave a foul, one per foul, in order: what the
+    stored fouls (in the order they were given) are matched with after a restart."""
+    session = table.session
+    state, _ = engine.new_game(session.ruleset, session.roles, session.seed, at=session.started_at)
+    found = []
+    for i, command in enumerate(session.log):
+        state, events = engine.apply(state, command)
+        found += [i for e in events if e.type == "foul"]
+    return found

@@ -24,6 +24,7 @@ from mafiabot.cogs._conduct_parts import (
     WITHDRAW,
     Confirm,
     ReviewButton,
+    foul_commands,
     is_moderator,
     reason_label,
     replay_without,
@@ -59,12 +60,15 @@ class ConductCog(commands.Cog, name="Conduct"):
 
     async def cog_load(self) -> None:
         self.games.event_hooks.append(self.on_game_events)
+        self.games.restore_hooks.append(self.on_game_restored)
         WITHDRAW[:] = [self.withdraw]
         self.bot.add_dynamic_items(ReviewButton)
 
     async def cog_unload(self) -> None:
         if self.on_game_events in self.games.event_hooks:
             self.games.event_hooks.remove(self.on_game_events)
+        if self.on_game_restored in self.games.restore_hooks:
+            self.games.restore_hooks.remove(self.on_game_restored)
 
     async def _moderated_table(self, interaction: discord.Interaction[Any]) -> Table:
         table = table_here(self.games, interaction)
@@ -115,6 +119,33 @@ class ConductCog(commands.Cog, name="Conduct"):
                     await self._mark_removed(table, int(ev.data["seat"]), str(ev.data.get("reason", "")))
             except Exception:
                 log.exception("Could not record %s", ev.type, extra={"game_id": table.game_id})
+
+    async def on_game_restored(self, table: Table) -> None:
+        """After a restart the stored log still holds the commands of withdrawn fouls: take them out again,
+        and learn which command gave each foul still standing, so that it can be withdrawn too."""
+        storage = self.games.storage
+        if storage is None:
+            return
+        rows = await asyncio.to_thread(storage.fouls, table.game_id, include_withdrawn=True)
+        if not rows:
+            return
+        session = table.session
+        positions = foul_commands(table)
+        if len(positions) != len(rows):
+            log.warning("Stored fouls do not match the game's log", extra={"game_id": table.game_id})
+            return
+        withdrawn = {i for i, row in zip(positions, rows, strict=True) if row.withdrawn_at is not None}
+        if withdrawn:
+            try:
+                state = replay_without(table, withdrawn)
+            except UserFacingError:
+                log.warning("Withdrawn fouls could not be taken out", extra={"game_id": table.game_id})
+                return
+            session.state = state
+            session.log = [c for i, c in enumerate(session.log) if i not in withdrawn]
+        for i, row in zip(positions, rows, strict=True):
+            if row.withdrawn_at is None and row.id is not None:
+                self.commands_of[row.id] = (table.game_id, i - sum(1 for w in withdrawn if w < i))
 
     def _announce_auto(self, table: Table, seat: int, label: str, foul_id: int | None) -> None:
         text = f"🤖 Автоматическое замечание игроку №{seat} ({table.session.name_of(seat)}): {label}."
@@ -200,7 +231,7 @@ class ConductCog(commands.Cog, name="Conduct"):
             in_game = link is not None and link[0] == table.game_id and not session.over
             if link is not None and in_game:
                 index = link[1]
-                state = replay_without(table, index)
+                state = replay_without(table, {index})
                 del session.log[index]
                 session.state = state
                 session.serial += 1  # buttons of the step as it was are stale now

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from fakediscord import Club, FakeDiscord
@@ -11,6 +14,7 @@ from fakediscord.world import Member, Message
 
 from engine.state import GameState
 from mafiabot.bot import MafiaBot
+from mafiabot.config import Secret, Settings
 from mafiabot.game.service import GameService
 from mafiabot.game.table import Table
 
@@ -132,3 +136,18 @@ class Game:
             if c.get("label", "").startswith("Голосую")
         )
         return await self.click(seat, button["label"])
+
+
+@asynccontextmanager
+async def restarted(g: Game, tmp_path: Path) -> AsyncIterator[MafiaBot]:
+    """Close the game's bot and run a second MafiaBot on the same database; `g` follows the new table."""
+    await g.bot.close()
+    settings = Settings(token=Secret(g.fake.token), database_url=f"sqlite:///{tmp_path}/bot.db")
+    client = MafiaBot(settings, guild_ready_timeout=0.05)
+    async with g.fake.connect(client):
+        g.bot = client
+        g.table = await g.fake.wait_for(
+            lambda: g.games.tables.get(g.club.voice.id), what="the game to resume"
+        )
+        await g.settled()
+        yield client

@@ -4,7 +4,9 @@ D-F1: 3 fouls → no speech the next day, 4 → no vote either, 5 → removed; c
 
 from __future__ import annotations
 
-from conduct_helpers import Game
+from pathlib import Path
+
+from conduct_helpers import Game, restarted
 from fakediscord import Club, FakeDiscord
 
 from mafiabot.bot import MafiaBot
@@ -232,3 +234,25 @@ async def test_presets_without_club_rules_refuse_fouls(bot: MafiaBot, fake: Fake
     storage = g.games.storage
     assert storage is not None
     assert storage.fouls(g.table.game_id) == []  # type: ignore[union-attr]
+
+
+async def test_withdrawals_survive_a_restart(
+    bot: MafiaBot, fake: FakeDiscord, club: Club, tmp_path: Path
+) -> None:
+    g = Game(fake, club, bot)
+    await g.start("city")
+    await g.skip_until(day(1))
+    seat = civilians(g)[0]
+    answers = [await g.foul(seat) for _ in range(4)]
+    ids = [int(a.content.split("запись №")[1].split(")")[0]) for a in answers]
+    withdrawn = await g.command("unfoul", foul_id=ids[0], reason="Не он")
+    assert withdrawn.content == f"Замечание №{ids[0]} снято."
+    assert g.state.fouls_of(seat) == 3
+    async with restarted(g, tmp_path):
+        # The stored log still holds the withdrawn foul's command; the resumed game leaves it out.
+        assert g.state.fouls_of(seat) == 3
+        again = await g.command("unfoul", foul_id=ids[1], reason="И не этот")
+        assert again.content == f"Замечание №{ids[1]} снято.", again.content
+        assert g.state.fouls_of(seat) == 2
+        await g.skip_until(day(2))
+        assert seat not in g.state.no_speech, "two fouls left: he speaks on day 2"
