@@ -373,3 +373,22 @@ def test_d_h15_the_prince_killed_by_day_frees_the_prisoner_for_the_sunset() -> N
         ("released", (1,)),
         ("vote_denied", 5),
     ]
+
+
+def test_d_h17_d_h21_the_night_vote_runoff_lot_and_no_last_words() -> None:
+    """D-H17 at night (D-B8): a tie for most → one runoff among the tied; still tied → the lot; nobody
+    nominated → every living player is a candidate. D-H21: the executed player has no last words."""
+    t = bl(["hunter", "hunter", *VAMPS, "vampire"], seed=3)
+    events = day(t, [(3, 4), (5, 6)], [(4, [1, 2]), (6, [3, 5])])
+    assert brief(events, "tie", "ballot")[-2:] == [("tie", (4, 6)), ("ballot", 4, "runoff")]
+    tie_line = next(e for e in events if e.type == "announce" and e.get("key") == "vote_tie")
+    assert tie_line.phrase == "bl_vote_tie" and tie_line.params == {"seats": [4, 6]}
+    events = t.ballot([(4, [1]), (6, [3])])
+    lot = next(e for e in events if e.type == "lot")
+    assert lot.phrase == "bl_vote_tie_random" and lot.get("seat") in (4, 6)
+    assert brief(events, "executed", "speech") == [("executed", lot.get("seat"))]
+    cycle(t)
+    events = day(t)
+    lines = [e for e in events if e.type == "announce"]
+    at = [e.phrase for e in lines].index("bl_no_nominations")
+    assert lines[at + 1].phrase == "bl_vote_start" and lines[at + 1].params == {"seats": t.s.living()}
