@@ -193,6 +193,46 @@ class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ma
         await interaction.response.send_modal(WithdrawReason(self.foul_id))
 
 
+Forgive = Callable[[discord.Interaction[Any], int, int], Awaitable[str]]
+FORGIVE: list[Forgive] = []  # set by the conduct cog: the button under a leaving announcement calls it
+
+
+class ForgiveButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mafia:left:(?P<game>\d+):(?P<seat>\d+)"
+):
+    """«Снять штраф за уход» under the announcement that a player left voice (D-F4: −5), for a moderator
+    who knows the player had a good reason (a dropped connection)."""
+
+    def __init__(self, game_id: int, seat: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Снять штраф за уход",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"mafia:left:{game_id}:{seat}",
+            )
+        )
+        self.game_id, self.seat = game_id, seat
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ForgiveButton:
+        return cls(int(match["game"]), int(match["seat"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            text = await FORGIVE[0](interaction, self.game_id, self.seat)
+        except UserFacingError as exc:
+            text = exc.message
+        await reply_ephemeral(interaction, text)
+
+
+def forgive_view(game_id: int, seat: int) -> discord.ui.View:
+    view = MafiaView(timeout=None)
+    view.add_item(ForgiveButton(game_id, seat))
+    return view
+
+
 def review_view(foul_id: int) -> discord.ui.View:
     view = MafiaView(timeout=None)
     view.add_item(ReviewButton(foul_id))

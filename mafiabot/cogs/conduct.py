@@ -17,13 +17,16 @@ from engine import queries
 from mafiabot.bot import MafiaBot
 from mafiabot.cogs._conduct_parts import (
     AUTO_REASONS,
+    FORGIVE,
     FOUL_REASONS,
     LEAVING,
     PENALTY_REASONS,
     REMOVAL_REASONS,
     WITHDRAW,
     Confirm,
+    ForgiveButton,
     ReviewButton,
+    forgive_view,
     foul_commands,
     is_moderator,
     reason_label,
@@ -62,7 +65,8 @@ class ConductCog(commands.Cog, name="Conduct"):
         self.games.event_hooks.append(self.on_game_events)
         self.games.restore_hooks.append(self.on_game_restored)
         WITHDRAW[:] = [self.withdraw]
-        self.bot.add_dynamic_items(ReviewButton)
+        FORGIVE[:] = [self.forgive]
+        self.bot.add_dynamic_items(ReviewButton, ForgiveButton)
 
     async def cog_unload(self) -> None:
         if self.on_game_events in self.games.event_hooks:
@@ -163,13 +167,28 @@ class ConductCog(commands.Cog, name="Conduct"):
             left = True if reason in LEAVING else None
             await asyncio.to_thread(storage.mark_participant, table.game_id, seat, removed=True, left=left)
         if reason == "left":
-            name = table.session.name_of(seat)
-            asyncio.get_running_loop().call_soon(
-                lambda: table.post(
-                    f"🚪 Игрок №{seat} ({name}) покинул голосовой канал и удалён из-за стола: "
-                    "минус пять баллов в рейтинге."
-                )
+            text = (
+                f"🚪 Игрок №{seat} ({table.session.name_of(seat)}) покинул голосовой канал и удалён из-за "
+                "стола: минус пять баллов в рейтинге."
             )
+            view = forgive_view(table.game_id, seat)
+            asyncio.get_running_loop().call_soon(lambda: table.post(text, view=view))
+
+    async def forgive(self, interaction: discord.Interaction[Any], game_id: int, seat: int) -> str:
+        """A moderator lifts the −5 of a player who left (D-F4); the removal itself stands."""
+        table = self.games.table_by_id(game_id)
+        if table is None:
+            raise UserFacingError("Игра уже окончена: штраф остаётся в рейтинге.")
+        member = interaction.user
+        if not isinstance(member, discord.Member) or not await is_moderator(member, self.games, table):
+            raise UserFacingError("Это может сделать тот, кто начал игру, или ведущий с ролью ведущего.")
+        storage = self.games.storage
+        if storage is None:
+            raise UserFacingError("Без базы данных рейтинга нет.")
+        await asyncio.to_thread(storage.mark_participant, game_id, seat, left=False)
+        table.post(f"Штраф за уход снят: игрок №{seat} выбыл без минус пяти баллов.")
+        log.info("Leaving penalty of seat %s lifted by %s", seat, member.id, extra={"game_id": game_id})
+        return "Штраф за уход снят."
 
     # -- fouls --------------------------------------------------------------------------------------
 

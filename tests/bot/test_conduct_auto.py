@@ -138,6 +138,14 @@ async def test_leaving_the_voice_channel_removes_the_player(
     seats = {p.seat: p for p in storage.participants(table.game_id)}
     assert seats[leaves].left and seats[leaves].removed
     assert not seats[stays].left and not seats[stays].removed
+    # Reviewable: a moderator lifts the −5 (a dropped connection); a player cannot.
+    note = next(m for m in fake.messages(club.text) if "покинул голосовой канал" in m.content)
+    refused = await fake.click(club.players[8], note, label="Снять штраф за уход")
+    assert "ведущий" in refused.content
+    lifted = await fake.click(g.moderator, note, label="Снять штраф за уход")
+    assert lifted.content == "Штраф за уход снят."
+    seats = {p.seat: p for p in storage.participants(table.game_id)}
+    assert not seats[leaves].left and seats[leaves].removed
 
 
 async def test_a_moderator_withdraws_an_automatic_foul_from_its_announcement(
