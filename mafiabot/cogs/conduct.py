@@ -19,24 +19,19 @@ from mafiabot.cogs._conduct_parts import (
     AUTO_REASONS,
     FORGIVE,
     FOUL_REASONS,
-    LEAVING,
     PENALTY_REASONS,
     REMOVAL_REASONS,
     WITHDRAW,
     Confirm,
     ForgiveButton,
     ReviewButton,
-    forgive_view,
-    foul_commands,
     is_moderator,
-    reason_label,
     replay_without,
     resolve_seat,
-    review_view,
     table_here,
 )
+from mafiabot.cogs._conduct_record import FoulRecords
 from mafiabot.errors import UserFacingError
-from mafiabot.game.service import GameService
 from mafiabot.game.table import Table
 
 log = logging.getLogger(__name__)
@@ -48,18 +43,13 @@ def _choices(table: dict[str, str]) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=label, value=key) for key, label in table.items()]
 
 
-class ConductCog(commands.Cog, name="Conduct"):
+class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
     def __init__(self, bot: MafiaBot) -> None:
         self.bot = bot
         # foul id -> (game id, index of the command that gave it in the session's log): what a withdrawal
         # takes out of a running game.
         self.commands_of: dict[int, tuple[int, int]] = {}
         self.text_fouls: dict[int, bool] = {}  # game id -> automatic fouls for messages (D-F2)
-
-    @property
-    def games(self) -> GameService:
-        games: GameService = self.bot.games  # type: ignore[attr-defined]
-        return games
 
     async def cog_load(self) -> None:
         self.games.event_hooks.append(self.on_game_events)
@@ -82,113 +72,6 @@ class ConductCog(commands.Cog, name="Conduct"):
         if table.session.over:
             raise UserFacingError("Игра уже окончена.")
         return table
-
-    # -- recording ----------------------------------------------------------------------------------
-
-    async def _store_foul(
-        self, table: Table, seat: int, reason: str, index: int, given_by: int | None
-    ) -> int | None:
-        storage = self.games.storage
-        if storage is None:
-            return None
-        row = await asyncio.to_thread(
-            storage.add_foul,
-            table.game_id,
-            seat=seat,
-            user_id=table.session.user_of(seat),
-            reason=reason,
-            day=table.session.state.day,
-            given_by=given_by,
-            automatic=given_by is None,
-        )
-        assert row.id is not None
-        self.commands_of[row.id] = (table.game_id, index)
-        extra = {"guild_id": table.guild.id, "game_id": table.game_id}
-        log.info("Foul %s to seat %s (%s) by %s", row.id, seat, reason, given_by or "the bot", extra=extra)
-        return row.id
-
-    async def on_game_events(self, table: Table, events: list[engine.Event]) -> None:
-        """Every foul the engine gives on its own (a refused self-nomination, self-vote or second vote) is
-        recorded as automatic and offered for review; removals mark the seat for the rating (D-F4)."""
-        session = table.session
-        command = session.log[-1] if session.log else None
-        for ev in events:
-            try:
-                if ev.type == "foul" and not isinstance(command, engine.Foul):
-                    seat = int(ev.data["seat"])
-                    label = reason_label(str(ev.data.get("reason", "")))
-                    foul_id = await self._store_foul(table, seat, label, len(session.log) - 1, None)
-                    self._announce_auto(table, seat, label, foul_id)
-                elif ev.type == "removed":
-                    await self._mark_removed(table, int(ev.data["seat"]), str(ev.data.get("reason", "")))
-            except Exception:
-                log.exception("Could not record %s", ev.type, extra={"game_id": table.game_id})
-
-    async def on_game_restored(self, table: Table) -> None:
-        """After a restart the stored log still holds the commands of withdrawn fouls: take them out again,
-        and learn which command gave each foul still standing, so that it can be withdrawn too."""
-        storage = self.games.storage
-        if storage is None:
-            return
-        rows = await asyncio.to_thread(storage.fouls, table.game_id, include_withdrawn=True)
-        if not rows:
-            return
-        session = table.session
-        positions = foul_commands(table)
-        if len(positions) != len(rows):
-            log.warning("Stored fouls do not match the game's log", extra={"game_id": table.game_id})
-            return
-        withdrawn = {i for i, row in zip(positions, rows, strict=True) if row.withdrawn_at is not None}
-        if withdrawn:
-            try:
-                state = replay_without(table, withdrawn)
-            except UserFacingError:
-                log.warning("Withdrawn fouls could not be taken out", extra={"game_id": table.game_id})
-                return
-            session.state = state
-            session.log = [c for i, c in enumerate(session.log) if i not in withdrawn]
-        for i, row in zip(positions, rows, strict=True):
-            if row.withdrawn_at is None and row.id is not None:
-                self.commands_of[row.id] = (table.game_id, i - sum(1 for w in withdrawn if w < i))
-
-    def _announce_auto(self, table: Table, seat: int, label: str, foul_id: int | None) -> None:
-        text = f"🤖 Автоматическое замечание игроку №{seat} ({table.session.name_of(seat)}): {label}."
-        if foul_id is None:
-            post: Any = lambda: table.post(text)  # noqa: E731
-        else:
-            text += f" Запись №{foul_id}; ведущий может снять его кнопкой ниже или `/mafia unfoul`."
-            post = lambda: table.post(text, view=review_view(foul_id))  # noqa: E731
-        # After the engine's own announcement of the foul, which the table posts once the hooks are done.
-        asyncio.get_running_loop().call_soon(post)
-
-    async def _mark_removed(self, table: Table, seat: int, reason: str) -> None:
-        storage = self.games.storage
-        if storage is not None:
-            left = True if reason in LEAVING else None
-            await asyncio.to_thread(storage.mark_participant, table.game_id, seat, removed=True, left=left)
-        if reason == "left":
-            text = (
-                f"🚪 Игрок №{seat} ({table.session.name_of(seat)}) покинул голосовой канал и удалён из-за "
-                "стола: минус пять баллов в рейтинге."
-            )
-            view = forgive_view(table.game_id, seat)
-            asyncio.get_running_loop().call_soon(lambda: table.post(text, view=view))
-
-    async def forgive(self, interaction: discord.Interaction[Any], game_id: int, seat: int) -> str:
-        """A moderator lifts the −5 of a player who left (D-F4); the removal itself stands."""
-        table = self.games.table_by_id(game_id)
-        if table is None:
-            raise UserFacingError("Игра уже окончена: штраф остаётся в рейтинге.")
-        member = interaction.user
-        if not isinstance(member, discord.Member) or not await is_moderator(member, self.games, table):
-            raise UserFacingError("Это может сделать тот, кто начал игру, или ведущий с ролью ведущего.")
-        storage = self.games.storage
-        if storage is None:
-            raise UserFacingError("Без базы данных рейтинга нет.")
-        await asyncio.to_thread(storage.mark_participant, game_id, seat, left=False)
-        table.post(f"Штраф за уход снят: игрок №{seat} выбыл без минус пяти баллов.")
-        log.info("Leaving penalty of seat %s lifted by %s", seat, member.id, extra={"game_id": game_id})
-        return "Штраф за уход снят."
 
     # -- fouls --------------------------------------------------------------------------------------
 
