@@ -100,7 +100,7 @@ class Ruleset:
     teams: Mapping[str, TeamDef]
     night_steps: tuple[StepDef, ...]
     intro_night: tuple[StepDef, ...]
-    cycle: tuple[str, ...]  # intro phases then the repeating pair, e.g. ("day", "night") (first = intro)
+    cycle: tuple[str, ...]  # as written, e.g. ("day", "night"); the order played: intro_phases, loop_phases
     day_first: tuple[str, ...]
     day_normal: tuple[str, ...]
     voting: VotingDef
