@@ -32,6 +32,16 @@ def role_name(ruleset_id: str, role_id: str) -> str:
     return role.display if role else role_id
 
 
+@cache
+def any_role_name(role_id: str) -> str:
+    """A role's display name from the first bundled preset that has it (role ids are shared, RULESETS 3)."""
+    for preset in engine.available_presets():
+        ruleset = _ruleset(preset)
+        if ruleset is not None and role_id in ruleset.roles:
+            return ruleset.roles[role_id].display
+    return role_id
+
+
 def side_name(side_id: str) -> str:
     return SIDES.get(side_id, side_id)
 
@@ -57,7 +67,7 @@ def profile_text(p: Profile, name: str) -> str:
         sides = ", ".join(f"{side_name(s)} {t.wins}/{t.games}" for s, t in sorted(p.by_side.items()))
         lines.append(f"Победы по сторонам: {sides}")
     if p.by_role:
-        roles = ", ".join(f"{r} {t.wins}/{t.games}" for r, t in sorted(p.by_role.items()))
+        roles = ", ".join(f"{any_role_name(r)} {t.wins}/{t.games}" for r, t in sorted(p.by_role.items()))
         lines.append(f"Победы по ролям: {roles}")
     if p.last_games:
         lines.append("**Последние игры**")

@@ -117,6 +117,8 @@ async def test_a_finished_game_is_rated_and_its_record_shown(
     assert f"**{player.user.username}** — игр: 1, побед: 1" in profile.content, profile.content
     assert "Очки сезона: 1.0 · Эло за красных: 1511 · Эло за чёрных: 1500" in profile.content
     assert "Победы по сторонам: мирные 1/1" in profile.content
+    role = g.state.ruleset.roles[g.state.role_of(town)].display
+    assert f"Победы по ролям: {role} 1/1" in profile.content, profile.content
     assert f"#{table.game_id} " in profile.content
 
     history = await fake.slash(player, "mafia history", channel=club.text)
