@@ -27,7 +27,7 @@ from mafiabot.cogs._rating_texts import (
 from mafiabot.errors import UserFacingError
 from mafiabot.game.service import GameService
 from mafiabot.game.table import Table
-from mafiabot.ratings import POINTS_TRACK
+from mafiabot.ratings import POINTS_TRACK, RatingError
 from mafiabot.ratings.chart import rating_chart
 from mafiabot.storage import NotFound, Storage
 from mafiabot.views import MafiaView
@@ -232,15 +232,54 @@ class RatingsCog(commands.Cog, name="Ratings"):
         )
         await interaction.response.send_message(text, file=file)
 
+    @app_commands.command(name="bonus", description="Дополнительные очки игроку за игру (для ведущих)")
+    @app_commands.describe(game_id="Номер игры", player="Кому", points="Сколько очков", reason="За что")
+    async def bonus(
+        self,
+        interaction: discord.Interaction[MafiaBot],
+        game_id: int,
+        player: discord.Member,
+        points: app_commands.Range[float, 0.1, 0.5],
+        reason: str,
+    ) -> None:
+        guild_id = self._guild(interaction)
+        await self._require_moderator(interaction)
+        storage = self.storage
+        try:
+            game = await asyncio.to_thread(storage.game, game_id)
+        except NotFound:
+            game = None
+        if game is None or game.guild_id != guild_id:
+            raise UserFacingError(f"Игры #{game_id} на этом сервере нет.")
+        cap = storage.points_rules.extra_cap
+        try:
+            await asyncio.to_thread(
+                storage.add_extra_points,
+                game_id,
+                user_id=player.id,
+                amount=points,
+                reason=reason,
+                given_by=interaction.user.id,
+            )
+        except NotFound:
+            raise UserFacingError(f"{player.display_name} не играл в игре #{game_id}.") from None
+        except RatingError:
+            raise UserFacingError(f"За одну игру можно добавить игроку не больше {cap:g} очка.") from None
+        await interaction.response.send_message(
+            f"{player.display_name}: +{points:g} за игру #{game_id} ({reason}).",
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def _require_moderator(self, interaction: discord.Interaction[Any]) -> None:
+        member = interaction.user
+        if not isinstance(member, discord.Member) or not await is_moderator(member, self.games):
+            raise UserFacingError("Это для ведущих: право «Управлять сервером» или роль ведущего.")
+
     @app_commands.command(name="export", description="Таблица сезона в CSV (для ведущих)")
     @app_commands.describe(season="Номер сезона (по умолчанию текущий)")
     async def export(self, interaction: discord.Interaction[MafiaBot], season: int | None = None) -> None:
         guild_id = self._guild(interaction)
-        member = interaction.user
-        if not isinstance(member, discord.Member) or not await is_moderator(member, self.games):
-            raise UserFacingError(
-                "Выгрузка сезона — для ведущих: право «Управлять сервером» или роль ведущего."
-            )
+        await self._require_moderator(interaction)
         season_id = await self._season_id(guild_id, season)
         text = await asyncio.to_thread(self.storage.export_season_csv, guild_id, season_id)
         name = f"mafia-season-{season or 'current'}.csv"

@@ -208,7 +208,7 @@ async def test_season_csv_for_moderators_only(
     storage = storage_of(bot)
     players = club.players
     refused = await fake.slash(players[0], "mafia export", channel=club.text)
-    assert refused.ephemeral and refused.content.startswith("Выгрузка сезона — для ведущих")
+    assert refused.ephemeral and refused.content.startswith("Это для ведущих")
     assert not refused.message.files
     exported = await fake.slash(host, "mafia export", channel=club.text)
     assert exported.ephemeral
@@ -226,3 +226,28 @@ async def test_season_csv_for_moderators_only(
     )
     assert (first["red_games"], first["black_games"], first["fouls"]) == ("1", "1", "0")
     assert [r["display_name"] for r in rows[-2:]] == ["player11", "player12"]
+
+
+@pytest.mark.club(players=12)
+async def test_moderator_extra_points_within_the_cap(
+    season: list[int], host: Member, bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    storage = storage_of(bot)
+    player = club.players[2]  # player3: one game, a win
+
+    async def bonus(by: Member, game: int, points: float, reason: str) -> str:
+        answer = await fake.slash(
+            by, "mafia bonus", channel=club.text, game_id=game, player=player, points=points, reason=reason
+        )
+        return answer.content
+
+    assert (
+        await bonus(host, season[0], 0.3, "Лучший ход") == f"player3: +0.3 за игру #{season[0]} (Лучший ход)."
+    )
+    assert storage.player_profile(club.id, player.id).points == pytest.approx(1.3)
+    assert (
+        await bonus(host, season[0], 0.3, "Ещё") == "За одну игру можно добавить игроку не больше 0.5 очка."
+    )
+    assert await bonus(host, season[1], 0.2, "?") == f"player3 не играл в игре #{season[1]}."
+    assert (await bonus(player, season[0], 0.2, "сам себе")).startswith("Это для ведущих")
+    assert storage.player_profile(club.id, player.id).points == pytest.approx(1.3)
