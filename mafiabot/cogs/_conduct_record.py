@@ -110,7 +110,7 @@ class FoulRecords:
         if foul_id is None:
             post: Any = lambda: table.post(text)  # noqa: E731
         else:
-            text += f" Запись №{foul_id}; ведущий может снять его кнопкой ниже или `/mafia unfoul`."
+            text += f" Запись №{foul_id}; ведущий может снять его кнопкой ниже или `/mafia conduct withdraw`."
             post = lambda: table.post(text, view=review_view(foul_id))  # noqa: E731
         # After the engine's own announcement of the foul, which the table posts once the hooks are done.
         asyncio.get_running_loop().call_soon(post)

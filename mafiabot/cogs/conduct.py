@@ -107,9 +107,16 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
             f"Замечание игроку №{target}{record}: {label}.", ephemeral=True
         )
 
-    @app_commands.command(name="unfoul", description="Снять замечание (номер записи — в /mafia fouls)")
+    # Discord allows 25 subcommands under /mafia: the moderator's other conduct tools share one group.
+    conduct = app_commands.Group(
+        name="conduct", description="Правила клуба: замечания, удаление, штраф команде"
+    )
+
+    @conduct.command(name="withdraw", description="Снять замечание (номер записи — в /mafia conduct list)")
     @app_commands.describe(foul_id="Номер записи замечания", reason="Почему снимаете")
-    async def unfoul(self, interaction: discord.Interaction[MafiaBot], foul_id: int, reason: str) -> None:
+    async def withdraw_command(
+        self, interaction: discord.Interaction[MafiaBot], foul_id: int, reason: str
+    ) -> None:
         text = await self.withdraw(interaction, foul_id, reason)
         await interaction.response.send_message(text, ephemeral=True)
 
@@ -154,8 +161,8 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
             return f"Замечание №{foul_id} снято в записи, но в идущей игре оно остаётся."
         return f"Замечание №{foul_id} снято."
 
-    @app_commands.command(name="fouls", description="Замечания этой игры: кто, кому, за что и когда")
-    async def fouls(self, interaction: discord.Interaction[MafiaBot]) -> None:
+    @conduct.command(name="list", description="Замечания этой игры: кто, кому, за что и когда")
+    async def list_fouls(self, interaction: discord.Interaction[MafiaBot]) -> None:
         table = await self._moderated_table(interaction)
         storage = self.games.storage
         rows = (
@@ -178,7 +185,7 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
 
     # -- removal and the team penalty ---------------------------------------------------------------
 
-    @app_commands.command(name="remove", description="Удалить игрока из игры по правилам клуба")
+    @conduct.command(name="remove", description="Удалить игрока из игры по правилам клуба")
     @app_commands.describe(reason="За что", seat="Номер игрока", player="Или участник")
     @app_commands.choices(reason=_choices(REMOVAL_REASONS))
     async def remove(
@@ -208,9 +215,7 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
             ephemeral=True,
         )
 
-    @app_commands.command(
-        name="penalty", description="Присудить победу командам, противоположным команде игрока"
-    )
+    @conduct.command(name="penalty", description="Присудить победу командам, противоположным команде игрока")
     @app_commands.describe(reason="За что", seat="Номер нарушителя", player="Или участник")
     @app_commands.choices(reason=_choices(PENALTY_REASONS))
     async def penalty(
@@ -243,9 +248,7 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
 
     # -- automatic fouls for messages ---------------------------------------------------------------
 
-    @app_commands.command(
-        name="textfouls", description="Замечания за сообщения в канале игры не в свою минуту"
-    )
+    @conduct.command(name="textfouls", description="Замечания за сообщения в канале игры не в свою минуту")
     @app_commands.describe(enabled="Включить или выключить")
     async def textfouls(self, interaction: discord.Interaction[MafiaBot], enabled: bool) -> None:
         table = await self._moderated_table(interaction)

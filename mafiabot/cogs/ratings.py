@@ -144,16 +144,32 @@ class RatingsCog(commands.Cog, name="Ratings"):
             raise UserFacingError(f"Сезона {season} нет.") from None
         return row.id
 
-    @app_commands.command(name="rating", description="Профиль игрока: игры, победы, очки, Эло, замечания")
-    @app_commands.describe(player="Чей профиль (по умолчанию ваш)")
+    @app_commands.command(name="rating", description="Профиль игрока и график его рейтинга за сезон")
+    @app_commands.describe(player="Чей профиль (по умолчанию ваш)", track="Какой рейтинг на графике")
+    @app_commands.choices(track=TRACK_CHOICES)
     async def rating(
-        self, interaction: discord.Interaction[MafiaBot], player: discord.Member | None = None
+        self,
+        interaction: discord.Interaction[MafiaBot],
+        player: discord.Member | None = None,
+        track: str = POINTS_TRACK,
     ) -> None:
         guild_id = self._guild(interaction)
         who = player or interaction.user
-        profile = await asyncio.to_thread(self.storage.player_profile, guild_id, who.id)
+        storage = self.storage
+        profile = await asyncio.to_thread(storage.player_profile, guild_id, who.id)
+        points = await asyncio.to_thread(storage.rating_history, guild_id, who.id, track=track)
+        values = [v for _, v in points]
+        png = await asyncio.to_thread(rating_chart, values[1:] or values, start=values[0])
+        file = discord.File(io.BytesIO(png), filename=f"rating-{who.id}-{track}.png")
+        digits = 1 if track == POINTS_TRACK else 0
+        chart = (
+            f"График — {TRACKS[track]}: сейчас {values[-1]:.{digits}f}, наименьший {min(values):.{digits}f}, "
+            f"наибольший {max(values):.{digits}f}, изменений: {len(values) - 1}"
+        )
         await interaction.response.send_message(
-            profile_text(profile, who.display_name), allowed_mentions=discord.AllowedMentions.none()
+            f"{profile_text(profile, who.display_name)}\n{chart}"[:2000],
+            file=file,
+            allowed_mentions=discord.AllowedMentions.none(),
         )
 
     @app_commands.command(name="top", description="Таблица рейтинга сезона")
@@ -209,30 +225,22 @@ class RatingsCog(commands.Cog, name="Ratings"):
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    @app_commands.command(name="chart", description="График рейтинга игрока за сезон")
-    @app_commands.describe(player="Чей график (по умолчанию ваш)", track="Какой рейтинг")
-    @app_commands.choices(track=TRACK_CHOICES)
-    async def chart(
-        self,
-        interaction: discord.Interaction[MafiaBot],
-        player: discord.Member | None = None,
-        track: str = POINTS_TRACK,
-    ) -> None:
-        guild_id = self._guild(interaction)
-        who = player or interaction.user
-        points = await asyncio.to_thread(self.storage.rating_history, guild_id, who.id, track=track)
-        values = [v for _, v in points]
-        png = await asyncio.to_thread(rating_chart, values[1:] or values, start=values[0])
-        file = discord.File(io.BytesIO(png), filename=f"rating-{who.id}-{track}.png")
-        digits = 1 if track == POINTS_TRACK else 0
-        text = (
-            f"{TRACKS[track]}: {who.display_name} — сейчас {values[-1]:.{digits}f}, "
-            f"наименьший {min(values):.{digits}f}, наибольший {max(values):.{digits}f}, "
-            f"изменений: {len(values) - 1}"
-        )
-        await interaction.response.send_message(text, file=file)
+    # Discord allows 25 subcommands under /mafia: the moderators' season tools share one group.
+    season_group = app_commands.Group(
+        name="season", description="Сезон: новый сезон, дополнительные очки, выгрузка"
+    )
 
-    @app_commands.command(name="bonus", description="Дополнительные очки игроку за игру (для ведущих)")
+    @season_group.command(name="new", description="Начать новый сезон (старые рейтинги остаются в истории)")
+    @app_commands.describe(name="Название (по умолчанию «Сезон N»)")
+    async def new_season(self, interaction: discord.Interaction[MafiaBot], name: str | None = None) -> None:
+        guild_id = self._guild(interaction)
+        await self._require_moderator(interaction)
+        season = await asyncio.to_thread(self.storage.start_new_season, guild_id, name)
+        await interaction.response.send_message(
+            f"Начат новый сезон: {season.name}. Прежние сезоны — `/mafia top season:<номер>`."
+        )
+
+    @season_group.command(name="bonus", description="Дополнительные очки игроку за игру (для ведущих)")
     @app_commands.describe(game_id="Номер игры", player="Кому", points="Сколько очков", reason="За что")
     async def bonus(
         self,
@@ -275,7 +283,7 @@ class RatingsCog(commands.Cog, name="Ratings"):
         if not isinstance(member, discord.Member) or not await is_moderator(member, self.games):
             raise UserFacingError("Это для ведущих: право «Управлять сервером» или роль ведущего.")
 
-    @app_commands.command(name="export", description="Таблица сезона в CSV (для ведущих)")
+    @season_group.command(name="export", description="Таблица сезона в CSV (для ведущих)")
     @app_commands.describe(season="Номер сезона (по умолчанию текущий)")
     async def export(self, interaction: discord.Interaction[MafiaBot], season: int | None = None) -> None:
         guild_id = self._guild(interaction)

@@ -98,7 +98,7 @@ async def test_the_fifth_foul_removes_the_player(bot: MafiaBot, fake: FakeDiscor
     assert row.removed and not row.left
     # Withdrawing the fifth foul brings him back to the table.
     fifth = storage.fouls(g.table.game_id)[-1]  # type: ignore[union-attr]
-    answer = await g.command("unfoul", foul_id=fifth.id, reason="Считали дважды")
+    answer = await g.command("conduct withdraw", foul_id=fifth.id, reason="Считали дважды")
     assert answer.content == f"Замечание №{fifth.id} снято.", answer.content
     assert seat in g.state.alive and g.state.fouls_of(seat) == 4
     row = next(p for p in storage.participants(g.table.game_id) if p.seat == seat)  # type: ignore[union-attr]
@@ -133,7 +133,7 @@ async def test_a_withdrawn_foul_gives_the_speech_back(bot: MafiaBot, fake: FakeD
     await g.to_speech_of(seat, 2)
     assert g.muted(seat)
     # Withdrawn in his own minute: the game is replayed without the foul, and his microphone opens.
-    withdrawn = await g.command("unfoul", foul_id=foul_id, reason="Ошибся номером")
+    withdrawn = await g.command("conduct withdraw", foul_id=foul_id, reason="Ошибся номером")
     assert withdrawn.content == f"Замечание №{foul_id} снято.", withdrawn.content
     assert seat not in g.state.no_speech
     assert g.said(f"Замечание игроку №{seat} снято: Ошибся номером.")
@@ -145,9 +145,9 @@ async def test_a_withdrawn_foul_gives_the_speech_back(bot: MafiaBot, fake: FakeD
     assert len(storage.fouls(g.table.game_id)) == 2  # type: ignore[union-attr]
     assert g.state.step.kind == "speech" and g.state.step.seat == seat
     assert not g.muted(seat), "with the foul withdrawn he speaks in his minute again"
-    again = await g.command("unfoul", foul_id=foul_id, reason="ещё раз")
+    again = await g.command("conduct withdraw", foul_id=foul_id, reason="ещё раз")
     assert again.content == f"Замечание №{foul_id} уже снято."
-    review = await g.command("fouls")
+    review = await g.command("conduct list")
     lines = review.content.splitlines()
     assert len(lines) == 3 and all(
         f"игрок №{seat} · день 1 · Оскорбления · <@{g.moderator.id}>" in x for x in lines
@@ -214,14 +214,14 @@ async def test_removal_and_penalty_wait_for_confirmation(
     await g.start("city")
     await g.skip_until(day(1))
     seat = civilians(g)[0]
-    asked = await g.command("remove", reason="blackmail", seat=seat)
+    asked = await g.command("conduct remove", reason="blackmail", seat=seat)
     assert asked.content.startswith(f"Удалить игрока №{seat} (")
     stranger = await fake.click(g.players[2], asked.message, label="Подтвердить")
     assert stranger.content == "Подтвердить может только тот, кто вызвал команду."
     await fake.click(g.moderator, asked.message, label="Отмена")
     assert asked.message.content == "Отменено."
     assert seat in g.state.alive
-    asked = await g.command("penalty", reason="other", seat=seat)
+    asked = await g.command("conduct penalty", reason="other", seat=seat)
     await fake.click(g.moderator, asked.message, label="Отмена")
     assert not g.state.over
 
@@ -245,13 +245,13 @@ async def test_withdrawals_survive_a_restart(
     seat = civilians(g)[0]
     answers = [await g.foul(seat) for _ in range(4)]
     ids = [int(a.content.split("запись №")[1].split(")")[0]) for a in answers]
-    withdrawn = await g.command("unfoul", foul_id=ids[0], reason="Не он")
+    withdrawn = await g.command("conduct withdraw", foul_id=ids[0], reason="Не он")
     assert withdrawn.content == f"Замечание №{ids[0]} снято."
     assert g.state.fouls_of(seat) == 3
     async with restarted(g, tmp_path):
         # The stored log still holds the withdrawn foul's command; the resumed game leaves it out.
         assert g.state.fouls_of(seat) == 3
-        again = await g.command("unfoul", foul_id=ids[1], reason="И не этот")
+        again = await g.command("conduct withdraw", foul_id=ids[1], reason="И не этот")
         assert again.content == f"Замечание №{ids[1]} снято.", again.content
         assert g.state.fouls_of(seat) == 2
         await g.skip_until(day(2))

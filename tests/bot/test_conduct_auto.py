@@ -88,7 +88,7 @@ async def test_messages_without_the_floor(bot: MafiaBot, fake: FakeDiscord, club
     first = g.member(1)
     # Off by default (D-F2): a message at night is left alone.
     quiet = await fake.say(first, club.text, "всем привет")
-    answer = await g.command("textfouls", enabled=True)
+    answer = await g.command("conduct textfouls", enabled=True)
     assert answer.content == "Замечания за сообщения включены."
     night = await fake.say(first, club.text, "я мирный!")
     note = await fake.wait_for_message(club.text, lambda m: m.content.startswith(AUTO))
@@ -102,7 +102,7 @@ async def test_messages_without_the_floor(bot: MafiaBot, fake: FakeDiscord, club
     # The speaker holds the floor; a removed player is out of the game: neither is an offence.
     await fake.say(g.member(speaker), club.text, "мой ход")
     removed = next(x for x in g.state.living() if x not in (speaker, other))
-    asked = await g.command("remove", reason="tears", seat=removed)
+    asked = await g.command("conduct remove", reason="tears", seat=removed)
     await fake.click(g.moderator, asked.message, label="Подтвердить")
     assert removed not in g.state.alive
     await fake.say(g.member(removed), club.text, "ну и ладно")

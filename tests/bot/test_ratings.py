@@ -95,7 +95,7 @@ async def test_a_finished_game_is_rated_and_its_record_shown(
     table = await g.start("city")
     await g.skip_until(lambda s: s.phase == "day")
     mafia = next(x for x in g.state.living() if g.state.ruleset.roles[g.state.role_of(x)].side == "mafia")
-    asked = await g.command("penalty", reason="arranged_victory", seat=mafia)
+    asked = await g.command("conduct penalty", reason="arranged_victory", seat=mafia)
     assert asked.ephemeral and "Подтверждаете?" in asked.content
     await fake.click(g.moderator, asked.message, label="Подтвердить")
     assert asked.message.content == "Победа присуждена противоположным командам."
@@ -141,7 +141,6 @@ async def test_a_finished_game_is_rated_and_its_record_shown(
 async def test_leaderboard_pages_and_seasons(
     season: list[int], bot: MafiaBot, fake: FakeDiscord, club: Club
 ) -> None:
-    storage = storage_of(bot)
     players = club.players
     top = await fake.slash(players[0], "mafia top", channel=club.text)
     lines = top.content.splitlines()
@@ -168,36 +167,35 @@ async def test_leaderboard_pages_and_seasons(
     assert elo.content.splitlines()[0] == "**Эло за чёрных · Сезон 1** (страница 1 из 1)"
     assert len(elo.content.splitlines()) == 1 + 4  # four players have played black
 
-    storage.start_new_season(club.id)
-    fresh = await fake.slash(players[0], "mafia top", channel=club.text)
-    assert fresh.content.splitlines()[1] == "Пока никого: сыграйте рейтинговую игру."
-    old = await fake.slash(players[0], "mafia top", channel=club.text, season=1)
-    assert old.content.splitlines()[1] == "1. player5 — 2.0 (2 игр)"
     missing = await fake.slash(players[0], "mafia top", channel=club.text, season=9)
     assert missing.content == "Сезона 9 нет."
 
 
 @pytest.mark.club(players=12)
-async def test_chart_is_a_png_of_the_rating(
+async def test_the_profile_carries_a_png_chart_of_the_rating(
     season: list[int], bot: MafiaBot, fake: FakeDiscord, club: Club
 ) -> None:
     storage = storage_of(bot)
     player = club.players[6]  # player7: town in both games, won the first, lost the second
-    chart = await fake.slash(player, "mafia chart", channel=club.text, track="elo_red")
+    answer = await fake.slash(player, "mafia rating", channel=club.text, track="elo_red")
     values = [v for _, v in storage.rating_history(club.id, player.id, track="elo_red")]
     assert len(values) == 3 and values[0] == 1500 and values[1] > 1500 > values[2]
-    assert chart.content == (
-        f"Эло за красных: player7 — сейчас {values[2]:.0f}, наименьший {values[2]:.0f}, "
+    assert answer.content.startswith("**player7** — игр: 2, побед: 1\n"), answer.content
+    assert answer.content.endswith(
+        f"График — Эло за красных: сейчас {values[2]:.0f}, наименьший {values[2]:.0f}, "
         f"наибольший {values[1]:.0f}, изменений: 2"
-    ), chart.content
-    ((name, data),) = chart.message.files.items()
+    ), answer.content
+    ((name, data),) = answer.message.files.items()
     assert name == f"rating-{player.id}-elo_red.png"
     assert png_size(data) == (640, 320)
-    points = await fake.slash(player, "mafia chart", channel=club.text)
-    assert points.content == "Очки сезона: player7 — сейчас 1.0, наименьший 0.0, наибольший 1.0, изменений: 1"
+    points = await fake.slash(player, "mafia rating", channel=club.text)
+    assert points.content.endswith(
+        "График — Очки сезона: сейчас 1.0, наименьший 0.0, наибольший 1.0, изменений: 1"
+    )
     newcomer = await fake.add_player(club, "newcomer")
-    empty = await fake.slash(newcomer, "mafia chart", channel=club.text)
-    assert "изменений: 0" in empty.content
+    empty = await fake.slash(newcomer, "mafia rating", channel=club.text)
+    assert empty.content.startswith("**newcomer** — игр: 0, побед: 0")
+    assert empty.content.endswith("изменений: 0")
     assert png_size(empty.message.files[f"rating-{newcomer.id}-points.png"]) == (640, 320)
 
 
@@ -207,10 +205,10 @@ async def test_season_csv_for_moderators_only(
 ) -> None:
     storage = storage_of(bot)
     players = club.players
-    refused = await fake.slash(players[0], "mafia export", channel=club.text)
+    refused = await fake.slash(players[0], "mafia season export", channel=club.text)
     assert refused.ephemeral and refused.content.startswith("Это для ведущих")
     assert not refused.message.files
-    exported = await fake.slash(host, "mafia export", channel=club.text)
+    exported = await fake.slash(host, "mafia season export", channel=club.text)
     assert exported.ephemeral
     text = exported.message.files["mafia-season-current.csv"].decode()
     assert text == storage.export_season_csv(club.id)
@@ -237,7 +235,13 @@ async def test_moderator_extra_points_within_the_cap(
 
     async def bonus(by: Member, game: int, points: float, reason: str) -> str:
         answer = await fake.slash(
-            by, "mafia bonus", channel=club.text, game_id=game, player=player, points=points, reason=reason
+            by,
+            "mafia season bonus",
+            channel=club.text,
+            game_id=game,
+            player=player,
+            points=points,
+            reason=reason,
         )
         return answer.content
 
@@ -251,3 +255,20 @@ async def test_moderator_extra_points_within_the_cap(
     assert await bonus(host, season[1], 0.2, "?") == f"player3 не играл в игре #{season[1]}."
     assert (await bonus(player, season[0], 0.2, "сам себе")).startswith("Это для ведущих")
     assert storage.player_profile(club.id, player.id).points == pytest.approx(1.3)
+
+
+@pytest.mark.club(players=12)
+async def test_a_new_season_keeps_the_old_one(
+    season: list[int], host: Member, bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    refused = await fake.slash(club.players[0], "mafia season new", channel=club.text)
+    assert refused.content.startswith("Это для ведущих")
+    started = await fake.slash(host, "mafia season new", channel=club.text, name="Весна")
+    assert started.content.startswith("Начат новый сезон: Весна.")
+    fresh = await fake.slash(club.players[0], "mafia top", channel=club.text)
+    assert fresh.content.splitlines() == [
+        "**Очки сезона · Весна** (страница 1 из 1)",
+        "Пока никого: сыграйте рейтинговую игру.",
+    ]
+    old = await fake.slash(club.players[0], "mafia top", channel=club.text, season=1)
+    assert old.content.splitlines()[1] == "1. player5 — 2.0 (2 игр)"
