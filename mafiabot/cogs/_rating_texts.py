@@ -90,10 +90,13 @@ def record_text(record: GameRecord) -> str:
     winners = ", ".join(side_name(w) for w in game.winners) or "—"
     when = f"<t:{int(game.created_at.timestamp())}:f>"
     lines = [f"**Игра #{game.id}** · {game.ruleset_id} · {when} · {game.status} · победители: {winners}"]
+    # Counted from the stored fouls: a seat's `fouls` holds only the last day's count where fouls reset daily.
+    standing = [f for f in record.fouls if f.withdrawn_at is None]
     for p in record.participants:
+        fouls = sum(1 for f in standing if f.seat == p.seat)
         lines.append(
             f"№{p.seat} <@{p.user_id}> — {role_name(game.ruleset_id, p.role_id)} ({side_name(p.side_id)}), "
-            f"{RESULTS.get(p.result, '—')}, очки {p.points:+.1f}, замечаний {p.fouls}"
+            f"{RESULTS.get(p.result, '—')}, очки {p.points:+.1f}, замечаний {fouls}"
             + (", удалён" if p.removed else "")
             + (", покинул игру" if p.left else "")
         )

@@ -128,6 +128,7 @@ async def test_a_finished_game_is_rated_and_its_record_shown(
     record = await fake.slash(player, "mafia game", channel=club.text, game_id=table.game_id)
     assert f"**Игра #{table.game_id}** · city" in record.content
     assert "победители: мирные" in record.content
+    assert f"№{mafia} <@{g.member(mafia).id}> — " in record.content
     text = record.message.files[f"mafia-game-{table.game_id}.txt"].decode()
     assert f"Игра #{table.game_id} · " in text
     assert f"№{mafia} {g.member(mafia).user.username} — " in text
