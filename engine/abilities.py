@@ -63,7 +63,10 @@ def legal_targets(s: GameState, seat: int, ab: AbilityDef) -> list[int]:
     candidates = victims_so_far(s) if ab.params.get("revive") else s.living()
     allowed = []
     last = _last_targets(s, seat, ab.step)
+    barred = ab.params.get("barred_roles", ())  # publicly known roles it may not pick (judges, D-CL9)
     for t in candidates:
+        if barred and s.role_of(t) in barred:
+            continue
         if t == seat:
             if ab.self_target == "never":
                 continue

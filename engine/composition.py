@@ -7,6 +7,11 @@ from engine.rules import Ruleset
 
 
 def player_counts(ruleset: Ruleset) -> list[int]:
+    """The table sizes the preset deals for (a composer that deals other sizes lists them in
+    ``params.players``)."""
+    counts = ruleset.params.get("players")
+    if counts:
+        return sorted(int(n) for n in counts)
     return sorted(ruleset.compositions)
 
 

@@ -17,6 +17,7 @@ class RulesetError(EngineError):
     def __init__(self, source: str, key: str, message: str) -> None:
         self.source = source
         self.key = key
+        self.message = message
         super().__init__(f"{source}: {key}: {message}" if key else f"{source}: {message}")
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from engine import rng
 from engine.events import EVERYONE, HOST_ONLY, Audience, Event, to_seats, to_team
-from engine.registry import DAY_STEPS, NIGHT_RESOLUTIONS, WIN_CHECKS
+from engine.registry import DAY_STEPS, GAME_OVER_HOOKS, NIGHT_RESOLUTIONS, WIN_CHECKS
 from engine.rules.model import StepDef
 from engine.state import GameState, NightLedger, Step, put, put_ledger
 
@@ -150,6 +150,8 @@ def finish(s: GameState, out: Out, winners: tuple[str, ...]) -> None:
         if winners == ("solo",) and len(loners) == 1:  # «Победил одиночка — {role}!»
             params = {"seat": loners[0], "role": s.ruleset.roles[s.role_of(loners[0])].display}
         out.append(Event("game_over", EVERYONE, {"winners": list(winners)}, s.ruleset.phrase(key), params))
+    for hook in GAME_OVER_HOOKS:
+        hook(s, out)
     roles = [{"seat": i + 1, "role": s.ruleset.roles[r].display, "role_id": r} for i, r in enumerate(s.roles)]
     put(s, revealed=frozenset(range(1, s.n_seats + 1)))
     out.append(
@@ -275,6 +277,8 @@ def next_night_step(s: GameState, out: Out) -> None:
             event(out, "awake", aud, None, step=step.id, seats=awake, actors=actors)
             if step.kind == "meet" and step.team:
                 _introduce_team(s, step.team, awake, out)
+            elif step.kind == "meet" and step.shows:
+                _show_team(s, step.shows, awake, out)
             jailed = [x for x in awake if x in s.prisoners()] if step.kind == "act" else []
             if jailed:
                 out.append(
@@ -344,6 +348,17 @@ def _introduce_team(s: GameState, team: str, members: list[int], out: Out) -> No
             data["leader"] = [x for x in members if s.role_of(x) == tdef.leader]
         out.append(
             Event("team_members", to_seats(m), data, s.ruleset.phrase("team_members"), {"seats": members})
+        )
+
+
+def _show_team(s: GameState, team: str, awake: list[int], out: Out) -> None:
+    """D-CL9: «Вся «мафия» поднимает руки, не открывая глаз, и таким образом «судья-мафия» узнает, кто
+    принадлежит к их клану» — the woken role is shown the team's seats; the team learns nothing."""
+    members = s.team_members(team)
+    for seat in awake:
+        data = {"seat": seat, "team": team, "seats": members}
+        out.append(
+            Event("team_shown", to_seats(seat), data, s.ruleset.phrase("team_shown"), {"seats": members})
         )
 
 

@@ -106,12 +106,14 @@ def _immune(ruleset: Ruleset, players: int, seats: Iterable[int]) -> frozenset[i
 
 
 def deal(ruleset: Ruleset, players: int, seed: int) -> list[str]:
-    """Shuffle the composition for ``players`` into seats (D-G9)."""
+    """Shuffle the composition for ``players`` into seats (D-G9). A composition may be a larger deck
+    (classic's whole deck, D-CL16; the two-player game's three cards, D-CL13): the first ``players``
+    cards are dealt and the rest stay hidden."""
     from engine.composition import composition
 
     deck = [role for role, n in sorted(composition(ruleset, players).items()) for _ in range(n)]
     seats, _ = rng.shuffled(rng.seed_state(seed ^ 0x5EA7), deck)
-    return seats
+    return seats[:players]
 
 
 def apply(state: GameState, command: Command) -> tuple[GameState, list[Event]]:

@@ -214,10 +214,33 @@ def _why_not_called(rp: Replay, step_id: str, night: int) -> str:
 # -- day -------------------------------------------------------------------------------------------
 
 
+def _step_keys() -> dict[str, Any]:
+    """Day inputs of the presets' own step kinds: a kind with ``record_key`` reads its entries with
+    ``record(state, entries)``, which takes those of the step now open from the front of the list and
+    returns ``(command, entry)`` pairs (classic: ``court``, ``court_choice``, ``golden_minute``,
+    ``bets``, ``cards``)."""
+    return {kind.record_key: kind for kind in STEP_KINDS.values() if getattr(kind, "record_key", "")}
+
+
+def _rounds(value: Any) -> bool:
+    """A list of rounds (a list of ballots, or of groups of nominations) rather than one."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and isinstance(value[0], list)
+        and (not value[0] or isinstance(value[0][0], list))
+    )
+
+
 def _day(rp: Replay, obj: Any) -> None:
     if not isinstance(obj, dict):
         raise rp.fail(obj, "a day is an object with voting keys")
-    unknown = set(obj) - DAY_KEYS
+    by_key = _step_keys()
+    for key in by_key:
+        if key in obj and not isinstance(obj[key], list):
+            raise rp.fail({key: obj[key]}, "must be a list")
+    inputs = {key: list(obj[key]) for key in by_key if key in obj}
+    unknown = set(obj) - DAY_KEYS - set(by_key)
     if unknown:
         raise rp.fail(sorted(unknown), "unknown keys for a day")
     for entry in obj.get("fouls", []):
@@ -233,9 +256,14 @@ def _day(rp: Replay, obj: Any) -> None:
     if actions and not rp.ruleset.params.get("acquittal"):
         raise rp.fail(actions, "nobody has a day ability in this preset")
     lift = obj.get("lift")
-    nominations = [list(n) for n in obj.get("nominations", [])]
+    # Several rounds of nominations in a day (classic judges: after a spare, D-CL9) are written as a list
+    # of groups, one per nominations step; likewise "votes" as a list of ballots.
+    groups = [[list(n) for n in g] for g in obj["nominations"]] if _rounds(obj.get("nominations")) else []
+    nominations = [] if groups else [list(n) for n in obj.get("nominations", [])]
     rounds: list[list[Any]] = []
-    if "votes" in obj:
+    if _rounds(obj.get("votes")):
+        rounds.extend(obj["votes"])
+    elif "votes" in obj:
         rounds.append(obj["votes"])
     revote = obj.get("revote")
     if revote:
@@ -257,6 +285,8 @@ def _day(rp: Replay, obj: Any) -> None:
                 rp.send(Nominate(seat=int(n[0]), target=int(n[1])), n)
             rp.send(Advance())
         elif step.kind == "nominations":
+            if groups:
+                nominations = groups.pop(0)
             while nominations:
                 n = nominations.pop(0)
                 rp.send(Nominate(seat=int(n[0]), target=int(n[1])), n)
@@ -273,6 +303,20 @@ def _day(rp: Replay, obj: Any) -> None:
         ):
             entry = actions.pop(0)
             rp.send(Act(seat=int(entry["seat"]), targets=(int(entry["target"]),)), entry)
+        elif getattr(STEP_KINDS.get(step.kind), "record_key", "") in inputs:
+            kind = STEP_KINDS[step.kind]
+            entries = inputs[kind.record_key]
+            try:
+                taken = kind.record(rp.state, entries)
+            except (ValueError, TypeError, IndexError) as exc:
+                raise rp.fail({kind.record_key: entries[:1]}, str(exc)) from None
+            before = rp.state.step
+            for command, entry in taken:
+                rp.send(command, {kind.record_key: entry})
+                if rp.state.over:
+                    break
+            if rp.state.step is before and not rp.state.over:
+                rp.send(Advance())
         elif step.kind == "lift":
             for voter in lift or []:
                 rp.send(Vote(seat=int(voter)), {"lift": lift})
@@ -283,8 +327,12 @@ def _day(rp: Replay, obj: Any) -> None:
             tiebreak = None
         else:
             rp.send(Advance())
-    if nominations:
-        raise rp.fail(nominations[0], "nomination out of speaking order (or after the nominations closed)")
+    if nominations or any(groups):
+        left = nominations[0] if nominations else next(g for g in groups if g)[0]
+        raise rp.fail(left, "nomination out of speaking order (or after the nominations closed)")
+    for key, entries in inputs.items():
+        if entries and not rp.state.over:
+            raise rp.fail({key: entries[0]}, f"no {key} step took this entry this day")
     if actions:
         raise rp.fail(actions[0], "no acquittal was possible at this point of the day")
     if rounds and any(v for _, v in rounds[0]):

@@ -22,6 +22,9 @@ NIGHT_RESOLUTIONS: dict[str, Callable[..., Any]] = {}
 # Step kinds beyond the core ones (``speech``, ``vote``, …): an object with ``advance(s, out)`` and,
 # where the step takes votes, ``vote(s, seat, candidate, out)`` and ``voters(s)``.
 STEP_KINDS: dict[str, Any] = {}
+# Called at the end of every game, after ``game_over`` (classic bets are settled there, D-CL14); each
+# hook looks at the ruleset itself and does nothing where its variant is not played.
+GAME_OVER_HOOKS: list[Callable[..., Any]] = []
 # Composition pickers: a preset whose table has ranges names one in ``params.composer``.
 COMPOSERS: dict[str, Callable[..., Any]] = {}
 
@@ -70,3 +73,8 @@ def step_kind(name: str) -> Callable[[F], F]:
 
 def composer(name: str) -> Callable[[F], F]:
     return _register(COMPOSERS, set(), name)
+
+
+def game_over_hook(fn: F) -> F:
+    GAME_OVER_HOOKS.append(fn)
+    return fn

@@ -17,6 +17,7 @@ from engine.composition import composition
 from engine.errors import IllegalCommand
 from engine.events import Event
 from engine.game import apply, deal, new_game
+from engine.registry import STEP_KINDS
 from engine.rng import Rng
 from engine.rules import Ruleset
 from engine.state import GameState
@@ -104,6 +105,20 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
         for seat in sorted(queries.voters(s)):
             if rnd.random() < 0.5:
                 out.append(Vote(seat=seat))
+    elif hasattr(STEP_KINDS.get(step.kind), "choices"):
+        # A vote of a preset's own step (classic court): each voter picks one of his choices.
+        kind = STEP_KINDS[step.kind]
+        for seat in sorted(queries.voters(s)):
+            choices = kind.choices(s, seat)
+            if choices and rnd.random() < 0.5:
+                out.append(Vote(seat=seat, candidate=rnd.choice(choices)))
+        actors = sorted(queries.actors(s)) if hasattr(kind, "act") else []
+        if actors and rnd.random() < 0.3:  # the two-player game: «Мафия — соперник»
+            seat = rnd.choice(actors)
+            out.append(Act(seat=seat, targets=(rnd.choice(queries.targets_for(s, seat)[""]),)))
+            return out
+        if out and rnd.random() < 0.5:
+            return out  # the step may have ended; the next call looks again
     elif s.phase == "day" and queries.actors(s):
         for seat in sorted(queries.actors(s)):
             targets = queries.targets_for(s, seat).get("", [])

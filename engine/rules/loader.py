@@ -77,6 +77,7 @@ _STEP = {
     "kind": str,
     "from_night": int,
     "phase": str,
+    "shows": str,
 }
 SCHEMA: dict[str, Any] = {
     "id!": str,
@@ -244,9 +245,17 @@ def _load_cached(name: str, selected: tuple[str, ...]) -> Ruleset:
             raise RulesetError(source, f"options.{opt}", f"unknown option (known: {known})")
         patch = declared[opt].get("patch", {})
         raw = deep_merge(raw, patch)
-        extras = list(raw.get("composition", {}).get("extras", [])) + list(
-            declared[opt].get("add_extras", [])
-        )
+        try:
+            # A patch that breaks the schema is reported at its own key inside the option.
+            _check(raw, SCHEMA, "", source)
+        except RulesetError as exc:
+            raise RulesetError(source, f"options.{opt}.patch.{exc.key}", exc.message) from None
+        added = list(declared[opt].get("add_extras", []))
+        for i, rid in enumerate(added):
+            if rid not in raw["roles"]:
+                key = f"options.{opt}.add_extras[{i}]"
+                raise RulesetError(source, key, f"role {rid!r} is not in this ruleset")
+        extras = list(raw.get("composition", {}).get("extras", [])) + added
         raw = deep_merge(raw, {"composition": {"extras": extras}})
     _check(raw, SCHEMA, "", source + (f" with options {', '.join(selected)}" if selected else ""))
     return _build(raw, source, selected)
@@ -462,4 +471,6 @@ def _step(
         raise RulesetError(source, f"{key}.team", f"unknown team {s['team']!r}")
     if s.get("kind", "act") not in ("act", "meet"):
         raise RulesetError(source, f"{key}.kind", "must be act or meet")
+    if s.get("shows") and (s.get("kind") != "meet" or s["shows"] not in teams):
+        raise RulesetError(source, f"{key}.shows", "a meet step may show the members of a known team")
     return StepDef(**s)

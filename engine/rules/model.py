@@ -65,6 +65,7 @@ class StepDef:
     kind: str = "act"  # "act" | "meet" (acquaintance, no action)
     from_night: int = 1
     phase: str = ""  # the steps phase it belongs to where a cycle has several (blood: dawn, day, sunset)
+    shows: str = ""  # a meet step of a role: the team whose members it is shown (mafia judge, D-CL9)
 
 
 @dataclass(frozen=True, slots=True)

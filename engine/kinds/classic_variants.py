@@ -1,0 +1,550 @@
+"""The variants of classic Mafia (seed 002, RULESETS.md 6.13–6.18): judges (D-CL9), the golden minute
+(D-CL15), bets on day 1 (D-CL14), the reduced games for 2, 3 and 4–6 players (D-CL13) and the
+whole-deck deal (D-CL16). The no-preset-host countdown (D-G1) and hidden statuses (D-CL11) are data
+only (``classic.toml``).
+
+Each day step here does nothing unless its variant is played, so that ``classic`` lists them all and
+options only switch them on (options patch tables key by key, but replace lists).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import rng
+from engine.day import candidates, execute
+from engine.errors import AlreadyActed, IllegalCommand, IllegalTarget, NotYourTurn
+from engine.events import EVERYONE, HOST_ONLY, Event, to_seats
+from engine.flow import Out, begin_speeches, finish, next_day_step, say
+from engine.registry import composer, day_step, game_over_hook, step_kind, win_check
+from engine.rules.model import Ruleset
+from engine.state import GameState, Step, put
+from engine.wins import classic_clans
+
+JUDGES = ("tribunal_judge", "tribunal_judge_mafia")
+SPARED = "court_spared:"  # today's candidates the court spared (reset when the day ends)
+COURT_KILLED = "court_killed"  # the court killed today
+GOLDEN = "golden:"  # seats that took their golden minute (once per game)
+BET = "bet:"  # "bet:<seat>:<target>"
+
+
+def judges(s: GameState, living_only: bool = True) -> list[int]:
+    seats = s.living() if living_only else range(1, s.n_seats + 1)
+    return [x for x in seats if s.role_of(x) in JUDGES]
+
+
+def _spared(s: GameState) -> list[int]:
+    return sorted(int(f[len(SPARED) :]) for f in s.flags if f.startswith(SPARED))
+
+
+def _timer(s: GameState, key: str, default: int) -> int:
+    return int(s.ruleset.timers.get(key, default))
+
+
+# -- judges (D-CL9) --------------------------------------------------------------------------------
+
+
+@day_step("judges_named")
+def _judges_named(s: GameState, out: Out) -> bool:
+    """D-CL9: «the three judges are publicly named at the start (which one is mafia is secret)»."""
+    seats = judges(s)
+    if seats:
+        phrase = s.ruleset.phrase("judges_named")
+        out.append(Event("judges_named", EVERYONE, {"seats": seats}, phrase, {"seats": seats}))
+    return False
+
+
+@step_kind("court")
+class Court:
+    """002: «игроки только обсуждают подозреваемых и голосованием решают, кого представить суду.
+    «Судьи» большинством голосов решают «убить» данного игрока или нет. Если «судьи» данного игрока не
+    «убивают», игроки выставляют следующую кандидатуру.» «"Судья", которого представили на суд, не
+    имеет права голоса при голосовании «судей» за него.»
+
+    A judge votes «казнить» with ``Vote(seat, candidate=accused)`` and may take it back with
+    ``candidate=0``; a judge who has not voted «казнить» when the court closes spares (D-CL9: kill iff
+    «казнить» has a strict majority of the court)."""
+
+    record_key = "court"
+
+    @staticmethod
+    def offer(s: GameState, accused: int, out: Out) -> bool:
+        living, seated = judges(s), judges(s, living_only=False)
+        if accused in living and len(living) == 1 and len(seated) - len(living) >= 2:
+            # «В игре можно «убить» только двоих судей»: the last judge is not sent to court.
+            out.append(Event("court_refused", EVERYONE, {"seat": accused}))
+            put(s, cleared=s.cleared | {accused})
+            _next_round(s, out)
+            return True
+        court = [j for j in living if j != accused]
+        if not court:
+            return False  # no judge left to sit: the players' vote stands
+        put(
+            s,
+            ballots=(),
+            step=Step("court", seat=accused, candidates=(accused,), seconds=_timer(s, "court", 30)),
+        )
+        phrase = s.ruleset.phrase("court_sent")
+        out.append(
+            Event("court_sent", EVERYONE, {"seat": accused, "judges": court}, phrase, {"seat": accused})
+        )
+        for j in court:
+            data = {"seat": j, "target": accused}
+            out.append(
+                Event("court_ballot", to_seats(j), data, s.ruleset.phrase("court_ballot"), {"seat": accused})
+            )
+        return True
+
+    @staticmethod
+    def voters(s: GameState) -> list[int]:
+        return [j for j in judges(s) if j != s.step.seat]
+
+    @staticmethod
+    def choices(s: GameState, seat: int) -> list[int]:
+        return [s.step.seat, 0]
+
+    @staticmethod
+    def vote(s: GameState, seat: int, candidate: int, out: Out) -> None:
+        if seat not in Court.voters(s):
+            raise NotYourTurn(f"Игрок {seat} не судит игрока {s.step.seat}.")
+        if candidate not in (s.step.seat, 0):
+            raise IllegalTarget(f"Суд решает судьбу игрока {s.step.seat}.")
+        put(s, ballots=(*tuple(b for b in s.ballots if b[0] != seat), (seat, candidate)))
+        out.append(Event("court_vote", HOST_ONLY, {"seat": seat, "kill": candidate != 0}))
+        out.append(
+            Event("action_accepted", to_seats(seat), {"seat": seat}, s.ruleset.phrase("action_accepted"))
+        )
+
+    @staticmethod
+    def advance(s: GameState, out: Out) -> None:
+        accused, court = s.step.seat, Court.voters(s)
+        kill = sum(1 for j, c in s.ballots if c == accused and j in court)
+        out.append(Event("court_count", HOST_ONLY, {"seat": accused, "kill": kill, "judges": court}))
+        if 2 * kill > len(court):
+            _court_kills(s, accused, out)
+            return
+        put(s, flags=s.flags | {f"{SPARED}{accused}"}, cleared=s.cleared | {accused})
+        phrase = s.ruleset.phrase("court_spare")
+        out.append(Event("acquitted", EVERYONE, {"seat": accused, "by": "court"}, phrase, {"seat": accused}))
+        if len(_spared(s)) >= 3:
+            _must_choose(s, out)  # D-CL9: after the third spared candidate of a day
+        else:
+            _next_round(s, out)
+
+    @staticmethod
+    def record(s: GameState, entries: list[Any]) -> list[tuple[Any, Any]]:
+        """``"court": [[accused, [judges voting «казнить»]], …]``, one entry per court session."""
+        from engine.commands import Vote
+
+        if not entries:
+            return []
+        entry = entries[0]
+        if not isinstance(entry, list) or len(entry) != 2 or int(entry[0]) != s.step.seat:
+            raise ValueError(
+                f"the court judges player {s.step.seat} here (a court entry is [accused, [judges]])"
+            )
+        entries.pop(0)
+        return [(Vote(seat=int(j), candidate=s.step.seat), entry) for j in entry[1]]
+
+
+def _court_kills(s: GameState, seat: int, out: Out) -> None:
+    put(s, flags=s.flags | {COURT_KILLED})
+    phrase = s.ruleset.phrase("court_kill")
+    out.append(Event("court_verdict", EVERYONE, {"seat": seat, "verdict": "kill"}, phrase, {"seat": seat}))
+    execute(s, seat, out)
+
+
+def _next_round(s: GameState, out: Out) -> None:
+    """«игроки выставляют следующую кандидатуру»: nominations, last words and the vote once more."""
+    normal = s.ruleset.day_normal
+    first, last = normal.index("nominations"), normal.index("vote")
+    put(
+        s,
+        agenda=(*normal[first : last + 1], *s.agenda),
+        nominations=(),
+        ballots=(),
+        voted=frozenset(),
+        tie_words_given=False,
+    )
+    next_day_step(s, out)
+
+
+def _must_choose(s: GameState, out: Out) -> bool:
+    """«Днем «судьи» обязаны «убить» одного игрока»: D-CL9, the court picks one of the day's spared
+    candidates by majority."""
+    spared = [x for x in _spared(s) if x in s.alive]
+    if not spared or not judges(s):
+        return False
+    put(s, ballots=(), step=Step("court_choice", candidates=tuple(spared), seconds=_timer(s, "court", 30)))
+    say(s, out, "court_must_choose", seats=spared)
+    out.append(Event("court_must_choose", EVERYONE, {"seats": spared}))
+    for j in CourtChoice.voters(s):
+        data = {"seat": j, "candidates": spared}
+        out.append(Event("court_choice_ballot", to_seats(j), data, None, {"seats": spared}))
+    return True
+
+
+@step_kind("court_choice")
+class CourtChoice:
+    """D-CL9: «the court must pick one of the day's spared candidates to kill by majority (random among
+    ties)». A spared judge does not sit on it (he «не имеет права голоса» about himself) unless no other
+    judge is living; nobody picks himself."""
+
+    record_key = "court_choice"
+
+    @staticmethod
+    def voters(s: GameState) -> list[int]:
+        living = judges(s)
+        return [j for j in living if j not in s.step.candidates] or living
+
+    @staticmethod
+    def choices(s: GameState, seat: int) -> list[int]:
+        return [c for c in s.step.candidates if c != seat]
+
+    @staticmethod
+    def vote(s: GameState, seat: int, candidate: int, out: Out) -> None:
+        if seat not in CourtChoice.voters(s):
+            raise NotYourTurn(f"Игрок {seat} не входит в суд.")
+        if candidate not in CourtChoice.choices(s, seat):
+            raise IllegalTarget(f"Суд выбирает среди помилованных сегодня: {list(s.step.candidates)}.")
+        put(s, ballots=(*tuple(b for b in s.ballots if b[0] != seat), (seat, candidate)))
+        out.append(Event("court_vote", HOST_ONLY, {"seat": seat, "candidate": candidate}))
+        out.append(
+            Event("action_accepted", to_seats(seat), {"seat": seat}, s.ruleset.phrase("action_accepted"))
+        )
+
+    @staticmethod
+    def advance(s: GameState, out: Out) -> None:
+        court = CourtChoice.voters(s)
+        counts = {c: sum(1 for j, x in s.ballots if x == c and j in court) for c in s.step.candidates}
+        top = max(counts.values())
+        tied = [c for c, n in counts.items() if n == top]
+        pick = tied[0]
+        if len(tied) > 1:
+            pick, state = rng.choice(s.rng, tied)
+            put(s, rng=state)
+        out.append(Event("court_count", HOST_ONLY, {"counts": {str(c): n for c, n in counts.items()}}))
+        _court_kills(s, pick, out)
+
+    @staticmethod
+    def record(s: GameState, entries: list[Any]) -> list[tuple[Any, Any]]:
+        """``"court_choice": [[judge, candidate], …]``."""
+        from engine.commands import Vote
+
+        taken = [(Vote(seat=int(e[0]), candidate=int(e[1])), e) for e in entries]
+        entries.clear()
+        return taken
+
+
+@day_step("court_close")
+def _court_close(s: GameState, out: Out) -> bool:
+    """The end of a judges' day: if the court spared and nobody is left to send (the players nominated
+    nobody more), it must still kill one of the spared (D-CL9). Today's court memory is cleared."""
+    spared = [x for x in _spared(s) if x in s.alive]
+    killed = COURT_KILLED in s.flags
+    if spared and not killed and _must_choose(s, out):
+        return True
+    put(s, flags=frozenset(f for f in s.flags if not f.startswith(SPARED) and f != COURT_KILLED))
+    put(s, cleared=frozenset())
+    return False
+
+
+@win_check("classic_judges")
+def classic_judges(s: GameState) -> Any:
+    """D-CL2 with step 5, after 002: «Если убили всю мафию, в том числе и «судью-мафия», то победили
+    «честные». Если остался только один «судья», и он «мафия», то победила «мафия».»"""
+    verdict = classic_clans(s)
+    if verdict is not None:
+        return verdict
+    living, seated = judges(s), judges(s, living_only=False)
+    if len(living) == 1 and len(seated) - 1 >= 2 and s.role_of(living[0]) == "tribunal_judge_mafia":
+        return ("mafia",)
+    return None
+
+
+# -- golden minute (D-CL15) ------------------------------------------------------------------------
+
+
+@day_step("golden_minute")
+def _golden_window(s: GameState, out: Out) -> bool:
+    """002: «Если игрок, попавший в число подозреваемых, уже сказал свое последнее слово, а … чувствует,
+    что проголосуют сейчас за него, он может взять «золотую минуту»» — a window after the last words and
+    before the vote, for candidates who have not used theirs."""
+    if not s.ruleset.params.get("golden_minute"):
+        return False
+    seats = GoldenMinute.actors(s)
+    if not seats:
+        return False
+    put(s, step=Step("golden", candidates=tuple(seats), seconds=_timer(s, "golden_window", 10)))
+    out.append(Event("golden_window", EVERYONE, {"seats": seats}))
+    return True
+
+
+@step_kind("golden")
+class GoldenMinute:
+    """«"Золотая минута" предоставляется каждому игроку только один раз за всю игру» — a candidate takes
+    it with ``Act(seat, targets=(seat,))`` and speaks for a minute; the window then opens again."""
+
+    record_key = "golden_minute"
+
+    @staticmethod
+    def actors(s: GameState) -> list[int]:
+        return [c for c in candidates(s) if f"{GOLDEN}{c}" not in s.flags]
+
+    @staticmethod
+    def targets(s: GameState, seat: int) -> list[int]:
+        return [seat]
+
+    @staticmethod
+    def act(s: GameState, seat: int, targets: tuple[int, ...], out: Out) -> None:
+        if f"{GOLDEN}{seat}" in s.flags:
+            raise AlreadyActed("Золотая минута даётся только один раз за игру.")
+        if seat not in GoldenMinute.actors(s):
+            raise NotYourTurn(f"Игрок {seat} не кандидат и не может взять золотую минуту.")
+        if targets != (seat,):
+            raise IllegalTarget("Золотую минуту берут только для себя.")
+        put(s, flags=s.flags | {f"{GOLDEN}{seat}"}, agenda=("golden_minute", *s.agenda))
+        phrase = s.ruleset.phrase("golden_minute")
+        out.append(Event("golden_minute", EVERYONE, {"seat": seat}, phrase, {"seat": seat}))
+        begin_speeches(s, out, [seat], "golden_minute", _timer(s, "golden_minute", 60))
+
+    @staticmethod
+    def advance(s: GameState, out: Out) -> None:
+        next_day_step(s, out)
+
+    @staticmethod
+    def record(s: GameState, entries: list[Any]) -> list[tuple[Any, Any]]:
+        """``"golden_minute": [seat, …]`` in the order the candidates take it."""
+        from engine.commands import Act
+
+        if entries and int(entries[0]) in GoldenMinute.actors(s):
+            seat = int(entries.pop(0))
+            return [(Act(seat=seat, targets=(seat,)), seat)]
+        return []
+
+
+# -- bets (D-CL14) ---------------------------------------------------------------------------------
+
+
+@day_step("bets")
+def _bets(s: GameState, out: Out) -> bool:
+    """002: «После выступления последнего игрока все желающие … могут заключить пари на то, кто относится
+    к «мафии». Обсуждения при этом не допускаются. Просто игроки заявляют: «Я считаю, что такой-то игрок
+    мафия»»."""
+    if not s.ruleset.params.get("bets"):
+        return False
+    put(s, step=Step("bets", seconds=_timer(s, "bets", 60)))
+    say(s, out, "bets_open")
+    return True
+
+
+def _bets_made(s: GameState) -> list[tuple[int, int]]:
+    pairs = (f[len(BET) :].split(":") for f in s.flags if f.startswith(BET))
+    return sorted((int(a), int(b)) for a, b in pairs)
+
+
+@step_kind("bets")
+class Bets:
+    """D-CL14: a bet is ``Act(seat, targets=(target,))``, one per player, on another player; announced
+    publicly; no discussion (nobody holds the floor)."""
+
+    record_key = "bets"
+
+    @staticmethod
+    def actors(s: GameState) -> list[int]:
+        made = {a for a, _ in _bets_made(s)}
+        return [x for x in s.living() if x not in made]
+
+    @staticmethod
+    def targets(s: GameState, seat: int) -> list[int]:
+        return [x for x in s.living() if x != seat]
+
+    @staticmethod
+    def act(s: GameState, seat: int, targets: tuple[int, ...], out: Out) -> None:
+        if seat not in Bets.actors(s):
+            raise AlreadyActed(f"Игрок {seat} уже заключил пари.")
+        if len(targets) != 1 or targets[0] not in Bets.targets(s, seat):
+            raise IllegalTarget("Пари заключают на одного другого игрока за столом.")
+        put(s, flags=s.flags | {f"{BET}{seat}:{targets[0]}"})
+        data = {"seat": seat, "target": targets[0]}
+        out.append(Event("bet", EVERYONE, data, s.ruleset.phrase("bet_recorded"), dict(data)))
+
+    @staticmethod
+    def advance(s: GameState, out: Out) -> None:
+        next_day_step(s, out)
+
+    @staticmethod
+    def record(s: GameState, entries: list[Any]) -> list[tuple[Any, Any]]:
+        """``"bets": [[seat, target], …]``."""
+        from engine.commands import Act
+
+        taken = [(Act(seat=int(e[0]), targets=(int(e[1]),)), e) for e in entries]
+        entries.clear()
+        return taken
+
+
+@game_over_hook
+def _settle_bets(s: GameState, out: Out) -> None:
+    """D-CL14: «settled at the end (`cl_bets_result`: who guessed right)». A bet is right when the target
+    is a member of a mafia clan (mafia or yakuza, the mafia judge and the werewolf included; the bought
+    lawyer is an ally, not a member)."""
+    bets = _bets_made(s)
+    if not bets:
+        return
+    right = []
+    for seat, target in bets:
+        role = s.ruleset.roles[s.role_of(target)]
+        if role.side in ("mafia", "yakuza") and role.counts_for_win:
+            right.append(seat)
+    phrase = s.ruleset.phrase("bets_result") if right else None
+    data = {"seats": right, "bets": [list(b) for b in bets]}
+    out.append(Event("bets_result", EVERYONE, data, phrase, {"seats": right}))
+
+
+# -- reduced games (D-CL13) ------------------------------------------------------------------------
+
+
+@composer("classic_reduced")
+def _reduced(ruleset: Ruleset, players: int) -> dict[str, int]:
+    """D-CL13: 4–6 and 3 players: one mafioso, the rest honest, no commissar; 2 players: three cards,
+    two honest and one mafia, of which two are dealt."""
+    if players == 2:
+        return {"civilian": 2, "mafioso": 1}
+    if 3 <= players <= 6:
+        return {"mafioso": 1, "civilian": players - 1}
+    raise IllegalCommand(f"Игры в уменьшенном составе — для 2–6 игроков, а не для {players}.")
+
+
+@day_step("reduced_start")
+def _reduced_start(s: GameState, out: Out) -> bool:
+    """002: «игра сразу начинается с дня, когда горожане должны выбрать подозреваемого в связях с
+    мафией, проголосовать за него и «убить»»; two players play the hidden-card game instead."""
+    if s.n_seats == 2:
+        return TwoCards.start(s, out)
+    say(s, out, "small_day_start")
+    return False
+
+
+@day_step("one_turn")
+def _one_turn(s: GameState, out: Out) -> bool:
+    """3 players: «это «игра одного хода». … Если на этом первом ходу вычислить мафиози не удастся, то
+    есть будет убит честный горожанин, то игра заканчивается победой мафии.» (D-CL13: a tie too.)"""
+    if s.n_seats != 3 or s.over:
+        return False
+    finish(s, out, ("mafia",))
+    return True
+
+
+def hidden_card(s: GameState) -> str:
+    """The card left face down: the deck of three minus the two dealt."""
+    deck = _reduced(s.ruleset, 2)
+    for role in s.roles:
+        deck[role] = deck.get(role, 0) - 1
+    return next((r for r, n in sorted(deck.items()) if n > 0), "civilian")
+
+
+@step_kind("two_cards")
+class TwoCards:
+    """002, two players: «Если игроки сошлись на том, что «мафия» закрытая карта, карта открывается. …
+    Если один из игроков пришел к выводу, что второй игрок — «мафия», он требует открыть карты».
+    D-CL13: «Мафия — закрытая карта» is ``Vote(seat)`` by both players; «Мафия — соперник» is
+    ``Act(seat, targets=(opponent,))`` by one. If the time runs out undecided, nobody wins (a draw)."""
+
+    record_key = "cards"
+
+    @staticmethod
+    def start(s: GameState, out: Out) -> bool:
+        put(s, ballots=(), step=Step("two_cards", seconds=_timer(s, "discussion", 300)))
+        say(s, out, "two_players_start")
+        for seat in s.living():
+            out.append(
+                Event("prompt", to_seats(seat), {"seat": seat}, s.ruleset.phrase("two_players_buttons"))
+            )
+        return True
+
+    @staticmethod
+    def actors(s: GameState) -> list[int]:
+        return s.living()
+
+    @staticmethod
+    def targets(s: GameState, seat: int) -> list[int]:
+        return [x for x in s.living() if x != seat]
+
+    @staticmethod
+    def voters(s: GameState) -> list[int]:
+        return [x for x in s.living() if not any(v == x for v, _ in s.ballots)]
+
+    @staticmethod
+    def choices(s: GameState, seat: int) -> list[int]:
+        return [0]
+
+    @staticmethod
+    def act(s: GameState, seat: int, targets: tuple[int, ...], out: Out) -> None:
+        if seat not in s.alive:
+            raise NotYourTurn(f"Игрок {seat} не играет.")
+        if len(targets) != 1 or targets[0] not in TwoCards.targets(s, seat):
+            raise IllegalTarget("Обвинить можно только соперника.")
+        out.append(Event("accused", EVERYONE, {"seat": seat, "target": targets[0]}))
+        TwoCards._open(s, targets[0], s.role_of(targets[0]), out)
+
+    @staticmethod
+    def vote(s: GameState, seat: int, candidate: int, out: Out) -> None:
+        if seat not in TwoCards.voters(s):
+            raise AlreadyActed(f"Игрок {seat} уже высказался.")
+        if candidate != 0:
+            raise IllegalTarget("Голосуют только за то, что мафия — закрытая карта.")
+        put(s, ballots=(*s.ballots, (seat, 0)))
+        out.append(Event("hidden_card_vote", EVERYONE, {"seat": seat}))
+        if not TwoCards.voters(s):
+            TwoCards._open(s, 0, hidden_card(s), out)
+
+    @staticmethod
+    def _open(s: GameState, seat: int, role: str, out: Out) -> None:
+        display = s.ruleset.roles[role].display
+        data = {"seat": seat, "role": role, "role_name": display}
+        out.append(
+            Event("card_opened", EVERYONE, data, s.ruleset.phrase("two_players_reveal"), {"role": display})
+        )
+        if seat:
+            put(s, revealed=s.revealed | {seat})
+        finish(s, out, ("town",) if role == "mafioso" else ("mafia",))
+
+    @staticmethod
+    def advance(s: GameState, out: Out) -> None:
+        finish(s, out, ())
+
+    @staticmethod
+    def record(s: GameState, entries: list[Any]) -> list[tuple[Any, Any]]:
+        """``"cards": [[seat, "hidden" | "opponent"], …]``."""
+        from engine.commands import Act, Vote
+
+        taken: list[tuple[Any, Any]] = []
+        for e in entries:
+            seat, claim = int(e[0]), str(e[1])
+            if claim == "hidden":
+                taken.append((Vote(seat=seat, candidate=0), e))
+            elif claim == "opponent":
+                other = next((x for x in range(1, s.n_seats + 1) if x != seat), 0)
+                taken.append((Act(seat=seat, targets=(other,)), e))
+            else:
+                raise ValueError(f"a card claim is hidden or opponent, not {claim!r}")
+        entries.clear()
+        return taken
+
+
+# -- the whole deck (D-CL16) -----------------------------------------------------------------------
+
+
+@composer("whole_deck")
+def _whole_deck(ruleset: Ruleset, players: int) -> dict[str, int]:
+    """002, special moment 3: «интересно брать всю колоду целиком. После того, как колода была тщательно
+    перетасована, игрокам раздаются карты (оставшиеся невостребованными, откладывают в сторону …)» —
+    the deck is ``params.deck`` (a server sets its own); ``deal`` hands out the first cards."""
+    deck = {str(r): int(n) for r, n in dict(ruleset.params.get("deck", {})).items()}
+    size = sum(deck.values())
+    if not 2 <= players <= size:
+        raise IllegalCommand(f"В колоде {size} карт: на {players} игроков её не хватит.")
+    for role in deck:
+        if role not in ruleset.roles:
+            raise IllegalCommand(f"В колоде роль «{role}», которой нет в правилах.")
+    return deck
