@@ -43,6 +43,19 @@ KEY_FIELDS: dict[str, tuple[str, ...]] = {
     "foul": ("seat", "count"),
     "announce": ("key",),
     "team_members": ("seats",),
+    # classic variants
+    "judges_named": ("seats",),
+    "team_shown": ("seat", "seats"),
+    "court_sent": ("seat", "judges"),
+    "court_verdict": ("seat", "verdict"),
+    "acquitted": ("seat",),
+    "court_must_choose": ("seats",),
+    "court_refused": ("seat",),
+    "golden_window": ("seats",),
+    "golden_minute": ("seat",),
+    "bet": ("seat", "target"),
+    "bets_result": ("seats",),
+    "card_opened": ("seat", "role"),
 }
 
 
