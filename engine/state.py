@@ -135,10 +135,19 @@ class GameState:
 
     def prisoners(self) -> frozenset[int]:
         """Living prisoners whose jailer is still alive (and not killed earlier tonight)."""
+        if not self.jail:
+            return frozenset()
         free = self.ledger.dead_tonight
         return frozenset(p for j, p in self.jail if j in self.alive and j not in free and p in self.alive)
 
     def team_members(self, team: str, living_only: bool = True) -> list[int]:
+        if not self.team_joins:  # the common case: membership is the dealt roles' teams
+            roles = self.ruleset.roles
+            return [
+                i + 1
+                for i, role in enumerate(self.roles)
+                if roles[role].team == team and (not living_only or i + 1 in self.alive)
+            ]
         seats = range(1, self.n_seats + 1)
         return [s for s in seats if self.team_of(s) == team and (not living_only or s in self.alive)]
 
