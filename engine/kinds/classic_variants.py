@@ -539,8 +539,15 @@ class TwoCards:
 def _whole_deck(ruleset: Ruleset, players: int) -> dict[str, int]:
     """002, special moment 3: «интересно брать всю колоду целиком. После того, как колода была тщательно
     перетасована, игрокам раздаются карты (оставшиеся невостребованными, откладывают в сторону …)» —
-    the deck is ``params.deck`` (a server sets its own); ``deal`` hands out the first cards."""
-    deck = {str(r): int(n) for r, n in dict(ruleset.params.get("deck", {})).items()}
+    the deck is ``params.deck``, an array of role ids (a server's file sets its own; a table of counts
+    works too); ``deal`` hands out the first cards."""
+    cards = ruleset.params.get("deck", [])
+    if isinstance(cards, dict):
+        deck = {str(r): int(n) for r, n in cards.items()}
+    else:
+        deck = {}
+        for card in cards:
+            deck[str(card)] = deck.get(str(card), 0) + 1
     size = sum(deck.values())
     if not 2 <= players <= size:
         raise IllegalCommand(f"В колоде {size} карт: на {players} игроков её не хватит.")

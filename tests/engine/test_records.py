@@ -37,6 +37,16 @@ KEY_FIELDS: dict[str, tuple[str, ...]] = {
     "maniac_answer": ("yes",),
     "tiebreak_vote": ("seat", "candidate"),
     "game_over": ("winners",),
+    # classic variants
+    "judges_named": ("seats",),
+    "team_shown": ("seat", "seats"),
+    "court_verdict": ("seat", "verdict"),
+    "court_must_choose": ("seats",),
+    "court_refused": ("seat",),
+    "golden_minute": ("seat",),
+    "bet": ("seat", "target"),
+    "bets_result": ("seats",),
+    "card_opened": ("seat", "role"),
 }
 
 VALID = sorted(p for p in RECORDS.glob("*.json") if not p.name.endswith(".expected.json"))
@@ -91,6 +101,8 @@ def test_there_is_a_record_per_preset_and_option() -> None:
         used.update((record["ruleset"], o) for o in options)
     wanted = {("classic", o) for o in ("", "yakuza", "ninja", "maniac", "sheriff", "lawyer", "doctor")}
     wanted |= {("classic", o) for o in ("doctor_revive", "immortal", "werewolf", "hidden_roles")}
+    wanted |= {("classic", o) for o in ("judges", "judges_checks_allowed", "golden_minute", "bets")}
+    wanted |= {("classic", o) for o in ("reduced", "whole_deck", "nohost_countdown")}
     wanted |= {("simple", "")} | {("blood", o) for o in ("", "kitsune", "prince")}
     assert wanted <= used
     assert all(p.with_suffix(".expected.json").exists() for p in VALID + INVALID)

@@ -80,6 +80,38 @@ def _write(tmp_path: Path, text: str) -> str:
             "teams.mafia.kill_step",
             "no night step",
         ),
+        # Issue 3 part 5: every invalid override names the file and the key.
+        (
+            HEAD + "[compositions]\n7 = { wizard = 1, civilian = 6 }\n",
+            "compositions.7.wizard",
+            "not in this ruleset",
+        ),
+        (HEAD + '[teams.mafia]\nside = "pirates"\n', "teams.mafia.side", "unknown side"),
+        (
+            HEAD + '[roles.sheriff]\nabilities = [{ kind = "kill", step = "duel" }]\n',
+            "roles.sheriff.abilities[0].step",
+            "no night step",
+        ),
+        (
+            HEAD + '[roles.sheriff]\nabilities = [{ kind = "kill" }]\n',
+            "roles.sheriff.abilities[0].step",
+            "missing",
+        ),
+        (
+            HEAD + "[roles.immortal]\nnight_immune = 1\n",
+            "roles.immortal.night_immune",
+            "must be of type bool",
+        ),
+        (HEAD + '[roles.mafioso]\nteam = "gang"\n', "roles.mafioso.team", "unknown team"),
+        (HEAD + "[reveal]\non_lynch = false\n", "reveal.on_lynch", "unknown key"),
+        (HEAD + '[voting]\nabstain = "maybe"\n', "voting.abstain", "must be allowed or last_candidate"),
+        (HEAD + 'win_check = "coin"\n', "win_check", "unknown win check"),
+        (
+            HEAD + '[[night.intro]]\nid = "x"\nrole = "mafioso"\nkind = "meet"\nshows = "pirates"\n',
+            "night.intro[0].shows",
+            "known team",
+        ),
+        (HEAD + 'extends = "classic"\n', "", "malformed TOML"),
     ],
 )
 def test_invalid_files_name_the_file_and_the_key(tmp_path: Path, body: str, key: str, message: str) -> None:
@@ -89,6 +121,54 @@ def test_invalid_files_name_the_file_and_the_key(tmp_path: Path, body: str, key:
     assert message in str(info.value)
     assert info.value.key == key or key == ""
     assert "variant.toml" in str(info.value) or "nowhere" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("option", "key", "message"),
+    [
+        (
+            '[options.fast]\ndescription = "x"\npatch = { timers = { vote = "soon" } }\n',
+            "options.fast.patch.timers.vote",
+            "integer",
+        ),
+        (
+            '[options.fast]\ndescription = "x"\npatch = { voting = { speed = 2 } }\n',
+            "options.fast.patch.voting.speed",
+            "unknown key",
+        ),
+        (
+            '[options.fast]\ndescription = "x"\npatch = { day = 3 }\n',
+            "options.fast.patch.day",
+            "must be a table",
+        ),
+        (
+            '[options.fast]\ndescription = "x"\nadd_extras = ["wizard"]\n',
+            "options.fast.add_extras[0]",
+            "not in this ruleset",
+        ),
+        ("[options.fast]\npatch = {}\n", "options.fast.description", "missing required key"),
+    ],
+)
+def test_an_option_patch_that_breaks_the_schema_names_the_option(
+    tmp_path: Path, option: str, key: str, message: str
+) -> None:
+    """Issue 3 part 5: «a clear error for every invalid override» — an option of a server's file is
+    checked at its own key when it is selected."""
+    path = _write(tmp_path, HEAD + option)
+    with pytest.raises(RulesetError) as info:
+        load_ruleset(path, ["fast"])
+    assert info.value.key == key and message in str(info.value) and "variant.toml" in str(info.value)
+
+
+def test_the_documented_example_loads_with_every_option_of_its_base() -> None:
+    """The example file extends `classic`, so the classic variants are its options too."""
+    path = str(ROOT / "examples" / "club-variant.toml")
+    for option in load_ruleset("classic").options:
+        load_ruleset(path, [option])
+    judges = load_ruleset(path, ["judges", "golden_minute"])
+    assert judges.timer("discussion") == 180 and judges.params["golden_minute"]
+    deck = engine.composition(load_ruleset(path, ["whole_deck"]), 10)  # the club's own deck (D-CL16)
+    assert deck == {"mafioso": 4, "commissar": 1, "doctor": 1, "maniac": 1, "civilian": 8}
 
 
 def test_unknown_option_is_an_error() -> None:
