@@ -23,7 +23,7 @@ def speakers(s: GameState) -> frozenset[int]:
         if step.seat in s.no_speech:
             return frozenset()
         return frozenset({step.seat, *step.permitted}) - s.no_speech
-    if step.kind in ("discussion", "nominations"):
+    if step.kind in ("discussion", "nominations") or getattr(STEP_KINDS.get(step.kind), "free_talk", False):
         return frozenset(x for x in s.alive if x not in s.no_speech)
     return frozenset()
 

@@ -20,7 +20,11 @@ TIE_CHAINS: dict[str, Callable[..., Any]] = {}
 WIN_CHECKS: dict[str, Callable[..., Any]] = {}
 NIGHT_RESOLUTIONS: dict[str, Callable[..., Any]] = {}
 # Step kinds beyond the core ones (``speech``, ``vote``, …): an object with ``advance(s, out)`` and,
-# where the step takes votes, ``vote(s, seat, candidate, out)`` and ``voters(s)``.
+# where the step takes votes, ``vote(s, seat, candidate, out)`` and ``voters(s)`` (with ``choices(s,
+# seat)`` where a voter picks among several); where it takes a day ability, ``actors(s)``,
+# ``targets(s, seat)`` and ``act(s, seat, targets, out)``; ``offer(s, seat, out)`` where it is the
+# preset's acquittal; ``free_talk = True`` where everyone living may talk during it; ``record_key`` and
+# ``record(s, entries)`` where a game record has a day key of its own (engine.record).
 STEP_KINDS: dict[str, Any] = {}
 # Called at the end of every game, after ``game_over`` (classic bets are settled there, D-CL14); each
 # hook looks at the ruleset itself and does nothing where its variant is not played.

@@ -451,6 +451,7 @@ class TwoCards:
     ``Act(seat, targets=(opponent,))`` by one. If the time runs out undecided, nobody wins (a draw)."""
 
     record_key = "cards"
+    free_talk = True  # «Каждый из игроков смотрит свою карту, после чего начинается обсуждение»
 
     @staticmethod
     def start(s: GameState, out: Out) -> bool:

@@ -430,6 +430,7 @@ def test_two_players_agree_on_the_hidden_card(seats: list[str], winners: tuple[s
     карта — «мафия», значит, победили честные, если закрытая карта — «честный», то победила «мафия».»"""
     t = table("classic", seats, "reduced")
     assert brief(t.events, "announce")[-1] == ("announce", "two_players_start")
+    assert engine.queries.speakers(t.s) == frozenset({1, 2})  # «после чего начинается обсуждение»
     events = t.send(Vote(seat=1))
     assert brief(events, "card_opened") == []  # «Мафия — закрытая карта» needs both players
     events = t.send(Vote(seat=2))
