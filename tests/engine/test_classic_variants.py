@@ -572,3 +572,35 @@ def test_random_variant_games_are_sound(options: tuple[str, ...], players: int, 
             for other in view_for(state, seat)["roles"]:
                 x = int(other)
                 assert x == seat or x in state.revealed or (seat, x) in state.knowledge
+
+
+def test_a_tie_in_the_forced_choice_is_drawn_by_lot() -> None:
+    """D-CL9: «the court must pick one of the day's spared candidates to kill by majority (random among
+    ties)» — the lot comes from the game's seeded generator, so a replay draws the same."""
+    picks = set()
+    for seed in range(8):
+        t = table("classic", JUDGES8, "judges", seed=seed)
+        t.until(lambda s: s.day == 2 and s.step.kind != "dawn")
+        send_to_court(t, 7, by=8)
+        t.advance()  # spared
+        t.send(Nominate(seat=7, target=8))
+        t.until(lambda s: s.step.kind == "vote")
+        t.ballot([(8, [1, 2, 3, 4, 5, 6, 7])])
+        t.advance()  # spared
+        events = t.advance()  # nobody more is sent
+        assert brief(events, "court_must_choose") == [("court_must_choose", (7, 8))]
+        t.send(Vote(seat=4, candidate=7), Vote(seat=5, candidate=8))
+        verdict = brief(t.advance(), "court_verdict")
+        assert verdict in ([("court_verdict", 7, "kill")], [("court_verdict", 8, "kill")])
+        picks.add(verdict[0][1])
+        again = engine.replay(t.ruleset, JUDGES8, seed, t.log)[0]
+        assert again == t.s
+    assert picks == {7, 8}
+
+
+def test_judges_checks_excluded_deals_no_commissar() -> None:
+    """002: «1-й вариант: «комиссар», «адвокат» и «ниндзя» не участвуют в игре»."""
+    ruleset = engine.load_ruleset("classic", ["judges", "judges_checks_excluded"])
+    for n in engine.player_counts(ruleset):
+        deck = engine.composition(ruleset, n)
+        assert "commissar" not in deck and deck["tribunal_judge"] == 2 and deck["tribunal_judge_mafia"] == 1
