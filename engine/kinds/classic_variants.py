@@ -236,17 +236,22 @@ class CourtChoice:
         return taken
 
 
+@day_step("court_open")
+def _court_open(s: GameState, out: Out) -> bool:
+    """A new day: yesterday's spared may be sent to court again (D-CL9: «cannot be sent again that
+    day»)."""
+    if s.cleared or any(f.startswith(SPARED) or f == COURT_KILLED for f in s.flags):
+        put(s, flags=frozenset(f for f in s.flags if not f.startswith(SPARED) and f != COURT_KILLED))
+        put(s, cleared=frozenset())
+    return False
+
+
 @day_step("court_close")
 def _court_close(s: GameState, out: Out) -> bool:
     """The end of a judges' day: if the court spared and nobody is left to send (the players nominated
-    nobody more), it must still kill one of the spared (D-CL9). Today's court memory is cleared."""
+    nobody more), it must still kill one of the spared (D-CL9)."""
     spared = [x for x in _spared(s) if x in s.alive]
-    killed = COURT_KILLED in s.flags
-    if spared and not killed and _must_choose(s, out):
-        return True
-    put(s, flags=frozenset(f for f in s.flags if not f.startswith(SPARED) and f != COURT_KILLED))
-    put(s, cleared=frozenset())
-    return False
+    return bool(spared) and COURT_KILLED not in s.flags and _must_choose(s, out)
 
 
 @win_check("classic_judges")

@@ -167,6 +167,12 @@ def test_the_court_must_kill_when_nobody_more_is_sent() -> None:
         ("court_must_choose", (7,)),
     ]
     assert brief(t.advance(), "court_verdict") == [("court_verdict", 7, "kill")]
+    # The next day starts afresh: the court must kill again.
+    t.night(shot("mafia", 3))
+    send_to_court(t, 8, by=1)
+    t.advance()  # spared
+    events = t.advance()
+    assert brief(events, "court_must_choose") == [("court_must_choose", (8,))]
 
 
 def test_judges_cannot_be_killed_at_night() -> None:
