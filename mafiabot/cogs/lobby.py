@@ -102,11 +102,17 @@ class LobbyCog(commands.Cog, name="Lobby"):
 
     @app_commands.command(name="new", description="Открыть набор в игру в вашем голосовом канале")
     @app_commands.describe(
-        ruleset="Правила", options="Варианты правил через запятую (например: maniac, doctor)"
+        ruleset="Правила",
+        options="Варианты правил через запятую (например: maniac, doctor)",
+        nicknames="Номера мест в никах игроков («1 · Имя»), на время игры",
     )
     @app_commands.choices(ruleset=_preset_choices())
     async def new(
-        self, interaction: discord.Interaction[MafiaBot], ruleset: str = "classic", options: str = ""
+        self,
+        interaction: discord.Interaction[MafiaBot],
+        ruleset: str = "classic",
+        options: str = "",
+        nicknames: bool = False,
     ) -> None:
         member = interaction.user
         if not isinstance(member, discord.Member) or interaction.guild is None or interaction.channel is None:
@@ -122,6 +128,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
             creator_name=member.display_name,
             ruleset_id=ruleset,
             options=chosen,
+            nicknames=nicknames,
         )
         await interaction.response.send_message(
             self.games.describe_lobby(lobby, interaction.guild), view=lobby_view(lobby)

@@ -30,6 +30,7 @@ class Lobby:
     players: list[int] = field(default_factory=list)  # user ids in join order
     names: dict[int, str] = field(default_factory=dict)
     message_id: int | None = None
+    nicknames: bool = False  # seat numbers put in front of players' nicknames, «1 · Имя»
 
     @property
     def ruleset(self) -> engine.Ruleset:

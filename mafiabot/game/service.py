@@ -72,6 +72,7 @@ class GameService:
         creator_name: str,
         ruleset_id: str,
         options: tuple[str, ...],
+        nicknames: bool = False,
     ) -> Lobby:
         if voice_channel_id in self.lobbies or voice_channel_id in self.tables:
             raise UserFacingError("В этом голосовом канале уже идёт набор или игра: одна игра на канал.")
@@ -80,6 +81,7 @@ class GameService:
         except engine.RulesetError as exc:
             raise UserFacingError(f"Не получилось загрузить правила: {exc}") from None
         lobby = Lobby(guild_id, text_channel_id, voice_channel_id, creator_id, ruleset_id, options)
+        lobby.nicknames = nicknames
         lobby.players.append(creator_id)
         lobby.names[creator_id] = creator_name
         self.lobbies[voice_channel_id] = lobby
@@ -166,6 +168,8 @@ class GameService:
         seating = "\n".join(f"№{s.seat} — <@{s.user_id}>" for s in seats)
         table.post(f"**Рассадка**\n{seating}\nРоли розданы: нажмите «Моя роль», копия — в личных сообщениях.")
         await table.session.start()
+        if lobby.nicknames and guild.me is not None and guild.me.guild_permissions.manage_nicknames:
+            table.number_nicknames()
         log.info("Game started with %d players", n, extra={"guild_id": guild.id, "game_id": game_id})
         return table
 
@@ -317,6 +321,7 @@ class GameService:
             del self.tables[table.voice_channel_id]
         for task in table.leave_timers.values():
             task.cancel()
+        table.restore_nicknames()
         await table.voice.release()
         await table.session.close()
         if table.speaker is not None:
@@ -439,6 +444,7 @@ class GameService:
         table = Table(
             self, guild, text_channel, game.voice_channel_id, int(timers.get("creator_id", 0)), original
         )
+        table.nick_original = {int(uid): nick for uid, nick in (timers.get("nicknames") or {}).items()}
         table.session = GameSession(
             game_id=game.id,
             ruleset=ruleset,

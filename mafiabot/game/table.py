@@ -76,6 +76,7 @@ class Table:
         self.closed = False  # voice given back, timers and workers stopped
         self._warned_forbidden = False
         self.leave_timers: dict[int, asyncio.Task[None]] = {}
+        self.nick_original: dict[int, str | None] = {}  # nicknames before the seat numbers were added
 
     @property
     def game_id(self) -> int:
@@ -259,12 +260,46 @@ class Table:
             **self.session.timer_state(),
             "creator_id": self.creator_id,
             "voice_original": {str(uid): muted for uid, muted in self.voice.original.items()},
+            "nicknames": {str(uid): nick for uid, nick in self.nick_original.items()},
         }
 
     def save_timers(self) -> None:
         """Store the clock and voice originals, in order with everything else this table sends."""
         if not self.closed:
             self._enqueue(lambda: self.service.save_timers(self))
+
+    def number_nicknames(self) -> None:
+        """«1 · Имя»: seat numbers in front of the players' names, after the opening messages."""
+
+        async def rename() -> None:
+            for info in self.session.seats:
+                member = self.guild.get_member(info.user_id)
+                if member is None or info.user_id in self.nick_original:
+                    continue
+                self.nick_original[info.user_id] = member.nick
+                await self.service.save_timers(self)  # stored before the change, for a restart
+                try:
+                    await member.edit(
+                        nick=f"{info.seat} · {member.display_name}"[:32], reason="Мафия: номер места"
+                    )
+                except discord.HTTPException:  # the server owner, or a member above the bot
+                    del self.nick_original[info.user_id]
+
+        self._enqueue(rename)
+
+    def restore_nicknames(self) -> None:
+        """Give every renamed player their own nickname back (queued after the final messages)."""
+        originals, self.nick_original = dict(self.nick_original), {}
+
+        async def restore() -> None:
+            for user_id, nick in originals.items():
+                member = self.guild.get_member(user_id)
+                if member is not None:
+                    with contextlib.suppress(discord.HTTPException):
+                        await member.edit(nick=nick, reason="Мафия: игра окончена")
+
+        if originals:
+            self._enqueue(restore)
 
     def stop_sending(self) -> None:
         """The sender stops once everything queued so far is sent."""

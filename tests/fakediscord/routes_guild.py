@@ -50,7 +50,7 @@ async def edit_member(rest: Rest, request: Request) -> Any:
     if ({"mute", "deaf"} & body.keys() or body.get("channel_id")) and not in_voice:
         raise ApiError(400, 40032, "Target user is not connected to voice.")
     if "nick" in body:
-        member.nick = body["nick"]
+        member.nick = body["nick"] or None  # Discord resets the nickname on "" as on null
         rest.fake.dispatch("GUILD_MEMBER_UPDATE", {"guild_id": str(guild.id), **member_json(member)})
     if state is not None and in_voice:
         changed = False

@@ -1,0 +1,58 @@
+"""The lobby and the deal: what the lobby shows, and the optional seat numbers in nicknames."""
+
+from __future__ import annotations
+
+from fakediscord import Club, FakeDiscord
+from fakediscord.payloads import member_json
+from game_driver import MEMBER_EDIT, TableDriver
+
+from mafiabot.bot import MafiaBot
+
+
+async def test_the_lobby_shows_players_composition_and_timers(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.seat_everyone()
+    opened = await d.open_lobby("classic")
+    assert not opened.ephemeral
+    text = d.lobby_message().content
+    assert "Классическая мафия" in text and "нужно от 7 до 15 игроков" in text
+    assert "знакомство 60 с" in text and "обсуждение 300 с" in text and "ночной ход 30 с" in text
+    assert "не хватает" not in text
+    for p in d.players[1:]:
+        await fake.click(p, d.lobby_message(), label="Присоединиться")
+    text = d.lobby_message().content
+    assert "Игроки (7)" in text and "Состав: Честный горожанин ×4, Комиссар, Мафия ×2" in text, text
+    left = await fake.click(d.players[6], d.lobby_message(), label="Выйти")
+    assert left.callback_type == 7 and "Игроки (6)" in d.lobby_message().content
+
+
+async def test_seat_numbers_in_nicknames_are_given_back_at_the_end(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    d.players[2].nick = "Лиса"  # a nickname of their own, set on the server before the game
+    fake.dispatch("GUILD_MEMBER_UPDATE", {"guild_id": str(club.id), **member_json(d.players[2])})
+    await fake.gateway.flush()
+    d.without_host_voice()
+    await d.seat_everyone()
+    await fake.slash(d.players[0], "mafia new", channel=club.text, ruleset="classic", nicknames=True)
+    d.lobby_message_id = fake.messages(club.text)[-1].id
+    for p in d.players[1:]:
+        await fake.click(p, d.lobby_message(), label="Присоединиться")
+    await fake.click(d.players[0], d.lobby_message(), label="Начать игру")
+    await fake.wait_for(lambda: "Игра началась" in d.lobby_message().content, what="the start")
+    d.table = d.games.tables[club.voice.id]
+    await d.settled()
+    for seat in d.all_seats():
+        member = d.member(seat)
+        name = "Лиса" if member is d.players[2] else member.user.username
+        assert member.nick == f"{seat} · {name}", member.nick
+    stopped = await fake.slash(d.players[0], "mafia stop", channel=club.text)
+    assert stopped.ephemeral
+    await fake.wait_for(lambda: not d.games.tables, what="the stop")
+    await d.settled()
+    assert d.players[2].nick == "Лиса"
+    assert all(p.nick is None for p in d.players if p is not d.players[2]), [p.nick for p in d.players]
