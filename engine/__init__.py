@@ -34,6 +34,7 @@ from engine.kinds import (  # noqa: F401  (each preset's registered pieces)
     blood,
     city,
     city_day,
+    classic_judges,
     classic_variants,
     hobbyworld,
     hobbyworld_day,
