@@ -3,6 +3,13 @@
 The format is the fixed contract of the project (README, "Game records"). :func:`play_record` turns
 each phase of the script into engine commands in the order the preset runs them; anything the rules
 forbid raises :class:`RecordError` naming the phase and the entry.
+
+Day keys beyond the contract's, read by the step kinds that declare them (``record_key``):
+``"court": [[accused, [judges voting «казнить»]], …]`` and ``"court_choice": [[judge, candidate], …]``
+(classic judges), ``"golden_minute": [seat, …]``, ``"bets": [[seat, target], …]`` and ``"cards":
+[[seat, "hidden" | "opponent"], …]`` (the two-player game). Where a day has several rounds of
+nominations (a judges' day after a spare), ``"nominations"`` and ``"votes"`` may list one group per
+round: ``[[[8, 7]], [[7, 1]]]``, every ballot of the day in order.
 """
 
 from __future__ import annotations

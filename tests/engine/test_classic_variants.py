@@ -610,3 +610,23 @@ def test_judges_checks_excluded_deals_no_commissar() -> None:
     for n in engine.player_counts(ruleset):
         deck = engine.composition(ruleset, n)
         assert "commissar" not in deck and deck["tribunal_judge"] == 2 and deck["tribunal_judge_mafia"] == 1
+
+
+@pytest.mark.parametrize(
+    ("options", "players"), [(["judges", "golden_minute", "bets"], 9), (["reduced"], 2), (["whole_deck"], 11)]
+)
+def test_simulate_cli_plays_the_variants(options: list[str], players: int) -> None:
+    """`python -m engine simulate --ruleset classic --option judges …` plays and prints the wins."""
+    import subprocess
+    import sys
+
+    args = ["--ruleset", "classic", "--players", str(players), "--games", "20"]
+    args += [f"--option={o}" for o in options]
+    result = subprocess.run(
+        [sys.executable, "-m", "engine", "simulate", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert f"classic, {players} players, 20 games" in result.stdout
