@@ -56,3 +56,28 @@ async def test_seat_numbers_in_nicknames_are_given_back_at_the_end(
     await d.settled()
     assert d.players[2].nick == "Лиса"
     assert all(p.nick is None for p in d.players if p is not d.players[2]), [p.nick for p in d.players]
+
+
+async def test_my_role_answers_privately_even_with_dms_closed(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    closed = d.players[4]
+    closed.user.dms_open = False
+    await d.start("classic")
+    assert fake.dms(closed) == []
+    seat = d.seat(closed)
+    role = d.state.ruleset.roles[d.state.role_of(seat)].display
+    answer = await fake.click(closed, d.panel(), label="Моя роль")
+    assert answer.ephemeral
+    assert answer.content.startswith(f"Вы — игрок №{seat}. Ваша роль: **{role}**."), answer.content
+    # What the DMs would have said is kept for them, e.g. the mafia's teammates after the first night.
+    mafia = d.seats_with("mafioso")
+    while d.state.step.kind == "speech":
+        await d.pass_speech()
+    answer = await fake.click(closed, d.panel(), label="Моя роль")
+    assert ("Ваша команда" in answer.content) == (seat in mafia), answer.content
+    other = d.member(next(x for x in d.all_seats() if x != seat))
+    theirs = await fake.click(other, d.panel(), label="Моя роль")
+    assert f"игрок №{d.seat(other)}" in theirs.content and f"игрок №{seat}." not in theirs.content
