@@ -128,7 +128,7 @@ def apply(state: GameState, command: Command) -> tuple[GameState, list[Event]]:
         raise IllegalCommand(f"Неизвестная команда {command.type!r}.")
     before = s.step
     handler(s, command, out)
-    if s.step is not before:
+    if s.step is not before and s.step.started_at != command.at:
         put(s, step=evolve(s.step, started_at=command.at))
     return s, out
 
