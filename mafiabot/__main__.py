@@ -18,7 +18,8 @@ To host games on your server:
   1. Open https://discord.com/developers/applications, create an application, and on its "Bot" page
      press "Reset Token" and copy the token. On the same page enable the "Server Members Intent".
   2. Invite the bot with the OAuth2 URL generator: scopes "bot" and "applications.commands";
-     permissions Connect, Speak, Mute Members, Move Members, Manage Channels, Send Messages.
+     permissions Connect, Speak, Mute Members, Move Members, Manage Threads, Send Messages
+     (and Manage Nicknames for the optional «1 · Имя» seat prefixes).
   3. Give mafiabot the token, either
        export MAFIABOT_TOKEN='your-token'          (environment variable), or
        [bot] token = "your-token"                  in config.toml (git-ignored; see config.example.toml)
