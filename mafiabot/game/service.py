@@ -42,6 +42,7 @@ class GameService:
         self._ids = 0
         self.mute_spectators = True
         self.leave_grace = 60.0
+        self.voice_connect_timeout = 15.0
         self._pending: set[tuple[int, int]] = set()  # pending unmutes when there is no database
         self.announcer: Any = None
         # Cogs that follow every game: conduct records fouls as they happen, ratings rate finished games.
@@ -201,7 +202,7 @@ class GameService:
         if not isinstance(channel, discord.VoiceChannel | discord.StageChannel):
             return
         speaker = Speaker(self._announcer(), game_id=table.game_id, volume=volume)
-        if await speaker.connect(channel):
+        if await speaker.connect(channel, timeout=self.voice_connect_timeout):
             table.speaker = speaker
         else:
             await speaker.close()

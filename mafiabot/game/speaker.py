@@ -51,11 +51,13 @@ class Speaker:
         self._pending = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None
 
-    async def connect(self, channel: discord.VoiceChannel | discord.StageChannel) -> bool:
+    async def connect(
+        self, channel: discord.VoiceChannel | discord.StageChannel, *, timeout: float = 15
+    ) -> bool:
         """Join the game channel; False (with ``failure`` set) if that is not possible."""
         self._start_worker()
         try:
-            self.voice = await channel.connect(timeout=15, reconnect=False, self_deaf=True)
+            self.voice = await channel.connect(timeout=timeout, reconnect=False, self_deaf=True)
         except (discord.ClientException, discord.HTTPException, TimeoutError, OSError, RuntimeError) as exc:
             self.failure = str(exc) or type(exc).__name__
             log.warning("Could not join voice: %s", self.failure, extra={"game_id": self.game_id})

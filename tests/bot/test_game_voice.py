@@ -3,6 +3,7 @@ as long as the cached clips, and the step's mutes are applied (issue 6)."""
 
 from __future__ import annotations
 
+import logging
 import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -81,3 +82,23 @@ async def test_nightfall_is_heard_and_the_table_is_muted(
     for member in club.players[:8]:
         state = fake.voice_state(member)
         assert state is not None and state.mute, member
+
+
+async def test_without_voice_the_game_goes_on_in_text(
+    bot: MafiaBot, fake: FakeDiscord, club: Club, logged_errors: list[logging.LogRecord]
+) -> None:
+    """If the bot cannot join the voice channel, the host writes instead and says why (issue 6)."""
+    bot.games.voice_connect_timeout = 2.0  # type: ignore[attr-defined]
+    await fake.voice.stop()  # the voice server is gone: the connection fails like a dead region
+    await _start(fake, club, "simple", 8)
+    games = bot.games  # type: ignore[attr-defined]
+    await fake.wait_for(lambda: games.tables, what="the game to start")
+    table = next(iter(games.tables.values()))
+    await fake.wait_for(lambda: table.panel is not None, timeout=30, what="the game panel")
+    assert table.speaker is None
+    texts = [m.content for m in fake.messages(club.text)]
+    assert any("Не удалось подключиться к голосовому каналу" in t for t in texts)
+    assert any("На город опускается ночь" in t for t in texts)  # the announcements go on in text
+    # discord.py itself logs the failed handshake; that error is the point of this test.
+    assert [r.getMessage() for r in logged_errors] == ["Error connecting to voice... disconnecting"]
+    logged_errors.clear()
