@@ -10,6 +10,7 @@ DEFAULT_COGS: tuple[str, ...] = (
     "mafiabot.cogs.lobby",
     "mafiabot.cogs.roles",
     "mafiabot.cogs.voting",
+    "mafiabot.cogs.variants",
     "mafiabot.cogs.moderation",
     "mafiabot.cogs.voice_settings",
     "mafiabot.cogs.conduct",

@@ -2,7 +2,10 @@
 ``mafia:g:<game>:<serial>:<action>[:<arg>]`` — so they work after a restart and a stale one (from an
 earlier step or game) is recognised and refused.
 
-The handlers for each action live in the cogs (``roles`` and ``voting``), registered in ``ACTIONS``.
+The handlers for each action live in the cogs (``roles``, ``voting``, ``variants``), registered in
+``ACTIONS``. What a preset adds to the panel or to a private prompt (city's «Разрешаю», a court ballot,
+the golden minute…) comes from the functions in ``PANEL_EXTRAS`` and ``PROMPT_EXTRAS``, so the core
+controls below stay those every preset shares.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from engine import queries
+from engine.registry import STEP_KINDS
 
 if TYPE_CHECKING:
     from mafiabot.game.table import Table
@@ -21,7 +25,17 @@ if TYPE_CHECKING:
 Handler = Callable[[discord.Interaction[Any], "Table", int, str, list[str]], Awaitable[None]]
 ACTIONS: dict[str, Handler] = {}
 
-_TEMPLATE = r"mafia:g:(?P<game>\d+):(?P<serial>\d+):(?P<action>[a-z_]+)(?::(?P<arg>\d+))?"
+# Items a preset adds to the public panel for the current step.
+PANEL_EXTRAS: list[Callable[[Table], list[discord.ui.Item[Any]]]] = []
+# A seat's private prompt where a preset needs one of its own: (text, items), or None to fall through.
+PROMPT_EXTRAS: list[Callable[[Table, int], tuple[str, list[discord.ui.Item[Any]]] | None]] = []
+# Lines a preset adds to the panel's status text (city: who has immunity).
+STATUS_EXTRAS: list[Callable[[Table], list[str]]] = []
+# Events after which the seats that may act now get their prompt privately.
+PROMPT_EVENTS: set[str] = {"night_step", "question", "tiebreak_ballot"}
+
+# The argument is a seat, or a word (the ability chosen between two, «kill» / «check»).
+_TEMPLATE = r"mafia:g:(?P<game>\d+):(?P<serial>\d+):(?P<action>[a-z_]+)(?::(?P<arg>[a-z0-9_]+))?"
 
 
 def custom_id(game: int, serial: int, action: str, arg: int | str = "") -> str:
@@ -104,7 +118,22 @@ def panel_view(table: Table) -> discord.ui.View:
     elif step.kind == "vote":
         label = f"Голосую: №{step.seat} {table.session.name_of(step.seat)}"[:80]
         view.add_item(button(table, "vote", label, discord.ButtonStyle.danger, step.seat))
+    for extra in PANEL_EXTRAS:
+        for item in extra(table):
+            view.add_item(item)
     return view
+
+
+def prompted_seats(table: Table) -> set[int]:
+    """Who gets a private prompt now: the actors, the maniac or the tie-breaker asked, and the voters of
+    a private ballot (a court)."""
+    s = table.session.state
+    if s.step.kind in ("question", "tiebreak"):
+        return {s.step.seat}
+    seats = set(queries.actors(s))
+    if hasattr(STEP_KINDS.get(s.step.kind), "choices"):
+        seats |= queries.voters(s)
+    return seats
 
 
 def _nominable(table: Table) -> list[int]:
@@ -119,6 +148,13 @@ def prompt_for(table: Table, seat: int) -> tuple[str, discord.ui.View] | None:
 
     s = table.session.state
     view = MafiaView(timeout=None)
+    for extra in PROMPT_EXTRAS:
+        found = extra(table, seat)
+        if found is not None:
+            text, items = found
+            for item in items:
+                view.add_item(item)
+            return text, view
     if s.step.kind == "question" and s.step.seat == seat:
         view.add_item(button(table, "yes", "Да", discord.ButtonStyle.success))
         view.add_item(button(table, "no", "Нет", discord.ButtonStyle.secondary))

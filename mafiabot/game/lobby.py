@@ -46,6 +46,9 @@ class Lobby:
         except engine.IllegalCommand:
             counts = self.counts()
             return f"нужно от {counts[0]} до {counts[-1]} игроков" if counts else "—"
+        if self.ruleset.params.get("composer") == "whole_deck":
+            # D-CL16: «состав случаен и известен только ведущему» — the lobby shows no counts.
+            return f"вся колода перетасована ({sum(comp.values())} карт): кому что достанется — тайна"
         roles = self.ruleset.roles
         return ", ".join(
             f"{roles[r].display} ×{k}" if k > 1 else roles[r].display for r, k in sorted(comp.items())

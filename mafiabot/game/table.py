@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from engine import queries
 from engine.commands import Command
 from engine.events import Event
+from engine.state import GameState
 from mafiabot.game.render import render
 from mafiabot.game.session import GameSession
 from mafiabot.game.speaker import Speaker
@@ -38,6 +38,17 @@ STEP_TEXT = {
     "night": "Ночь",
     "meet": "Ночь: знакомство",
 }
+
+
+# The phases as presets name them (blood talks in its «night» and acts at dawn, day and sunset).
+PHASE_NAMES = {"day": "День", "night": "Ночь", "dawn": "Рассвет", "sunset": "Закат"}
+
+
+def phase_title(s: GameState) -> str:
+    """«День 2», «Ночь 1»; blood's «Ночь 2» is its talking phase, counted with the days."""
+    name = s.phase_name
+    number = s.day if s.phase == "day" else s.night
+    return f"{PHASE_NAMES.get(name, name)} {number}"
 
 
 class Table:
@@ -184,7 +195,7 @@ class Table:
         s = self.session.state
         if s.over:
             return "Игра окончена."
-        phase = f"День {s.day}" if s.phase == "day" else f"Ночь {s.night}"
+        phase = phase_title(s)
         step = STEP_TEXT.get(s.step.kind, "").format(seat=s.step.seat)
         deadline = self.session.deadline()
         timer = f" · до <t:{int(deadline)}:R>" if deadline else ""
@@ -195,6 +206,10 @@ class Table:
         lines = [f"**{phase}** — {step}{timer}", f"За столом: {alive}"]
         if nominees and s.phase == "day":
             lines.append(f"Выставлены: {nominees}")
+        from mafiabot.game.components import STATUS_EXTRAS
+
+        for extra in STATUS_EXTRAS:
+            lines += extra(self)
         return "\n".join(lines)
 
     def refresh_panel(self) -> None:
@@ -214,15 +229,11 @@ class Table:
         self._enqueue(update)
 
     def _prompt_actors(self, events: list[Event]) -> None:
-        from mafiabot.game.components import prompt_for
+        from mafiabot.game.components import PROMPT_EVENTS, prompt_for, prompted_seats
 
-        s = self.session.state
-        if not any(e.type in ("night_step", "question", "tiebreak_ballot") for e in events):
+        if not any(e.type in PROMPT_EVENTS for e in events):
             return
-        seats = set(queries.actors(s))
-        if s.step.kind in ("question", "tiebreak"):
-            seats = {s.step.seat}
-        for seat in sorted(seats):
+        for seat in sorted(prompted_seats(self)):
             prompt = prompt_for(self, seat)
             if prompt is not None:
                 text, view = prompt

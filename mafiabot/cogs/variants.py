@@ -1,0 +1,139 @@
+"""What the presets beyond classic and simple add: city's «Разрешаю / Запрещаю» and «Кто выставлен?»
+and the vote to leave together; an ability chosen between two or with two targets; the judge's (the
+queen's) acquittal; classic's court, golden minute, bets and the two-player cards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from engine import queries
+from engine.commands import Act, AskNominees, Permit, Vote
+from mafiabot.bot import MafiaBot
+from mafiabot.cogs._play import first_int, require_seat, submit
+from mafiabot.game import preset_controls
+from mafiabot.game.components import ACTIONS
+from mafiabot.game.table import Table
+
+
+async def _permit(
+    interaction: discord.Interaction[Any], table: Table, serial: int, values: list[str], allow: bool
+) -> None:
+    seat = await require_seat(interaction, table)
+    if seat is not None:
+        target = first_int(values)
+        ok = f"Разрешаю говорить игроку №{target}." if allow else f"Запрещаю говорить игроку №{target}."
+        await submit(interaction, table, Permit(seat=seat, target=target, allow=allow), serial, ok)
+
+
+async def permit(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v: list[str]) -> None:
+    await _permit(i, t, serial, v, True)
+
+
+async def forbid(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v: list[str]) -> None:
+    await _permit(i, t, serial, v, False)
+
+
+async def nominees(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v: list[str]) -> None:
+    seat = await require_seat(i, t)
+    if seat is not None:
+        listed = ", ".join(f"№{x}" for x in queries.nominees(t.session.state))
+        ok = f"Выставлены: {listed}." if listed else "Никто не выставлен."
+        await submit(i, t, AskNominees(seat=seat), serial, ok)
+
+
+async def lift(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v: list[str]) -> None:
+    seat = await require_seat(i, t)
+    if seat is not None:
+        # The engine answers a second vote here with a foul alone, not the «refused» the ballot gives.
+        again = any(v == seat for v, _ in t.session.state.ballots)
+        ok = "Вы уже проголосовали. Вам замечание." if again else "Ваш голос «покинуть стол вместе» принят."
+        await submit(i, t, Vote(seat=seat), serial, ok)
+
+
+async def ability(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v: list[str]) -> None:
+    """A night ability chosen by name (``arg``: kill, check; ``one`` for a role's only one) with as many
+    targets as the select gave."""
+    seat = await require_seat(i, t)
+    if seat is not None:
+        act = "" if arg == "one" else arg
+        command = Act(seat=seat, targets=tuple(int(x) for x in v), act=act)
+        await submit(i, t, command, serial, "Выбор принят.")
+
+
+async def acquit(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v: list[str]) -> None:
+    seat = await require_seat(i, t)
+    if seat is not None:
+        await submit(i, t, Act(seat=seat, targets=(int(arg or 0),)), serial, "Вы оправдали осуждённого.")
+
+
+async def court(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v: list[str]) -> None:
+    """A judge's ballot: «Казнить» is a vote for the accused, «Помиловать» takes it back (candidate 0)."""
+    seat = await require_seat(i, t)
+    if seat is not None:
+        candidate = int(arg or 0)
+        ok = "Ваш голос: «Казнить»." if candidate else "Ваш голос: «Помиловать»."
+        await submit(i, t, Vote(seat=seat, candidate=candidate), serial, ok)
+
+
+async def court_pick(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v: list[str]) -> None:
+    seat = await require_seat(i, t)
+    if seat is not None:
+        target = first_int(v)
+        await submit(i, t, Vote(seat=seat, candidate=target), serial, f"Ваш выбор: №{target}.")
+
+
+async def golden(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v: list[str]) -> None:
+    seat = await require_seat(i, t)
+    if seat is not None:
+        await submit(i, t, Act(seat=seat, targets=(seat,)), serial, "Ваша золотая минута.")
+
+
+async def bet(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v: list[str]) -> None:
+    seat = await require_seat(i, t)
+    if seat is not None:
+        target = first_int(v)
+        await submit(i, t, Act(seat=seat, targets=(target,)), serial, f"Пари: №{target} — мафия.")
+
+
+async def hidden(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v: list[str]) -> None:
+    seat = await require_seat(i, t)
+    if seat is not None:
+        await submit(i, t, Vote(seat=seat), serial, "Вы считаете, что мафия — закрытая карта.")
+
+
+async def opponent(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v: list[str]) -> None:
+    seat = await require_seat(i, t)
+    if seat is not None:
+        other = next((x for x in t.session.state.living() if x != seat), 0)
+        await submit(i, t, Act(seat=seat, targets=(other,)), serial, "Вы требуете открыть карты.")
+
+
+class VariantsCog(commands.Cog, name="Variants"):
+    def __init__(self, bot: MafiaBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        preset_controls.install()
+        ACTIONS.update(
+            {
+                "permit": permit,
+                "forbid": forbid,
+                "nominees": nominees,
+                "lift": lift,
+                "ability": ability,
+                "acquit": acquit,
+                "court": court,
+                "court_pick": court_pick,
+                "golden": golden,
+                "bet": bet,
+                "hidden": hidden,
+                "opponent": opponent,
+            }
+        )
+
+
+async def setup(bot: MafiaBot) -> None:
+    await bot.add_cog(VariantsCog(bot))

@@ -1,0 +1,199 @@
+"""The controls the presets beyond classic and simple need, plugged into the panel and the private
+prompts through ``components.PANEL_EXTRAS`` / ``PROMPT_EXTRAS`` / ``STATUS_EXTRAS``.
+
+Each function looks at the current step and offers only what the engine would accept there; the engine
+still decides (a click it refuses is answered with its own message). The handlers are in
+``mafiabot.cogs.variants``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from engine import queries
+from engine.registry import STEP_KINDS
+from mafiabot.game.components import (
+    PANEL_EXTRAS,
+    PROMPT_EVENTS,
+    PROMPT_EXTRAS,
+    STATUS_EXTRAS,
+    GameItem,
+    button,
+    custom_id,
+    seat_select,
+)
+
+if TYPE_CHECKING:
+    from mafiabot.game.table import Table
+
+Items = list[discord.ui.Item[Any]]
+
+# What the status line says during the presets' own steps.
+STEP_NAMES = {
+    "lift": "Голосование: покинуть стол вместе?",
+    "acquittal": "Осуждён игрок №{seat}",
+    "court": "Суд судей: игрок №{seat}",
+    "court_choice": "Суд выбирает среди помилованных",
+    "golden": "Золотая минута: кандидаты могут взять слово",
+    "bets": "Пари: кто мафия?",
+    "two_cards": "Мафия — закрытая карта или соперник?",
+}
+
+ACT_NAMES = {"kill": "Убить", "check": "Проверить"}
+
+# Private ballots and day abilities whose actors get a prompt when their step opens.
+PRIVATE_STEPS = ("acquittal", "court", "court_choice")
+
+
+def _speech_controls(table: Table) -> Items:
+    """City: «Разрешаю N / Запрещаю N» and «Кто выставлен?» during one's own minute."""
+    s = table.session.state
+    step = s.step
+    if s.phase != "day" or step.kind != "speech" or step.round != "day" or s.over:
+        return []
+    items: Items = []
+    if s.ruleset.phrase("nominees_list"):
+        items.append(button(table, "nominees", "Кто выставлен?", discord.ButtonStyle.secondary))
+    if s.ruleset.params.get("speech_permissions"):
+        allowed = set(step.permitted)
+        others = [x for x in s.living() if x != step.seat and x not in s.no_speech]
+        free = [x for x in others if x not in allowed]
+        if free:
+            items.append(seat_select(table, "permit", "Разрешаю говорить…", free))
+        if allowed:
+            items.append(seat_select(table, "forbid", "Запрещаю говорить…", sorted(allowed)))
+    return items
+
+
+def _day_step_controls(table: Table) -> Items:
+    s = table.session.state
+    kind = s.step.kind
+    if s.over or s.phase != "day":
+        return []
+    if kind == "lift":
+        seats = ", ".join(f"№{x}" for x in s.step.candidates)
+        return [button(table, "lift", f"За то, чтобы {seats} покинули стол", discord.ButtonStyle.danger)]
+    if kind in PRIVATE_STEPS:
+        return [button(table, "turn", "Мой ход", discord.ButtonStyle.primary)]
+    if kind == "golden":
+        return [button(table, "golden", "Взять золотую минуту", discord.ButtonStyle.primary)]
+    if kind == "bets":
+        return [seat_select(table, "bet", "Пари: мафия — игрок…", s.living())]
+    if kind == "two_cards":
+        return [
+            button(table, "hidden", "Мафия — закрытая карта", discord.ButtonStyle.secondary),
+            button(table, "opponent", "Мафия — соперник", discord.ButtonStyle.danger),
+        ]
+    return []
+
+
+def _immunity(table: Table) -> list[str]:
+    s = table.session.state
+    if s.over or not s.immune:
+        return []
+    return ["Иммунитет: " + ", ".join(f"№{x}" for x in sorted(s.immune))]
+
+
+# -- private prompts -------------------------------------------------------------------------------
+
+
+def ability_select(table: Table, act: str, placeholder: str, seats: list[int], count: int) -> GameItem:
+    """A select of the targets of one ability; ``count`` values exactly (the journalist's two)."""
+    options = [
+        discord.SelectOption(label=f"№{x} {table.session.name_of(x)}"[:100], value=str(x)) for x in seats
+    ]
+    cid = custom_id(table.game_id, table.session.serial, "ability", act or "one")
+    select: discord.ui.Select[Any] = discord.ui.Select(
+        custom_id=cid, placeholder=placeholder, options=options[:25], min_values=count, max_values=count
+    )
+    return GameItem(select)
+
+
+def _night_prompt(table: Table, seat: int) -> tuple[str, Items] | None:
+    """A role with two abilities at one step (kill or check) or with two targets (journalist,
+    revenant); the don who designates the mafia's target; a prisoner who is woken in vain."""
+    s = table.session.state
+    if s.phase != "night" or s.step.kind != "night":
+        return None
+    options = queries.targets_for(s, seat)
+    if not options:
+        return None
+    role = s.ruleset.roles[s.role_of(seat)].display
+    jailed = " Вы в тюрьме: ваш выбор ничего не изменит." if seat in s.prisoners() else ""
+    if "team" in options:
+        return _designation(table, seat, options["team"], jailed)
+    counts = {act: queries.targets_needed(s, seat, act) for act in options}
+    if len(options) < 2 and all(n == 1 for n in counts.values()) and not jailed:
+        return None  # the core prompt does
+    items: Items = []
+    for act, targets in options.items():
+        n = counts[act]
+        if len(targets) < n:
+            continue
+        verb = ACT_NAMES.get(act, "Выбрать")
+        placeholder = f"{verb}: двух игроков" if n == 2 else f"{verb}: игрока"
+        items.append(ability_select(table, act, placeholder, targets, n))
+    if queries.is_optional(s, seat):
+        items.append(button(table, "skip", "Пропустить", discord.ButtonStyle.secondary))
+    if len(options) > 1:
+        text = f"{role}, ваш ход. Выберите одно действие: " + " или ".join(
+            f"«{ACT_NAMES.get(a, a)}»" for a in options
+        )
+    elif max(counts.values()) == 2:
+        text = f"{role}, ваш ход. Выберите двух игроков."
+    else:
+        text = f"{role}, ваш ход. Выберите игрока."
+    return text + jailed, items
+
+
+def _designation(table: Table, seat: int, targets: list[int], jailed: str) -> tuple[str, Items] | None:
+    s = table.session.state
+    team = s.team_of(seat)
+    tdef = s.ruleset.teams.get(team) if team else None
+    if tdef is None or tdef.tie != "designate" or s.role_of(seat) != tdef.leader:
+        return None
+    select = seat_select(table, "propose", "Цель мафии", targets)
+    return "Дон, ваш выбор назначает цель мафии: выберите игрока." + jailed, [select]
+
+
+def _day_prompt(table: Table, seat: int) -> tuple[str, Items] | None:
+    s = table.session.state
+    kind = s.step.kind
+    if s.phase != "day" or kind not in PRIVATE_STEPS:
+        return None
+    if kind == "acquittal":
+        if seat not in queries.actors(s):
+            return None
+        accused = s.step.seat
+        acquit = button(table, "acquit", f"Оправдать №{accused}", discord.ButtonStyle.success, accused)
+        return f"Игрок №{accused} осуждён. Вы можете его оправдать (раз в день).", [acquit]
+    if seat not in queries.voters(s):
+        return None
+    if kind == "court":
+        accused = s.step.seat
+        return f"Суд решает судьбу игрока №{accused}.", [
+            button(table, "court", "Казнить", discord.ButtonStyle.danger, accused),
+            button(table, "court", "Помиловать", discord.ButtonStyle.success, 0),
+        ]
+    choices = STEP_KINDS[kind].choices(s, seat)
+    select = seat_select(table, "court_pick", "Кого казнить?", choices)
+    return "Суд обязан казнить одного из помилованных сегодня. Ваш выбор:", [select]
+
+
+def install() -> None:
+    """Plug the presets' controls in (idempotent: a reloaded cog does not add them twice)."""
+    from mafiabot.game.table import STEP_TEXT
+
+    for registry, extra in (
+        (PANEL_EXTRAS, _speech_controls),
+        (PANEL_EXTRAS, _day_step_controls),
+        (STATUS_EXTRAS, _immunity),
+        (PROMPT_EXTRAS, _night_prompt),
+        (PROMPT_EXTRAS, _day_prompt),
+    ):
+        if extra not in registry:
+            registry.append(extra)  # type: ignore[arg-type]
+    PROMPT_EVENTS.update({"acquittal_offer", "court_ballot", "court_choice_ballot"})
+    STEP_TEXT.update(STEP_NAMES)

@@ -1,0 +1,349 @@
+"""The presets beyond classic and simple, played through the local Discord: city's «Разрешаю / Запрещаю»,
+«Кто выставлен?» and the vote to leave together; hobbyworld's choice between two abilities and the
+judge's acquittal; blood's phases and the revenant's two targets; classic's court, forced choice, golden
+minute, bets, two-player cards and the whole deck. Each step is driven by clicks; the engine state is
+the oracle."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from fakediscord import Club, FakeDiscord
+from fakediscord.driver import InteractionRecord
+from fakediscord.world import Message
+from game_driver import MEMBER_EDIT, TableDriver
+
+from engine import queries
+from mafiabot.bot import MafiaBot
+
+
+def _component(message: Message, action: str) -> dict[str, Any]:
+    """The button or select of a game action (``mafia:g:<game>:<serial>:<action>[:<arg>]``)."""
+    for row in message.components:
+        for c in row["components"]:
+            parts = c.get("custom_id", "").split(":")
+            if len(parts) > 4 and parts[4] == action:
+                return dict(c)
+    raise LookupError(f"no {action!r} control on {message.content[:60]!r}")
+
+
+async def _select(
+    d: TableDriver, seat: int, message: Message, action: str, values: list[int]
+) -> InteractionRecord:
+    cid = _component(message, action)["custom_id"]
+    record = await d.fake.select(d.member(seat), message, cid, [str(v) for v in values])
+    await d.settled()
+    return record
+
+
+async def _press(d: TableDriver, seat: int, message: Message, label: str) -> InteractionRecord:
+    record = await d.fake.click(d.member(seat), message, label=label)
+    await d.settled()
+    return record
+
+
+async def _skip_until(d: TableDriver, done: Callable[[], bool], limit: int = 40) -> None:
+    """The moderator moves the game on, step by step, until `done`."""
+    for _ in range(limit):
+        if done() or d.state.over:
+            return
+        await d.skip_step()
+    raise AssertionError(f"not reached after {limit} steps: {d.state.step}")
+
+
+async def _pass_speeches(d: TableDriver) -> None:
+    while d.state.step.kind == "speech":
+        await d.pass_speech()
+
+
+async def _vote_for(d: TableDriver, candidate: int, voters: set[int]) -> None:
+    """The voters vote for the candidate now on the ballot; the moderator closes it."""
+    assert d.state.step.kind == "vote" and d.state.step.seat == candidate, d.state.step
+    for seat in sorted(voters):
+        answer = await d.vote(seat)
+        assert answer.content == f"Ваш голос против №{candidate} принят.", answer.content
+    if d.state.step.kind == "vote" and d.state.step.seat == candidate:
+        await d.skip_step()
+
+
+# -- city ------------------------------------------------------------------------------------------
+
+
+async def test_city_permissions_nominees_lift_and_designation(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 200, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("city", "sleepers_stay")
+    don, mafioso = d.seats_with("don")[0], d.seats_with("mafioso")[0]
+    civilians = d.seats_with("civilian")
+    await _skip_until(d, lambda: d.state.phase == "day" and d.state.step.kind == "speech")
+    assert d.state.step.round == "day" and d.state.step.seat == 1
+    assert "**День 1**" in d.panel().content
+
+    # «Разрешаю N»: the speaker lets another seat talk; voice follows, then «Запрещаю N».
+    other = 3
+    answer = await _select(d, 1, d.panel(), "permit", [other])
+    assert answer.ephemeral and answer.content == f"Разрешаю говорить игроку №{other}."
+    assert d.state.step.permitted == (other,)
+    assert d.muted_seats() == d.all_seats() - {1, other}
+    answer = await _select(d, 1, d.panel(), "forbid", [other])
+    assert answer.content == f"Запрещаю говорить игроку №{other}."
+    assert d.state.step.permitted == ()
+    assert d.muted_seats() == d.all_seats() - {1}
+    # Only the speaker may: another seat's pick is refused and changes nothing.
+    refused = await _select(d, 2, d.panel(), "permit", [other])
+    assert refused.ephemeral and "Сейчас говорит игрок 1" in refused.content
+    assert d.state.step.permitted == ()
+
+    # «Кто выставлен?»: the host answers everyone; a non-speaker is refused.
+    asked = await d.click_panel(d.member(1), "Кто выставлен?")
+    assert asked.ephemeral and asked.content == "Никто не выставлен."
+    refused = await d.click_panel(d.member(2), "Кто выставлен?")
+    assert "Сейчас говорит игрок 1" in refused.content
+    a, b = civilians[0], civilians[1]
+    pending = [a, b]
+    while d.state.step.kind == "speech":
+        speaker = d.state.step.seat
+        if pending and pending[0] != speaker:
+            await d.nominate(speaker, pending.pop(0))
+            asked = await d.click_panel(d.member(speaker), "Кто выставлен?")
+            listed = ", ".join(f"№{x}" for x in [a, b][: 2 - len(pending)])
+            assert asked.content == f"Выставлены: {listed}."
+        await d.pass_speech()
+    assert not pending
+    assert any(f"{a}" in t and "выставлен" in t.lower() for t in d.public_texts()), d.public_texts()[-5:]
+
+    # Nobody votes: a car crash, the defences, the revote, and then the vote to leave together.
+    for _ in range(2):
+        while d.state.step.kind == "vote":
+            await d.skip_step()
+        await _pass_speeches(d)
+    assert d.state.step.kind == "lift" and set(d.state.step.candidates) == {a, b}
+    assert "покинуть стол вместе" in d.panel().content
+    leave = f"За то, чтобы №{min(a, b)}, №{max(a, b)} покинули стол"
+    voters = sorted(queries.voters(d.state))
+    for seat in voters[:4]:
+        answer = await d.click_panel(d.member(seat), leave)
+        assert answer.content == "Ваш голос «покинуть стол вместе» принят."
+    again = await d.click_panel(d.member(voters[0]), leave)
+    assert "замечание" in again.content  # D-F2: a second vote is refused with a foul
+    await d.skip_step()
+    assert a not in d.state.alive and b not in d.state.alive
+    assert d.state.step.round == "farewell"
+    await _pass_speeches(d)
+
+    # Night 2: the don designates the mafia's shot; his pick is the team's.
+    assert d.state.phase == "night" and d.state.step.night_step == "mafia"
+    assert "Ночь" in d.panel().content
+    prompt = d.latest_prompt(don)
+    assert prompt.content.startswith("Дон, ваш выбор назначает цель мафии")
+    victim = civilians[2]
+    answer = await _select(d, don, prompt, "propose", [victim])
+    assert answer.content == f"Ваш выбор: №{victim}."
+    await _skip_until(d, lambda: d.state.phase == "day")
+    assert d.state.over and list(d.state.winners or ()) == ["mafia"]
+    assert victim not in d.state.alive and {don, mafioso} <= d.state.alive
+
+
+# -- hobbyworld ------------------------------------------------------------------------------------
+
+
+@pytest.mark.club(players=6)
+async def test_hobbyworld_detective_chooses_kill_or_check(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 200, 1)
+    d = TableDriver(fake, club, bot, club.players[:6])
+    await d.start("hobbyworld")
+    detective = d.seats_with("detective")[0]
+    mafia = d.seats_with("mafioso")
+    await _skip_until(d, lambda: d.state.step.kind == "nominations")
+    # Day 1: one mafioso is lynched by everyone's votes.
+    await d.nominate(detective, mafia[0])
+    await d.skip_step()
+    await _vote_for(d, mafia[0], set(d.state.alive))
+    await _skip_until(d, lambda: d.state.step.kind == "night" and d.state.step.night_step == "detective")
+
+    # The detective's prompt offers both abilities; the name of the chosen one reaches the engine.
+    prompt = d.latest_prompt(detective)
+    assert "«Убить» или «Проверить»" in prompt.content
+    kill = _component(prompt, "ability")
+    assert kill["custom_id"].endswith(":ability:kill")
+    assert _component(prompt, "ability")["placeholder"].startswith("Убить")
+    cids = [c["custom_id"] for row in prompt.components for c in row["components"]]
+    assert len(set(cids)) == len(cids)
+    check_id = next(c for c in cids if c.endswith(":ability:check"))
+    answer = await d.fake.select(d.member(detective), prompt, check_id, [str(mafia[1])])
+    await d.settled()
+    assert answer.content == "Выбор принят."
+    assert (detective, "check", (mafia[1],)) in d.state.ledger.actions
+    answer = await _select(d, detective, prompt, "ability", [mafia[1]])  # kill: replaces the check
+    assert (detective, "kill", (mafia[1],)) in d.state.ledger.actions
+    await _skip_until(d, lambda: d.state.phase == "day")
+    assert d.state.over and list(d.state.winners or ()) == ["town"]
+
+
+@pytest.mark.club(players=6)
+async def test_hobbyworld_judge_acquits(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 200, 1)
+    d = TableDriver(fake, club, bot, club.players[:6])
+    await d.start("hobbyworld", "judge")
+    judge = d.seats_with("judge")[0]
+    accused = d.seats_with("civilian")[0]
+    await _skip_until(d, lambda: d.state.step.kind == "nominations")
+    await d.nominate(accused, accused)
+    await d.skip_step()
+    await _vote_for(d, accused, set(d.state.alive) - {judge})
+    assert d.state.step.kind == "acquittal" and d.state.step.seat == accused
+    assert f"Осуждён игрок №{accused}" in d.panel().content
+
+    # The judge is asked privately; anyone else pressing «Мой ход» is told it is not his turn.
+    prompt = d.latest_prompt(judge)
+    assert f"Игрок №{accused} осуждён" in prompt.content
+    other = next(x for x in d.all_seats() if x not in (judge, accused))
+    answer = await d.click_panel(d.member(other), "Мой ход")
+    assert answer.content == "Сейчас не ваш ход."
+    answer = await _press(d, judge, prompt, f"Оправдать №{accused}")
+    assert answer.content == "Вы оправдали осуждённого."
+    assert accused in d.state.alive and d.state.step.kind != "acquittal"
+    assert any("оправдан" in t for t in d.public_texts()), d.public_texts()[-3:]
+
+
+# -- blood -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.club(players=6)
+async def test_blood_phases_and_revenant_two_targets(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 200, 1)
+    d = TableDriver(fake, club, bot, club.players[:6])
+    await d.start("blood", "revenant")
+    revenant = d.seats_with("revenant")[0]
+    hunters = d.seats_with("hunter")
+    titles = set()
+
+    def seen() -> bool:
+        titles.add(d.panel().content.split("**")[1])
+        return False
+
+    await _skip_until(d, lambda: seen() or d.state.step.kind == "nominations")
+    # The talking phase is blood's night: the vampires lynch a hunter.
+    assert d.state.phase_name == "night" and "**Ночь 1**" in d.panel().content
+    await d.nominate(revenant, hunters[0])
+    await d.skip_step()
+    await _vote_for(d, hunters[0], set(d.state.alive))
+    assert hunters[0] not in d.state.alive
+    await _skip_until(d, lambda: seen() or d.state.step.night_step == "revenant")
+    assert d.state.phase_name == "sunset" and "**Закат" in d.panel().content
+    assert any(t.startswith("День") for t in titles), titles
+
+    # The revenant picks exactly two players in one select.
+    prompt = d.latest_prompt(revenant)
+    select = _component(prompt, "ability")
+    assert select["min_values"] == 2 and select["max_values"] == 2
+    pair = [hunters[1], next(x for x in d.state.living() if x not in (revenant, hunters[1]))]
+    answer = await _select(d, revenant, prompt, "ability", pair)
+    assert answer.content == "Выбор принят."
+    assert (revenant, "", tuple(pair)) in [(s, a, t) for s, a, t in d.state.ledger.actions]
+    await d.skip_step()
+    assert any("разные" in t or "одинаков" in t for t in d.dm_texts(revenant)[-3:]), d.dm_texts(revenant)[-3:]
+
+    # Night 2: the last hunter is lynched and the vampires win.
+    await _skip_until(d, lambda: d.state.step.kind == "nominations")
+    await d.nominate(revenant, hunters[1])
+    await d.skip_step()
+    await _vote_for(d, hunters[1], set(d.state.alive))
+    await d.settled()
+    assert d.state.over and list(d.state.winners or ()) == ["vampires"]
+
+
+# -- classic variants ------------------------------------------------------------------------------
+
+
+async def test_classic_court_and_forced_choice(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 200, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic", "judges")
+    judges = d.seats_with("tribunal_judge", "tribunal_judge_mafia")
+    assert len(judges) == 3
+    accused = next(x for x in d.all_seats() if x not in judges)
+    await _skip_until(d, lambda: d.state.step.kind == "nominations")
+    await d.nominate(judges[0], accused)
+    await _skip_until(d, lambda: d.state.step.kind == "vote")
+    await _vote_for(d, accused, set(d.state.alive))
+    assert d.state.step.kind == "court" and d.state.step.seat == accused
+    assert f"Суд судей: игрок №{accused}" in d.panel().content
+
+    # The judges vote privately: one «Казнить», two «Помиловать» spare the accused.
+    for judge, label in zip(judges, ("Казнить", "Помиловать", "Помиловать"), strict=True):
+        prompt = d.latest_prompt(judge)
+        assert prompt.content == f"Суд решает судьбу игрока №{accused}."
+        answer = await _press(d, judge, prompt, label)
+        assert answer.content == f"Ваш голос: «{label}»."
+    outsider = await d.click_panel(d.member(accused), "Мой ход")
+    assert outsider.content == "Сейчас не ваш ход."
+    await d.skip_step()
+    assert accused in d.state.alive
+
+    # Nobody else is sent to court: the court must kill one of the spared.
+    await _skip_until(d, lambda: d.state.step.kind == "court_choice")
+    prompt = d.latest_prompt(judges[0])
+    answer = await _select(d, judges[0], prompt, "court_pick", [accused])
+    assert answer.content == f"Ваш выбор: №{accused}."
+    await d.skip_step()
+    assert accused not in d.state.alive
+
+
+async def test_classic_bets_and_golden_minute(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 200, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic", "golden_minute,bets")
+    await _pass_speeches(d)
+    assert d.state.step.kind == "bets" and "Пари" in d.panel().content
+    answer = await _select(d, 1, d.panel(), "bet", [2])
+    assert answer.content == "Пари: №2 — мафия."
+    assert "bet:1:2" in d.state.flags
+    again = await _select(d, 1, d.panel(), "bet", [3])
+    assert "уже заключил пари" in again.content and "bet:1:3" not in d.state.flags
+
+    await _skip_until(d, lambda: d.state.step.kind == "nominations")
+    candidate = 4
+    await d.nominate(1, candidate)
+    await _skip_until(d, lambda: d.state.step.kind == "golden")
+    refused = await d.click_panel(d.member(1), "Взять золотую минуту")
+    assert "не кандидат" in refused.content
+    answer = await d.click_panel(d.member(candidate), "Взять золотую минуту")
+    assert answer.content == "Ваша золотая минута."
+    assert d.state.step.kind == "speech" and d.state.step.round == "golden_minute"
+    assert d.muted_seats() == d.all_seats() - {candidate}
+    await d.pass_speech()
+    assert d.state.step.kind == "vote"
+
+
+@pytest.mark.club(players=2)
+async def test_classic_two_players_open_the_hidden_card(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
+    d = TableDriver(fake, club, bot, club.players[:2])
+    await d.start("classic", "reduced")
+    assert d.state.step.kind == "two_cards"
+    assert d.muted_seats() == set()  # both talk while they decide
+    for seat in (1, 2):
+        answer = await d.click_panel(d.member(seat), "Мафия — закрытая карта")
+        assert answer.content == "Вы считаете, что мафия — закрытая карта."
+    await d.settled()
+    mafia_dealt = "mafioso" in d.state.roles
+    assert d.state.over and list(d.state.winners or ()) == (["mafia"] if mafia_dealt else ["town"])
+
+
+async def test_classic_whole_deck_lobby_shows_no_counts(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
+    d = TableDriver(fake, club, bot, club.players[:7])
+    d.without_host_voice()
+    await d.seat_everyone()
+    await d.open_lobby("classic", "whole_deck")
+    for p in d.players[1:]:
+        await fake.click(p, d.lobby_message(), label="Присоединиться")
+    text = d.lobby_message().content
+    assert "вся колода перетасована (21 карт)" in text
+    for role in ("Мафия", "Комиссар", "Маньяк", "×"):
+        assert role not in text.split("Состав:")[1].splitlines()[0], text
