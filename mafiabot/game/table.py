@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from engine import queries
 from engine.commands import Command
 from engine.events import Event
 from engine.state import GameState
@@ -103,6 +104,12 @@ class Table:
         await self.service.persist_command(session.game_id, command)
 
     async def on_tick(self, session: GameSession, seconds_left: int) -> None:
+        if session.state.phase == "night":
+            # Only the players who act hear it: the step of a dead role is shorter (D-G8), so a public
+            # warning would tell the table the role is alive.
+            for seat in sorted(queries.actors(session.state)):
+                self.dm(seat, "⏳ Осталось десять секунд.")
+            return
         self.post("⏳ Осталось десять секунд.")
 
     async def on_events(self, session: GameSession, events: list[Event]) -> None:
@@ -198,7 +205,8 @@ class Table:
         phase = phase_title(s)
         step = STEP_TEXT.get(s.step.kind, "").format(seat=s.step.seat)
         deadline = self.session.deadline()
-        timer = f" · до <t:{int(deadline)}:R>" if deadline else ""
+        # No countdown at night: a dead role's step is shorter (D-G8), its deadline would give it away.
+        timer = f" · до <t:{int(deadline)}:R>" if deadline and s.phase != "night" else ""
         if self.session.paused_left is not None:
             timer = " · пауза"
         alive = ", ".join(str(x) for x in s.living())

@@ -71,3 +71,26 @@ async def test_pause_resume_and_extend(bot: MafiaBot, fake: FakeDiscord, club: C
     later = session.deadline()
     assert later is not None and abs(later - resumed_deadline - 30) < 0.01
     assert f"<t:{int(later)}:R>" in d.panel().content  # the live countdown on the panel
+
+
+async def test_at_night_the_countdown_and_the_warning_are_for_the_actors_only(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """A dead role's step is shorter (D-G8): a public countdown or warning would tell it is dead."""
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic")
+    while d.state.phase == "day":
+        await d.pass_speech()
+    await d.skip_step()  # the mafia meets
+    await d.skip_step()  # discussion
+    assert "<t:" in d.panel().content  # by day the panel counts down
+    await d.skip_step()  # nominations: nobody, so night falls
+    assert d.state.step.night_step == "mafia" and d.state.step.seconds > 20
+    assert "<t:" not in d.panel().content
+    mafia = d.seats_with("mafioso")
+    _jump_to(d, 10.2)
+    await fake.wait_for(lambda: all(WARNING in d.dm_texts(x) for x in mafia), what="the mafia's warning")
+    await d.settled()
+    assert WARNING not in d.public_texts()
+    assert not any(WARNING in d.dm_texts(x) for x in d.all_seats() - set(mafia))
