@@ -1,6 +1,6 @@
 """What the presets beyond classic and simple add: city's «Разрешаю / Запрещаю» and «Кто выставлен?»
 and the vote to leave together; an ability chosen between two or with two targets; the judge's (the
-queen's) acquittal; classic's court, golden minute, bets and the two-player cards."""
+queen's) acquittal; classic's court, golden minute, bets and the two-player cards; city's mafia chat."""
 
 from __future__ import annotations
 
@@ -15,7 +15,9 @@ from mafiabot.bot import MafiaBot
 from mafiabot.cogs._play import first_int, require_seat, submit
 from mafiabot.game import preset_controls
 from mafiabot.game.components import ACTIONS
+from mafiabot.game.service import GameService
 from mafiabot.game.table import Table
+from mafiabot.game.team_chat import TeamChats
 
 
 async def _permit(
@@ -114,9 +116,16 @@ async def opponent(i: discord.Interaction[Any], t: Table, serial: int, arg: str,
 class VariantsCog(commands.Cog, name="Variants"):
     def __init__(self, bot: MafiaBot) -> None:
         self.bot = bot
+        self.chats = TeamChats()
+
+    @property
+    def games(self) -> GameService:
+        games: GameService = self.bot.games  # type: ignore[attr-defined]
+        return games
 
     async def cog_load(self) -> None:
         preset_controls.install()
+        self.games.event_hooks.append(self.chats.on_events)
         ACTIONS.update(
             {
                 "permit": permit,
@@ -133,6 +142,10 @@ class VariantsCog(commands.Cog, name="Variants"):
                 "opponent": opponent,
             }
         )
+
+    async def cog_unload(self) -> None:
+        if self.chats.on_events in self.games.event_hooks:
+            self.games.event_hooks.remove(self.chats.on_events)
 
 
 async def setup(bot: MafiaBot) -> None:

@@ -195,5 +195,6 @@ def install() -> None:
     ):
         if extra not in registry:
             registry.append(extra)  # type: ignore[arg-type]
-    PROMPT_EVENTS.update({"acquittal_offer", "court_ballot", "court_choice_ballot"})
+    # «extra_shot»: the team step opens again after its shot killed its impostor (D-H7).
+    PROMPT_EVENTS.update({"acquittal_offer", "court_ballot", "court_choice_ballot", "extra_shot"})
     STEP_TEXT.update(STEP_NAMES)

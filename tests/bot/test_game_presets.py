@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fakediscord import Club, FakeDiscord
 from fakediscord.driver import InteractionRecord
-from fakediscord.world import Message
+from fakediscord.world import Channel, ChannelType, Message
 from game_driver import MEMBER_EDIT, TableDriver
 
 from engine import queries
@@ -79,6 +79,15 @@ async def test_city_permissions_nominees_lift_and_designation(
     await d.start("city", "sleepers_stay")
     don, mafioso = d.seats_with("don")[0], d.seats_with("mafioso")[0]
     civilians = d.seats_with("civilian")
+    # D-G12: the mafia's private chat is open while the mafia is awake, for its members only.
+    await _skip_until(d, lambda: d.state.step.night_step == "mafia_meets")
+    chat = _mafia_chat(d)
+    assert chat.thread_members - {fake.world.bot_user.id} == {d.member(don).id, d.member(mafioso).id}
+    assert not chat.archived and not chat.locked
+    await fake.say(d.member(don), chat, "стреляем в первого")
+    await d.skip_step()
+    assert chat.archived and chat.locked
+    assert [m.content for m in fake.messages(chat)][-1] == "Мафия засыпает: чат закрыт."
     await _skip_until(d, lambda: d.state.phase == "day" and d.state.step.kind == "speech")
     assert d.state.step.round == "day" and d.state.step.seat == 1
     assert "**День 1**" in d.panel().content
@@ -138,6 +147,7 @@ async def test_city_permissions_nominees_lift_and_designation(
     # Night 2: the don designates the mafia's shot; his pick is the team's.
     assert d.state.phase == "night" and d.state.step.night_step == "mafia"
     assert "Ночь" in d.panel().content
+    assert not _mafia_chat(d).archived and not _mafia_chat(d).locked
     prompt = d.latest_prompt(don)
     assert prompt.content.startswith("Дон, ваш выбор назначает цель мафии")
     victim = civilians[2]
@@ -146,6 +156,14 @@ async def test_city_permissions_nominees_lift_and_designation(
     await _skip_until(d, lambda: d.state.phase == "day")
     assert d.state.over and list(d.state.winners or ()) == ["mafia"]
     assert victim not in d.state.alive and {don, mafioso} <= d.state.alive
+    assert _mafia_chat(d).locked
+    assert len([c for c in fake.world.channels.values() if c.type == ChannelType.PRIVATE_THREAD]) == 1
+
+
+def _mafia_chat(d: TableDriver) -> Channel:
+    threads = [c for c in d.fake.world.channels.values() if c.type == ChannelType.PRIVATE_THREAD]
+    assert len(threads) == 1 and threads[0].parent_id == d.club.text.id, threads
+    return threads[0]
 
 
 # -- hobbyworld ------------------------------------------------------------------------------------

@@ -91,7 +91,7 @@ def channel_json(channel: Channel, world: World | None = None) -> dict[str, Any]
                 "archived": channel.archived,
                 "auto_archive_duration": 1440,
                 "archive_timestamp": iso_now(),
-                "locked": False,
+                "locked": channel.locked,
                 "invitable": channel.invitable,
             },
         )

@@ -135,6 +135,8 @@ async def edit_channel(rest: Rest, request: Request) -> Any:
         channel.overwrites = _overwrites(body["permission_overwrites"])
     if "archived" in body:
         channel.archived = bool(body["archived"])
+    if "locked" in body:
+        channel.locked = bool(body["locked"])
     data = channel_json(channel, rest.world)
     event = "THREAD_UPDATE" if channel.type in ChannelType.THREADS else "CHANNEL_UPDATE"
     rest.fake.dispatch(event, data)

@@ -100,6 +100,7 @@ class Channel:
     owner_id: int | None = None  # thread
     thread_members: set[int] = field(default_factory=set)
     archived: bool = False
+    locked: bool = False  # thread: only members with Manage Threads may unarchive it
     invitable: bool = True
     user_limit: int = 0
 

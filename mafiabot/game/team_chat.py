@@ -1,0 +1,101 @@
+"""City's mafia chat (RULESETS.md D-G12: «city: the mafia gets a private text chat open only during its
+night minute»). A private thread under the game's text channel holds the living members of the team; it
+opens when the team wakes (the acquaintance and each night's shot) and is locked and archived when the
+team falls asleep and at the end of the game. Elsewhere teams agree by clicks only, with no free text.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from engine import queries
+from engine.events import Event
+from engine.state import GameState
+
+if TYPE_CHECKING:
+    from mafiabot.game.table import Table
+
+log = logging.getLogger(__name__)
+
+CHAT_PRESETS = frozenset({"city"})
+
+
+def awake_team(s: GameState) -> str | None:
+    """The team woken at the current night step, if any."""
+    if s.over or s.phase != "night" or s.step.kind not in ("night", "meet"):
+        return None
+    steps = s.ruleset.intro_night if s.intro else s.ruleset.night_steps
+    step = next((st for st in steps if st.id == s.step.night_step), None)
+    return step.team if step is not None and step.team else None
+
+
+class TeamChats:
+    """One thread per running game; what is open is decided from the state after every command."""
+
+    def __init__(self) -> None:
+        self.threads: dict[int, discord.Thread] = {}
+        self.members: dict[int, set[int]] = {}
+        self.open: set[int] = set()
+
+    async def on_events(self, table: Table, events: list[Event]) -> None:
+        s = table.session.state
+        if s.ruleset.id not in CHAT_PRESETS:
+            return
+        game = table.game_id
+        team = awake_team(s)
+        if team is not None and game not in self.open:
+            self.open.add(game)
+            users = {table.session.user_of(x) for x in queries.awake(s)}
+            table._enqueue(lambda: self._open(table, users))  # in order with the table's other messages
+        elif team is None and game in self.open:
+            self.open.discard(game)
+            table._enqueue(lambda: self._close(table))
+        if s.over:
+            table._enqueue(lambda: self._forget(game))
+
+    async def _open(self, table: Table, users: set[int]) -> None:
+        game = table.game_id
+        try:
+            thread = self.threads.get(game)
+            if thread is None:
+                channel = table.channel
+                if not isinstance(channel, discord.TextChannel):
+                    return
+                thread = await channel.create_thread(
+                    name=f"Мафия · игра {game}",
+                    type=discord.ChannelType.private_thread,
+                    invitable=False,
+                    reason="Мафия: ночной чат мафии",
+                )
+                self.threads[game] = thread
+            else:
+                thread = await thread.edit(archived=False, locked=False)
+                self.threads[game] = thread
+            present = self.members.setdefault(game, set())
+            for uid in sorted(present - users):  # eliminated members leave the chat
+                await thread.remove_user(discord.Object(uid))
+                present.discard(uid)
+            for uid in sorted(users - present):
+                await thread.add_user(discord.Object(uid))
+                present.add(uid)
+            await thread.send("🌙 Мафия проснулась: чат открыт, пока мафия не уснёт. Выстрел назначает дон.")
+        except discord.HTTPException:
+            log.info("The mafia's chat could not be opened", extra={"game_id": game})
+
+    async def _close(self, table: Table) -> None:
+        thread = self.threads.get(table.game_id)
+        if thread is None:
+            return
+        try:
+            await thread.send("Мафия засыпает: чат закрыт.")
+            self.threads[table.game_id] = await thread.edit(archived=True, locked=True)
+        except discord.HTTPException:
+            log.info("The mafia's chat could not be closed", extra={"game_id": table.game_id})
+
+    async def _forget(self, game: int) -> None:
+        self.threads.pop(game, None)
+        self.members.pop(game, None)
+        self.open.discard(game)
