@@ -106,3 +106,21 @@ async def test_after_the_grace_period_the_player_leaves_the_table_and_is_unmuted
     await fake.wait_for(lambda: not fake.voice_state(leaver).mute, what="the pending unmute")  # type: ignore[union-attr]
     edit = fake.calls_to(MEMBER_EDIT)[-1]
     assert int(edit.params["user_id"]) == leaver.id and edit.json == {"mute": False}
+
+
+async def test_a_spectator_who_comes_in_is_muted_and_unmuted_when_moving_elsewhere(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic")
+    spectator = club.players[8]
+    await fake.join_voice(spectator, club.voice)
+    await fake.wait_for(lambda: fake.voice_state(spectator).mute, what="the spectator muted")  # type: ignore[union-attr]
+    d.assert_mutes()  # the players are untouched
+    lounge = await fake.add_channel(club, "Курилка", type=2)
+    await fake.move_voice(spectator, lounge)
+    await fake.wait_for(lambda: not fake.voice_state(spectator).mute, what="the mute lifted")  # type: ignore[union-attr]
+    await d.settled()
+    assert not spectator.mute
+    d.assert_mutes()
