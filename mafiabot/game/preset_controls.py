@@ -113,7 +113,8 @@ def ability_select(table: Table, act: str, placeholder: str, seats: list[int], c
 
 def _night_prompt(table: Table, seat: int) -> tuple[str, Items] | None:
     """A role with two abilities at one step (kill or check) or with two targets (journalist,
-    revenant); the don who designates the mafia's target; a prisoner who is woken in vain."""
+    revenant); the don who designates the mafia's target. (A prisoner is woken but is no actor: the
+    engine tells him so, D-H15.)"""
     s = table.session.state
     if s.phase != "night" or s.step.kind != "night":
         return None
@@ -121,11 +122,10 @@ def _night_prompt(table: Table, seat: int) -> tuple[str, Items] | None:
     if not options:
         return None
     role = s.ruleset.roles[s.role_of(seat)].display
-    jailed = " Вы в тюрьме: ваш выбор ничего не изменит." if seat in s.prisoners() else ""
     if "team" in options:
-        return _designation(table, seat, options["team"], jailed)
+        return _designation(table, seat, options["team"])
     counts = {act: queries.targets_needed(s, seat, act) for act in options}
-    if len(options) < 2 and all(n == 1 for n in counts.values()) and not jailed:
+    if len(options) < 2 and all(n == 1 for n in counts.values()):
         return None  # the core prompt does
     items: Items = []
     for act, targets in options.items():
@@ -145,17 +145,18 @@ def _night_prompt(table: Table, seat: int) -> tuple[str, Items] | None:
         text = f"{role}, ваш ход. Выберите двух игроков."
     else:
         text = f"{role}, ваш ход. Выберите игрока."
-    return text + jailed, items
+    return text, items
 
 
-def _designation(table: Table, seat: int, targets: list[int], jailed: str) -> tuple[str, Items] | None:
+def _designation(table: Table, seat: int, targets: list[int]) -> tuple[str, Items] | None:
+    """City D-C10: the don's pick is the mafia's target; he is told so."""
     s = table.session.state
     team = s.team_of(seat)
     tdef = s.ruleset.teams.get(team) if team else None
     if tdef is None or tdef.tie != "designate" or s.role_of(seat) != tdef.leader:
         return None
     select = seat_select(table, "propose", "Цель мафии", targets)
-    return "Дон, ваш выбор назначает цель мафии: выберите игрока." + jailed, [select]
+    return "Дон, ваш выбор назначает цель мафии: выберите игрока.", [select]
 
 
 def _day_prompt(table: Table, seat: int) -> tuple[str, Items] | None:

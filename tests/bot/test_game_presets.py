@@ -230,6 +230,49 @@ async def test_hobbyworld_judge_acquits(bot: MafiaBot, fake: FakeDiscord, club: 
     assert any("оправдан" in t for t in d.public_texts()), d.public_texts()[-3:]
 
 
+@pytest.mark.club(players=6)
+async def test_hobbyworld_prisoner_is_told_and_refused(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 200, 1)
+    d = TableDriver(fake, club, bot, club.players[:6])
+    await d.start("hobbyworld", "jailer")
+    jailer = d.seats_with("jailer")[0]
+    mafia = d.seats_with("mafioso")
+    civilians = d.seats_with("civilian")
+    await _skip_until(d, lambda: d.state.step.kind == "nominations")
+    await d.nominate(jailer, civilians[0])
+    await d.skip_step()
+    await _vote_for(d, civilians[0], set(d.state.alive))
+    assert civilians[0] not in d.state.alive
+
+    # Night 1: the mafia cannot agree (nobody proposes: a miss); the jailer jails a mafioso.
+    await _skip_until(d, lambda: d.state.step.night_step == "jailer")
+    answer = await d.act_in_dm(jailer, mafia[0])
+    assert answer.content == "Выбор принят."
+    await _skip_until(d, lambda: d.state.step.kind == "nominations")
+    assert d.state.prisoners() == {mafia[0]}
+    assert any(f"{mafia[0]}" in t and "тюрьм" in t for t in d.public_texts()), d.public_texts()[-4:]
+
+    # Day 2: the prisoner's vote is refused and counts for nothing.
+    await d.nominate(jailer, mafia[1])
+    await d.skip_step()
+    refused = await d.vote(mafia[0])
+    assert refused.ephemeral and refused.content == f"Игрок {mafia[0]} в тюрьме и не голосует."
+    assert all(v != mafia[0] for v, _ in d.state.ballots)
+    marks = d.dm_counts()  # the night opens with the lynch
+    await _vote_for(d, mafia[1], set(queries.voters(d.state)))
+    assert mafia[1] not in d.state.alive
+    if d.state.over:
+        return
+
+    # Night 2: the prisoner is woken with his team, told he is in jail, and gets no choice.
+    await _skip_until(d, lambda: d.state.step.night_step == "mafia")
+    told = d.dm_texts(mafia[0])[marks[mafia[0]] :]
+    assert any("тюрьм" in t for t in told), told
+    assert mafia[0] not in d.prompts_since(marks)
+    answer = await d.click_panel(d.member(mafia[0]), "Мой ход")
+    assert answer.content == "Сейчас не ваш ход."
+
+
 # -- blood -----------------------------------------------------------------------------------------
 
 
