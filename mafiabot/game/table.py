@@ -46,10 +46,17 @@ PHASE_NAMES = {"day": "День", "night": "Ночь", "dawn": "Рассвет",
 
 
 def phase_title(s: GameState) -> str:
-    """«День 2», «Ночь 1»; blood's «Ночь 2» is its talking phase, counted with the days."""
+    """«День 2», «Ночь 1»; where a preset names more phases (blood: night, dawn, day, sunset, its
+    «night» being the talk), they are counted by cycle, after the introductory ones."""
     name = s.phase_name
-    number = s.day if s.phase == "day" else s.night
-    return f"{PHASE_NAMES.get(name, name)} {number}"
+    title = PHASE_NAMES.get(name, name)
+    rules = s.ruleset
+    if set(rules.loop_phases) <= {"day", "night"}:
+        return f"{title} {s.day if s.phase == 'day' else s.night}"
+    intro = len(rules.intro_phases)
+    if s.position < intro:
+        return f"{title} (вводный)"
+    return f"{title} {(s.position - intro) // len(rules.loop_phases) + 1}"
 
 
 class Table:

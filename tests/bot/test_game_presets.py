@@ -205,12 +205,14 @@ async def test_hobbyworld_detective_chooses_kill_or_check(
 
 
 @pytest.mark.club(players=6)
-async def test_hobbyworld_judge_acquits(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
+@pytest.mark.parametrize(("ruleset", "acquitter"), [("hobbyworld", "judge"), ("blood", "queen")])
+async def test_acquittal(bot: MafiaBot, fake: FakeDiscord, club: Club, ruleset: str, acquitter: str) -> None:
+    """The judge (hobbyworld) or the queen (blood, in its talking «night») acquits the condemned."""
     fake.rate_limits.set(MEMBER_EDIT, 200, 1)
     d = TableDriver(fake, club, bot, club.players[:6])
-    await d.start("hobbyworld", "judge")
-    judge = d.seats_with("judge")[0]
-    accused = d.seats_with("civilian")[0]
+    await d.start(ruleset, acquitter)
+    judge = d.seats_with(acquitter)[0]
+    accused = d.seats_with("civilian", "vampire")[0]
     await _skip_until(d, lambda: d.state.step.kind == "nominations")
     await d.nominate(accused, accused)
     await d.skip_step()
@@ -218,7 +220,7 @@ async def test_hobbyworld_judge_acquits(bot: MafiaBot, fake: FakeDiscord, club: 
     assert d.state.step.kind == "acquittal" and d.state.step.seat == accused
     assert f"Осуждён игрок №{accused}" in d.panel().content
 
-    # The judge is asked privately; anyone else pressing «Мой ход» is told it is not his turn.
+    # The acquitter is asked privately; anyone else pressing «Мой ход» is told it is not his turn.
     prompt = d.latest_prompt(judge)
     assert f"Игрок №{accused} осуждён" in prompt.content
     other = next(x for x in d.all_seats() if x not in (judge, accused))
@@ -228,6 +230,8 @@ async def test_hobbyworld_judge_acquits(bot: MafiaBot, fake: FakeDiscord, club: 
     assert answer.content == "Вы оправдали осуждённого."
     assert accused in d.state.alive and d.state.step.kind != "acquittal"
     assert any("оправдан" in t for t in d.public_texts()), d.public_texts()[-3:]
+    stale = await d.fake.click(d.member(judge), prompt, label=f"Оправдать №{accused}")
+    assert "кнопка больше не действует" in stale.content
 
 
 @pytest.mark.club(players=6)
@@ -297,8 +301,8 @@ async def test_blood_phases_and_revenant_two_targets(bot: MafiaBot, fake: FakeDi
     await _vote_for(d, hunters[0], set(d.state.alive))
     assert hunters[0] not in d.state.alive
     await _skip_until(d, lambda: seen() or d.state.step.night_step == "revenant")
-    assert d.state.phase_name == "sunset" and "**Закат" in d.panel().content
-    assert any(t.startswith("День") for t in titles), titles
+    assert d.state.phase_name == "sunset" and "**Закат 1**" in d.panel().content
+    assert {"День (вводный)", "Ночь 1", "День 1"} <= titles, titles  # dawn has no roles here: it passes
 
     # The revenant picks exactly two players in one select.
     prompt = d.latest_prompt(revenant)
@@ -313,6 +317,7 @@ async def test_blood_phases_and_revenant_two_targets(bot: MafiaBot, fake: FakeDi
 
     # Night 2: the last hunter is lynched and the vampires win.
     await _skip_until(d, lambda: d.state.step.kind == "nominations")
+    assert "**Ночь 2**" in d.panel().content
     await d.nominate(revenant, hunters[1])
     await d.skip_step()
     await _vote_for(d, hunters[1], set(d.state.alive))
@@ -395,6 +400,20 @@ async def test_classic_two_players_open_the_hidden_card(bot: MafiaBot, fake: Fak
     await d.settled()
     mafia_dealt = "mafioso" in d.state.roles
     assert d.state.over and list(d.state.winners or ()) == (["mafia"] if mafia_dealt else ["town"])
+    hidden = d.state.ruleset.roles["civilian" if mafia_dealt else "mafioso"].display
+    assert any(f"Открываем карту: {hidden}." in t for t in d.public_texts()), d.public_texts()[-3:]
+
+
+@pytest.mark.club(players=2)
+async def test_classic_two_players_accuse_the_opponent(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
+    d = TableDriver(fake, club, bot, club.players[:2])
+    await d.start("classic", "reduced")
+    answer = await d.click_panel(d.member(1), "Мафия — соперник")
+    assert answer.content == "Вы требуете открыть карты."
+    await d.settled()
+    opponent_is_mafia = d.state.roles[1] == "mafioso"
+    assert d.state.over and list(d.state.winners or ()) == (["town"] if opponent_is_mafia else ["mafia"])
+    assert 2 in d.state.revealed
 
 
 async def test_classic_whole_deck_lobby_shows_no_counts(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
