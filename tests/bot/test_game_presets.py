@@ -366,26 +366,44 @@ async def test_classic_bets_and_golden_minute(bot: MafiaBot, fake: FakeDiscord, 
     fake.rate_limits.set(MEMBER_EDIT, 200, 1)
     d = TableDriver(fake, club, bot, club.players[:7])
     await d.start("classic", "golden_minute,bets")
+    mafia = d.seats_with("mafioso")
+    bettor = next(x for x in d.all_seats() if x not in mafia)
     await _pass_speeches(d)
-    assert d.state.step.kind == "bets" and "Пари" in d.panel().content
-    answer = await _select(d, 1, d.panel(), "bet", [2])
-    assert answer.content == "Пари: №2 — мафия."
-    assert "bet:1:2" in d.state.flags
-    again = await _select(d, 1, d.panel(), "bet", [3])
-    assert "уже заключил пари" in again.content and "bet:1:3" not in d.state.flags
 
+    # Day 1 after the speeches: bets, announced publicly, one per player.
+    assert d.state.step.kind == "bets" and "Пари" in d.panel().content
+    answer = await _select(d, bettor, d.panel(), "bet", [mafia[0]])
+    assert answer.content == f"Пари: №{mafia[0]} — мафия."
+    assert f"bet:{bettor}:{mafia[0]}" in d.state.flags
+    assert any(
+        f"Игрок номер {bettor} считает, что игрок номер {mafia[0]} — мафия." in t for t in d.public_texts()
+    )
+    again = await _select(d, bettor, d.panel(), "bet", [mafia[1]])
+    assert "уже заключил пари" in again.content and f"bet:{bettor}:{mafia[1]}" not in d.state.flags
+
+    # Day 2: the candidate takes his golden minute (once a game) before the vote; only he talks.
     await _skip_until(d, lambda: d.state.step.kind == "nominations")
-    candidate = 4
-    await d.nominate(1, candidate)
+    await d.nominate(bettor, mafia[0])
     await _skip_until(d, lambda: d.state.step.kind == "golden")
-    refused = await d.click_panel(d.member(1), "Взять золотую минуту")
+    refused = await d.click_panel(d.member(bettor), "Взять золотую минуту")
     assert "не кандидат" in refused.content
-    answer = await d.click_panel(d.member(candidate), "Взять золотую минуту")
+    answer = await d.click_panel(d.member(mafia[0]), "Взять золотую минуту")
     assert answer.content == "Ваша золотая минута."
     assert d.state.step.kind == "speech" and d.state.step.round == "golden_minute"
-    assert d.muted_seats() == d.all_seats() - {candidate}
+    assert d.muted_seats() == d.all_seats() - {mafia[0]}
     await d.pass_speech()
     assert d.state.step.kind == "vote"
+    await _vote_for(d, mafia[0], set(d.state.alive) - {mafia[0]})
+    assert mafia[0] not in d.state.alive
+
+    # Day 3: the other mafioso goes; the town wins and the bet is settled.
+    await _skip_until(d, lambda: d.state.step.kind == "nominations")
+    await d.nominate(bettor, mafia[1])
+    await _skip_until(d, lambda: d.state.step.kind == "vote")
+    await _vote_for(d, mafia[1], set(d.state.alive) - {mafia[1]})
+    await d.settled()
+    assert d.state.over and list(d.state.winners or ()) == ["town"]
+    assert any(f"Пари выиграли игроки номер {bettor}." in t for t in d.public_texts()), d.public_texts()[-3:]
 
 
 @pytest.mark.club(players=2)
