@@ -1,4 +1,4 @@
-"""`/mafia new` and the lobby's Join / Leave / Start / Cancel buttons."""
+"""`/mafia new` and the lobby's Join / Leave / Settings / Start / Cancel buttons."""
 
 from __future__ import annotations
 
@@ -20,10 +20,17 @@ from mafiabot.views import MafiaView
 
 log = logging.getLogger(__name__)
 
-LABELS = {"join": "Присоединиться", "leave": "Выйти", "start": "Начать игру", "cancel": "Отменить набор"}
+LABELS = {
+    "join": "Присоединиться",
+    "leave": "Выйти",
+    "settings": "Настройки",
+    "start": "Начать игру",
+    "cancel": "Отменить набор",
+}
 STYLES = {
     "join": discord.ButtonStyle.success,
     "leave": discord.ButtonStyle.secondary,
+    "settings": discord.ButtonStyle.secondary,
     "start": discord.ButtonStyle.primary,
     "cancel": discord.ButtonStyle.danger,
 }
@@ -61,6 +68,52 @@ class LobbyButton(
             await reply_ephemeral(interaction, exc.message)
 
 
+class LobbyOptionsSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"mafia:lobbyopt:(?P<vc>\d+)"
+):
+    """The creator's choice of the preset's variants (the book's own options): the composition follows."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        options = [
+            discord.SelectOption(
+                label=name[:100], description=text[:100], value=name, default=name in lobby.options
+            )
+            for name, text in sorted(lobby.base_ruleset.options.items())
+        ][:25]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"mafia:lobbyopt:{lobby.voice_channel_id}",
+                placeholder="Варианты правил",
+                min_values=0,
+                max_values=max(1, len(options)),
+                options=options or [discord.SelectOption(label="нет вариантов", value="-")],
+            )
+        )
+        self.voice_channel_id = lobby.voice_channel_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LobbyOptionsSelect:
+        cog = interaction.client.get_cog("Lobby")
+        assert isinstance(cog, LobbyCog)
+        lobby = cog.games.lobbies.get(int(match["vc"]))
+        if lobby is None:
+            raise ValueError("the lobby is closed")
+        return cls(lobby)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bind_interaction(interaction)
+        cog = interaction.client.get_cog("Lobby")
+        assert isinstance(cog, LobbyCog)
+        data: Any = interaction.data or {}
+        chosen = tuple(sorted(v for v in data.get("values", []) if v != "-"))
+        try:
+            await cog.set_options(interaction, self.voice_channel_id, chosen)
+        except UserFacingError as exc:
+            await reply_ephemeral(interaction, exc.message)
+
+
 def lobby_view(lobby: Lobby) -> MafiaView:
     view = MafiaView(timeout=None)
     for action in LABELS:
@@ -93,7 +146,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
             except Exception:
                 log.exception("The database is not available: games will not survive a restart")
             self.bot.games = GameService(self.bot, storage)  # type: ignore[attr-defined]
-        self.bot.add_dynamic_items(LobbyButton)
+        self.bot.add_dynamic_items(LobbyButton, LobbyOptionsSelect)
 
     @property
     def games(self) -> GameService:
@@ -154,6 +207,17 @@ class LobbyCog(commands.Cog, name="Lobby"):
             self.games.lobbies.pop(voice_channel_id, None)
             await interaction.response.edit_message(content="Набор отменён.", view=None)
             return
+        elif action == "settings":
+            if member.id != lobby.creator_id:
+                raise UserFacingError("Настраивать игру может только тот, кто открыл набор.")
+            view = MafiaView(timeout=600)
+            view.add_item(LobbyOptionsSelect(lobby))
+            await interaction.response.send_message(
+                "Варианты правил этой игры (состав пересчитается по правилам книги):",
+                view=view,
+                ephemeral=True,
+            )
+            return
         elif action == "start":
             self.games.check_start(lobby, interaction.guild, member.id)
             await interaction.response.defer()
@@ -163,6 +227,31 @@ class LobbyCog(commands.Cog, name="Lobby"):
             return
         await interaction.response.edit_message(
             content=self.games.describe_lobby(lobby, interaction.guild), view=lobby_view(lobby)
+        )
+
+    async def set_options(
+        self, interaction: discord.Interaction[Any], voice_channel_id: int, chosen: tuple[str, ...]
+    ) -> None:
+        lobby = self.games.lobbies.get(voice_channel_id)
+        if lobby is None:
+            raise UserFacingError("Этот набор уже закрыт.")
+        if interaction.user.id != lobby.creator_id:
+            raise UserFacingError("Настраивать игру может только тот, кто открыл набор.")
+        try:
+            ruleset = engine.load_ruleset(lobby.ruleset_id, chosen)
+            if len(lobby.players) in engine.player_counts(ruleset):
+                engine.composition(ruleset, len(lobby.players))  # the book's rules for this table
+        except (engine.RulesetError, engine.IllegalCommand) as exc:
+            raise UserFacingError(f"Такое сочетание вариантов не подходит: {exc}") from None
+        lobby.options = chosen
+        assert interaction.guild is not None
+        channel = interaction.guild.get_channel(lobby.text_channel_id)
+        if lobby.message_id is not None and isinstance(channel, discord.TextChannel):
+            text = self.games.describe_lobby(lobby, interaction.guild)
+            await channel.get_partial_message(lobby.message_id).edit(content=text, view=lobby_view(lobby))
+        summary = ", ".join(chosen) or "нет"
+        await interaction.response.send_message(
+            f"Варианты: {summary}. Состав: {lobby.composition_text()}", ephemeral=True
         )
 
     @commands.Cog.listener()

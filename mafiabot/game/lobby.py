@@ -33,6 +33,11 @@ class Lobby:
     nicknames: bool = False  # seat numbers put in front of players' nicknames, «1 · Имя»
 
     @property
+    def base_ruleset(self) -> engine.Ruleset:
+        """The preset without options: it lists the variants the creator may choose."""
+        return engine.load_ruleset(self.ruleset_id)
+
+    @property
     def ruleset(self) -> engine.Ruleset:
         return engine.load_ruleset(self.ruleset_id, self.options)
 

@@ -1,0 +1,58 @@
+"""The lobby's «Настройки»: the creator picks the preset's variants and the composition follows (issue 5)."""
+
+from __future__ import annotations
+
+from fakediscord import Club, FakeDiscord
+
+from mafiabot.bot import MafiaBot
+
+
+async def _lobby(fake: FakeDiscord, club: Club, players: int):  # type: ignore[no-untyped-def]
+    members = club.players[:players]
+    for member in members:
+        await fake.join_voice(member, club.voice)
+    opened = await fake.slash(members[0], "mafia new", channel=club.text, ruleset="classic")
+    lobby_id = opened.message.id
+    for member in members[1:]:
+        await fake.click(
+            member, next(m for m in fake.messages(club.text) if m.id == lobby_id), label="Присоединиться"
+        )
+    return lambda: next(m for m in fake.messages(club.text) if m.id == lobby_id)
+
+
+async def test_the_creator_chooses_variants_and_the_composition_follows(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    lobby_message = await _lobby(fake, club, 10)
+    assert "Маньяк" not in lobby_message().content
+    settings = await fake.click(club.players[0], lobby_message(), label="Настройки")
+    assert settings.ephemeral
+    select = settings.message
+    custom_id = select.components[0]["components"][0]["custom_id"]
+    answer = await fake.select(club.players[0], select, custom_id, ["maniac", "doctor"])
+    assert answer.ephemeral and "maniac" in answer.content
+    lobby = next(iter(bot.games.lobbies.values()))  # type: ignore[attr-defined]
+    assert lobby.options == ("doctor", "maniac")
+    await fake.wait_for(
+        lambda: "Маньяк" in lobby_message().content, what="the lobby shows the new composition"
+    )
+    assert "Доктор" in lobby_message().content
+
+
+async def test_only_the_creator_changes_settings_and_bad_combinations_are_refused(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    lobby_message = await _lobby(fake, club, 7)
+    refused = await fake.click(club.players[1], lobby_message(), label="Настройки")
+    assert refused.ephemeral and "только тот, кто открыл набор" in refused.content
+    settings = await fake.click(club.players[0], lobby_message(), label="Настройки")
+    custom_id = settings.message.components[0]["components"][0]["custom_id"]
+    bad = await fake.select(
+        club.players[0], settings.message, custom_id, ["ninja"]
+    )  # a ninja needs the yakuza
+    lobby = next(iter(bot.games.lobbies.values()))  # type: ignore[attr-defined]
+    assert bad.ephemeral
+    if lobby.options:  # the ruleset loads: then the composition must say why it cannot be dealt
+        assert "ninja" in lobby.options
+    else:
+        assert "не подходит" in bad.content
