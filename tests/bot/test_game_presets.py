@@ -15,6 +15,7 @@ from fakediscord.driver import InteractionRecord
 from fakediscord.world import Channel, ChannelType, Message
 from game_driver import MEMBER_EDIT, TableDriver
 
+import engine
 from engine import queries
 from mafiabot.bot import MafiaBot
 
@@ -275,6 +276,40 @@ async def test_hobbyworld_prisoner_is_told_and_refused(bot: MafiaBot, fake: Fake
     assert mafia[0] not in d.prompts_since(marks)
     answer = await d.click_panel(d.member(mafia[0]), "Мой ход")
     assert answer.content == "Сейчас не ваш ход."
+
+
+@pytest.mark.club(players=6)
+async def test_hobbyworld_extra_shot_after_the_sleepwalker(
+    bot: MafiaBot, fake: FakeDiscord, club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """D-H7: the mafia's shot killed its impostor, so the mafia wakes again for one more shot. The
+    sleepwalker is never dealt at six (D-H3's order), so this test deals the cards itself."""
+    fake.rate_limits.set(MEMBER_EDIT, 200, 1)
+    cards = ["detective", "sleepwalker", "civilian", "civilian", "mafioso", "mafioso"]
+    monkeypatch.setattr(engine, "deal", lambda ruleset, players, seed: list(cards))
+    d = TableDriver(fake, club, bot, club.players[:6])
+    await d.start("hobbyworld")
+    detective, sleepwalker, civilian, other, *mafia = range(1, 7)
+    await _skip_until(d, lambda: d.state.step.kind == "nominations")
+    await d.nominate(detective, civilian)
+    await d.skip_step()
+    await _vote_for(d, civilian, set(d.state.alive))
+
+    # Night 1: the mafia shoots the sleepwalker it took for one of its own; its members are asked again.
+    await _skip_until(d, lambda: d.state.step.night_step == "mafia")
+    for seat in mafia:
+        answer = await d.act_in_dm(seat, sleepwalker)
+        assert answer.content == f"Ваш выбор: №{sleepwalker}."
+    marks = d.dm_counts()
+    await d.skip_step()
+    assert d.state.step.night_step == "mafia" and d.state.step.round == "extra"
+    assert d.prompts_since(marks) == set(mafia)
+    for seat in mafia:
+        answer = await d.act_in_dm(seat, other)
+        assert answer.content == f"Ваш выбор: №{other}."
+    await _skip_until(d, lambda: d.state.phase == "day")
+    assert sleepwalker not in d.state.alive and other not in d.state.alive
+    assert d.state.over and list(d.state.winners or ()) == ["mafia"]
 
 
 # -- blood -----------------------------------------------------------------------------------------
