@@ -167,6 +167,20 @@ def _mafia_chat(d: TableDriver) -> Channel:
     return threads[0]
 
 
+@pytest.mark.club(players=9)
+async def test_city_immunity_on_the_panel(
+    bot: MafiaBot, fake: FakeDiscord, club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """D-C5: immunity from the previous game is on the panel while it lasts. (The bot has no input for
+    it yet: the test hands it to the engine's new game.)"""
+    new_game = engine.new_game
+    monkeypatch.setattr(engine, "new_game", lambda *args, **kw: new_game(*args, **kw, immune=[3]))
+    d = TableDriver(fake, club, bot, club.players[:9])
+    await d.start("city")
+    assert d.state.immune == {3}
+    assert "Иммунитет: №3" in d.panel().content
+
+
 # -- hobbyworld ------------------------------------------------------------------------------------
 
 
