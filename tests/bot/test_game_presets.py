@@ -220,6 +220,32 @@ async def test_hobbyworld_detective_chooses_kill_or_check(
 
 
 @pytest.mark.club(players=6)
+async def test_hobbyworld_journalist_compares_two(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 200, 1)
+    d = TableDriver(fake, club, bot, club.players[:6])
+    await d.start("hobbyworld", "journalist")
+    journalist = d.seats_with("journalist")[0]
+    mafia = d.seats_with("mafioso")
+    civilians = d.seats_with("civilian")
+    await _skip_until(d, lambda: d.state.step.kind == "nominations")
+    await d.nominate(journalist, civilians[0])
+    await d.skip_step()
+    await _vote_for(d, civilians[0], set(d.state.alive))
+    await _skip_until(d, lambda: d.state.step.night_step == "journalist")
+    prompt = d.latest_prompt(journalist)
+    assert prompt.content.endswith("Выберите двух игроков.")
+    select = _component(prompt, "ability")
+    assert select["min_values"] == 2 and select["max_values"] == 2
+    answer = await _select(d, journalist, prompt, "ability", [mafia[0], civilians[1]])
+    assert answer.content == "Выбор принят."
+    await d.skip_step()
+    told = f"Игроки номер {mafia[0]} и номер {civilians[1]}: разные стороны."
+    assert told in d.dm_texts(journalist), d.dm_texts(journalist)[-3:]
+    for seat in d.all_seats() - {journalist}:
+        assert told not in d.dm_texts(seat)
+
+
+@pytest.mark.club(players=6)
 @pytest.mark.parametrize(("ruleset", "acquitter"), [("hobbyworld", "judge"), ("blood", "queen")])
 async def test_acquittal(bot: MafiaBot, fake: FakeDiscord, club: Club, ruleset: str, acquitter: str) -> None:
     """The judge (hobbyworld) or the queen (blood, in its talking «night») acquits the condemned."""
