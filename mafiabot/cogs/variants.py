@@ -126,6 +126,7 @@ class VariantsCog(commands.Cog, name="Variants"):
     async def cog_load(self) -> None:
         preset_controls.install()
         self.games.event_hooks.append(self.chats.on_events)
+        self.games.restore_hooks.append(self.chats.on_restored)
         ACTIONS.update(
             {
                 "permit": permit,
@@ -146,6 +147,8 @@ class VariantsCog(commands.Cog, name="Variants"):
     async def cog_unload(self) -> None:
         if self.chats.on_events in self.games.event_hooks:
             self.games.event_hooks.remove(self.chats.on_events)
+        if self.chats.on_restored in self.games.restore_hooks:
+            self.games.restore_hooks.remove(self.chats.on_restored)
 
 
 async def setup(bot: MafiaBot) -> None:

@@ -32,6 +32,10 @@ def awake_team(s: GameState) -> str | None:
     return step.team if step is not None and step.team else None
 
 
+def _name(game: int) -> str:
+    return f"Мафия · игра {game}"
+
+
 class TeamChats:
     """One thread per running game; what is open is decided from the state after every command."""
 
@@ -56,6 +60,26 @@ class TeamChats:
         if s.over:
             table._enqueue(lambda: self._forget(game))
 
+    async def on_restored(self, table: Table) -> None:
+        """After a restart: adopt the game's thread if Discord still lists it, and close it if the team
+        is no longer awake (it may have been left open when the bot stopped)."""
+        s = table.session.state
+        channel = table.channel
+        if s.ruleset.id not in CHAT_PRESETS or not isinstance(channel, discord.TextChannel):
+            return
+        game = table.game_id
+        thread = next((t for t in channel.threads if t.name == _name(game)), None)
+        if thread is None:
+            return
+        self.threads[game] = thread
+        # Everyone who may have been let in; the next opening takes out who is no longer living.
+        seats = {x for tid in s.ruleset.teams for x in s.team_members(tid, living_only=False)}
+        self.members[game] = {table.session.user_of(x) for x in seats}
+        if awake_team(s) is not None:
+            self.open.add(game)
+        elif not thread.locked:
+            table._enqueue(lambda: self._close(table))
+
     async def _open(self, table: Table, users: set[int]) -> None:
         game = table.game_id
         try:
@@ -65,7 +89,7 @@ class TeamChats:
                 if not isinstance(channel, discord.TextChannel):
                     return
                 thread = await channel.create_thread(
-                    name=f"Мафия · игра {game}",
+                    name=_name(game),
                     type=discord.ChannelType.private_thread,
                     invitable=False,
                     reason="Мафия: ночной чат мафии",

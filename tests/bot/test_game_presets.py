@@ -7,6 +7,7 @@ the oracle."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from game_driver import MEMBER_EDIT, TableDriver
 import engine
 from engine import queries
 from mafiabot.bot import MafiaBot
+from mafiabot.config import AudioSettings, Secret, Settings
 
 
 def _component(message: Message, action: str) -> dict[str, Any]:
@@ -165,6 +167,38 @@ def _mafia_chat(d: TableDriver) -> Channel:
     threads = [c for c in d.fake.world.channels.values() if c.type == ChannelType.PRIVATE_THREAD]
     assert len(threads) == 1 and threads[0].parent_id == d.club.text.id, threads
     return threads[0]
+
+
+async def test_city_mafia_chat_survives_a_restart(
+    bot: MafiaBot, fake: FakeDiscord, club: Club, tmp_path: Path
+) -> None:
+    """The bot stops while the mafia's chat is open: the resumed game closes that same thread when the
+    mafia falls asleep, and opens it again the next night."""
+    fake.rate_limits.set(MEMBER_EDIT, 200, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("city", "sleepers_stay")
+    await _skip_until(d, lambda: d.state.step.night_step == "mafia_meets")
+    chat = _mafia_chat(d)
+    assert not chat.locked
+    await bot.close()
+    settings = Settings(
+        token=Secret(fake.token),
+        database_url=f"sqlite:///{tmp_path}/bot.db",
+        audio=AudioSettings(engine="none", cache_dir=tmp_path / "audio"),
+    )
+    second = MafiaBot(settings, guild_ready_timeout=0.05)
+    async with fake.connect(second):
+        d.bot = second
+        d.table = await fake.wait_for(lambda: d.games.tables.get(club.voice.id), what="the game to resume")
+        await d.settled()
+        assert d.state.step.night_step == "mafia_meets"
+        await d.skip_step()
+        assert _mafia_chat(d) is chat and chat.locked and chat.archived
+        await _skip_until(d, lambda: d.state.step.night_step == "mafia")
+        assert _mafia_chat(d) is chat and not chat.locked
+        await d.games.stop(d.table, "test")  # type: ignore[arg-type]
+        await d.settled()
+        assert chat.locked
 
 
 @pytest.mark.club(players=9)
