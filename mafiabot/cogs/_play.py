@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import discord
 
 import engine
 from mafiabot.errors import reply_ephemeral
+from mafiabot.game.components import Handler
 from mafiabot.game.session import StaleAction
 from mafiabot.game.table import Table
 
@@ -46,6 +48,24 @@ async def submit(
         return False
     await reply_ephemeral(interaction, ok)
     return True
+
+
+Build = Callable[[int, str, list[str]], tuple[engine.Command, str]]
+
+
+def player_action(build: Build) -> Handler:
+    """A handler for a player's click: it resolves the seat, builds one command from the click
+    (``build(seat, arg, values)`` gives the command and the private reply) and submits it."""
+
+    async def handler(
+        interaction: discord.Interaction[Any], table: Table, serial: int, arg: str, values: list[str]
+    ) -> None:
+        seat = await require_seat(interaction, table)
+        if seat is not None:
+            command, ok = build(seat, arg, values)
+            await submit(interaction, table, command, serial, ok)
+
+    return handler
 
 
 def first_int(values: list[str]) -> int:

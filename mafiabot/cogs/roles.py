@@ -9,7 +9,7 @@ from discord.ext import commands
 
 from engine.commands import Act, Answer, Propose, Skip, Vote
 from mafiabot.bot import MafiaBot
-from mafiabot.cogs._play import first_int, require_seat, submit
+from mafiabot.cogs._play import first_int, player_action, require_seat
 from mafiabot.game.components import ACTIONS, GameItem, prompt_for
 from mafiabot.game.table import Table
 from mafiabot.view_helpers import send_private
@@ -49,57 +49,19 @@ async def my_turn(
     await send_private(interaction, text, view)
 
 
-async def act(
-    interaction: discord.Interaction[Any], table: Table, serial: int, arg: str, values: list[str]
-) -> None:
-    seat = await require_seat(interaction, table)
-    if seat is not None:
-        await submit(
-            interaction, table, Act(seat=seat, targets=(first_int(values),)), serial, "Выбор принят."
-        )
-
-
-async def propose(
-    interaction: discord.Interaction[Any], table: Table, serial: int, arg: str, values: list[str]
-) -> None:
-    seat = await require_seat(interaction, table)
-    if seat is not None:
-        target = first_int(values)
-        await submit(interaction, table, Propose(seat=seat, target=target), serial, f"Ваш выбор: №{target}.")
-
-
-async def skip(
-    interaction: discord.Interaction[Any], table: Table, serial: int, arg: str, values: list[str]
-) -> None:
-    seat = await require_seat(interaction, table)
-    if seat is not None:
-        await submit(interaction, table, Skip(seat=seat), serial, "Вы пропустили ход.")
-
-
-async def answer(
-    interaction: discord.Interaction[Any], table: Table, serial: int, arg: str, values: list[str], yes: bool
-) -> None:
-    seat = await require_seat(interaction, table)
-    if seat is not None:
-        await submit(interaction, table, Answer(seat=seat, yes=yes), serial, "Ответ принят.")
-
-
-async def tiebreak(
-    interaction: discord.Interaction[Any], table: Table, serial: int, arg: str, values: list[str]
-) -> None:
-    seat = await require_seat(interaction, table)
-    if seat is not None:
-        await submit(
-            interaction, table, Vote(seat=seat, candidate=first_int(values)), serial, "Голос принят."
-        )
-
-
-async def _yes(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v: list[str]) -> None:
-    await answer(i, t, serial, arg, v, True)
-
-
-async def _no(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v: list[str]) -> None:
-    await answer(i, t, serial, arg, v, False)
+act = player_action(lambda seat, arg, values: (Act(seat=seat, targets=(first_int(values),)), "Выбор принят."))
+propose = player_action(
+    lambda seat, arg, values: (
+        Propose(seat=seat, target=first_int(values)),
+        f"Ваш выбор: №{first_int(values)}.",
+    )
+)
+skip = player_action(lambda seat, arg, values: (Skip(seat=seat), "Вы пропустили ход."))
+_yes = player_action(lambda seat, arg, values: (Answer(seat=seat, yes=True), "Ответ принят."))
+_no = player_action(lambda seat, arg, values: (Answer(seat=seat, yes=False), "Ответ принят."))
+tiebreak = player_action(
+    lambda seat, arg, values: (Vote(seat=seat, candidate=first_int(values)), "Голос принят.")
+)
 
 
 class RolesCog(commands.Cog, name="Roles"):

@@ -2,50 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import discord
 from discord.ext import commands
 
 from engine.commands import Nominate, Pass, Vote
 from mafiabot.bot import MafiaBot
-from mafiabot.cogs._play import first_int, require_seat, submit
+from mafiabot.cogs._play import first_int, player_action
 from mafiabot.game.components import ACTIONS
-from mafiabot.game.table import Table
 
+pass_turn = player_action(lambda seat, arg, values: (Pass(seat=seat), "Пас."))
 
-async def pass_turn(
-    interaction: discord.Interaction[Any], table: Table, serial: int, arg: str, values: list[str]
-) -> None:
-    seat = await require_seat(interaction, table)
-    if seat is not None:
-        await submit(interaction, table, Pass(seat=seat), serial, "Пас.")
+nominate = player_action(
+    lambda seat, arg, values: (
+        Nominate(seat=seat, target=first_int(values)),
+        f"Вы выставили игрока №{first_int(values)}.",
+    )
+)
 
-
-async def nominate(
-    interaction: discord.Interaction[Any], table: Table, serial: int, arg: str, values: list[str]
-) -> None:
-    seat = await require_seat(interaction, table)
-    if seat is not None:
-        target = first_int(values)
-        await submit(
-            interaction, table, Nominate(seat=seat, target=target), serial, f"Вы выставили игрока №{target}."
-        )
-
-
-async def vote(
-    interaction: discord.Interaction[Any], table: Table, serial: int, arg: str, values: list[str]
-) -> None:
-    seat = await require_seat(interaction, table)
-    if seat is not None:
-        candidate = int(arg or 0)
-        await submit(
-            interaction,
-            table,
-            Vote(seat=seat, candidate=candidate),
-            serial,
-            f"Ваш голос против №{candidate} принят.",
-        )
+vote = player_action(
+    lambda seat, arg, values: (Vote(seat=seat, candidate=int(arg or 0)), f"Ваш голос против №{arg} принят.")
+)
 
 
 class VotingCog(commands.Cog, name="Voting"):
