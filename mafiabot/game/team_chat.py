@@ -105,7 +105,7 @@ class TeamChats:
             for uid in sorted(users - present):
                 await thread.add_user(discord.Object(uid))
                 present.add(uid)
-            await thread.send("🌙 Мафия проснулась: чат открыт, пока мафия не уснёт. Выстрел назначает дон.")
+            await thread.send("🌙 Мафия проснулась: чат открыт, пока мафия не уснёт.")
         except discord.HTTPException:
             log.info("The mafia's chat could not be opened", extra={"game_id": game})
 
