@@ -197,22 +197,12 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
     ) -> None:
         table = await self._moderated_table(interaction)
         target = resolve_seat(table, seat, player)
-        moderator = interaction.user.id
-
-        async def act() -> str:
-            try:
-                await table.session.submit(engine.Remove(seat=target, reason=reason))
-            except engine.IllegalCommand as exc:
-                raise UserFacingError(str(exc)) from None
-            log.info(
-                "Seat %s removed (%s) by %s", target, reason, moderator, extra={"game_id": table.game_id}
-            )
-            return f"Игрок №{target} удалён из игры: {REMOVAL_REASONS[reason]}."
-
-        await interaction.response.send_message(
+        await self._confirm(
+            interaction,
+            table,
+            engine.Remove(seat=target, reason=reason),
             f"Удалить игрока №{target} ({table.session.name_of(target)}) из игры: {REMOVAL_REASONS[reason]}?",
-            view=Confirm(moderator, act),
-            ephemeral=True,
+            f"Игрок №{target} удалён из игры: {REMOVAL_REASONS[reason]}.",
         )
 
     @conduct.command(name="penalty", description="Присудить победу командам, противоположным команде игрока")
@@ -227,24 +217,35 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
     ) -> None:
         table = await self._moderated_table(interaction)
         target = resolve_seat(table, seat, player)
+        await self._confirm(
+            interaction,
+            table,
+            engine.AwardVictory(seat=target, reason=reason),
+            f"Игра закончится сразу: победа присуждается командам, противоположным команде игрока №{target} "
+            f"({PENALTY_REASONS[reason]}). Подтверждаете?",
+            "Победа присуждена противоположным командам.",
+        )
+
+    async def _confirm(
+        self,
+        interaction: discord.Interaction[MafiaBot],
+        table: Table,
+        command: engine.Command,
+        question: str,
+        done: str,
+    ) -> None:
+        """Ask the moderator to confirm a command that cannot be taken back, then submit it."""
         moderator = interaction.user.id
 
         async def act() -> str:
             try:
-                await table.session.submit(engine.AwardVictory(seat=target, reason=reason))
+                await table.session.submit(command)
             except engine.IllegalCommand as exc:
                 raise UserFacingError(str(exc)) from None
-            log.info(
-                "Victory awarded against seat %s by %s", target, moderator, extra={"game_id": table.game_id}
-            )
-            return "Победа присуждена противоположным командам."
+            log.info("%s confirmed by %s", command.to_json(), moderator, extra={"game_id": table.game_id})
+            return done
 
-        await interaction.response.send_message(
-            f"Игра закончится сразу: победа присуждается командам, противоположным команде игрока №{target} "
-            f"({PENALTY_REASONS[reason]}). Подтверждаете?",
-            view=Confirm(moderator, act),
-            ephemeral=True,
-        )
+        await interaction.response.send_message(question, view=Confirm(moderator, act), ephemeral=True)
 
     # -- automatic fouls for messages ---------------------------------------------------------------
 
