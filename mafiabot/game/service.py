@@ -49,6 +49,9 @@ class GameService:
         self.event_hooks: list[Callable[[Table, list[engine.Event]], Awaitable[None]]] = []
         self.finish_hooks: list[Callable[[Table], Awaitable[None]]] = []
         self.restore_hooks: list[Callable[[Table], Awaitable[None]]] = []  # before a resumed table runs
+        from mafiabot.game.immunity import ImmunityKeeper
+
+        self.immunity = ImmunityKeeper(self)
 
     # -- lookups ----------------------------------------------------------------------------------
 
@@ -159,8 +162,15 @@ class GameService:
         game_id = await self._create_game_record(lobby, seed, seats, roles, started_at)
         self.lobbies.pop(lobby.voice_channel_id, None)
         table = Table(self, guild, text_channel, lobby.voice_channel_id, lobby.creator_id)
+        immune = await self.immunity.take(guild.id, ruleset, {s.seat: s.user_id for s in seats})
         table.session = GameSession(
-            game_id=game_id, ruleset=ruleset, seats=seats, roles=roles, seed=seed, listener=table
+            game_id=game_id,
+            ruleset=ruleset,
+            seats=seats,
+            roles=roles,
+            seed=seed,
+            listener=table,
+            immune=immune,
         )
         self.tables[lobby.voice_channel_id] = table
         table.start_workers()
@@ -454,6 +464,7 @@ class GameService:
             seed=game.seed,
             listener=table,
             commands=commands,
+            immune=[int(x) for x in timers.get("immune", [])],
         )
         table.session.restore_clock(timers)
         for restore_hook in self.restore_hooks:

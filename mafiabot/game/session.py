@@ -60,6 +60,7 @@ class GameSession:
         commands: Sequence[Command] = (),
         extension: float = 0.0,
         started_at: float | None = None,
+        immune: Sequence[int] = (),
     ) -> None:
         self.game_id = game_id
         self.ruleset = ruleset
@@ -69,7 +70,10 @@ class GameSession:
         self.listener = listener
         self.clock = clock
         self.started_at = clock() if started_at is None else started_at
-        self.state, self.opening_events = engine.new_game(ruleset, roles, seed, at=self.started_at)
+        self.immune = sorted(immune)  # city immunity earned in the server's previous game (D-C5)
+        self.state, self.opening_events = engine.new_game(
+            ruleset, roles, seed, immune=self.immune, at=self.started_at
+        )
         self.log: list[Command] = []
         # The serial counts steps, not commands: a button or prompt stays valid for its whole step (the
         # second mafioso's select after the first one proposed) and is stale after it.
@@ -257,7 +261,7 @@ class GameSession:
         left = self.paused_left if self.paused_left is not None else None
         if left is None and deadline is not None:
             left = max(0.0, deadline - self.clock())
-        return {"serial": self.serial, "left": left, "paused": self.manually_paused}
+        return {"serial": self.serial, "left": left, "paused": self.manually_paused, "immune": self.immune}
 
     def restore_clock(self, timers: dict[str, Any]) -> None:
         """After a restart: the step keeps the time it had left when the bot stopped, not less."""

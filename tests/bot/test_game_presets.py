@@ -202,17 +202,16 @@ async def test_city_mafia_chat_survives_a_restart(
 
 
 @pytest.mark.club(players=9)
-async def test_city_immunity_on_the_panel(
-    bot: MafiaBot, fake: FakeDiscord, club: Club, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """D-C5: immunity from the previous game is on the panel while it lasts. (The bot has no input for
-    it yet: the test hands it to the engine's new game.)"""
-    new_game = engine.new_game
-    monkeypatch.setattr(engine, "new_game", lambda *args, **kw: new_game(*args, **kw, immune=[3]))
+async def test_city_immunity_on_the_panel(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
+    """D-C5: immunity earned in the server's previous city game is on the panel while it lasts."""
+    earner = club.players[4]
+    storage = bot.games.storage  # type: ignore[attr-defined]
+    storage.update_guild_settings(club.id, ruleset_defaults={"city_immunity": [str(earner.user.id)]})
     d = TableDriver(fake, club, bot, club.players[:9])
     await d.start("city")
-    assert d.state.immune == {3}
-    assert "Иммунитет: №3" in d.panel().content
+    seat = d.seat(earner)
+    assert d.state.immune == {seat}
+    assert f"Иммунитет: №{seat}" in d.panel().content
 
 
 # -- hobbyworld ------------------------------------------------------------------------------------
