@@ -247,6 +247,25 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
 
         await interaction.response.send_message(question, view=Confirm(moderator, act), ephemeral=True)
 
+    @conduct.command(
+        name="immunity", description="Снять иммунитет (город: вскрылся, прикрываясь иммунитетом)"
+    )
+    @app_commands.describe(seat="Номер игрока", player="Или участник")
+    async def immunity(
+        self,
+        interaction: discord.Interaction[MafiaBot],
+        seat: Seat | None = None,
+        player: discord.Member | None = None,
+    ) -> None:
+        """D-C5: «Игрок лишается его, если … вскрылся любой ролью, прикрываясь иммунитетом»."""
+        table = await self._moderated_table(interaction)
+        target = resolve_seat(table, seat, player)
+        try:
+            await table.session.submit(engine.RevokeImmunity(seat=target))
+        except engine.IllegalCommand as exc:
+            raise UserFacingError(str(exc)) from None
+        await interaction.response.send_message(f"Игрок №{target} лишён иммунитета.", ephemeral=True)
+
     # -- automatic fouls for messages ---------------------------------------------------------------
 
     @conduct.command(name="textfouls", description="Замечания за сообщения в канале игры не в свою минуту")

@@ -49,3 +49,20 @@ async def test_a_new_city_game_of_nine_makes_them_immune_once(
     assert immune_users == set(earners)
     assert storage.guild_settings(club.id).ruleset_defaults[KEY] == []  # it does not carry further
     assert table.timer_state()["immune"] == sorted(table.session.state.immune)  # kept for a restart
+
+
+@pytest.mark.club(players=10)
+async def test_a_moderator_takes_immunity_away(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
+    """«Игрок лишается его, если … вскрылся любой ролью, прикрываясь иммунитетом» (a moderator's call)."""
+    earner = club.players[3]
+    storage = bot.games.storage  # type: ignore[attr-defined]
+    storage.update_guild_settings(club.id, ruleset_defaults={KEY: [str(earner.user.id)]})
+    driver = TableDriver(fake, club, bot, club.players[:9])
+    await driver.start("city")
+    seat = driver.seat(earner)
+    assert driver.state.immune == {seat}
+    refused = await fake.slash(club.players[1], "mafia conduct immunity", channel=club.text, seat=seat)
+    assert refused.ephemeral and driver.state.immune == {seat}
+    done = await fake.slash(club.players[0], "mafia conduct immunity", channel=club.text, seat=seat)
+    assert done.ephemeral and "лишён иммунитета" in done.content
+    assert driver.state.immune == set()
