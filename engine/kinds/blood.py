@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.errors import IllegalCommand
+from engine.kinds.hobbyworld_deck import pick_specials, table_row
 from engine.registry import composer, win_check
 from engine.rules.model import Ruleset
 from engine.state import GameState
@@ -35,29 +36,6 @@ def blood(s: GameState) -> Any:
     return None
 
 
-def _table(ruleset: Ruleset, players: int) -> list[int]:
-    row = ruleset.params.get("table", {}).get(str(players))
-    if row is None:
-        raise IllegalCommand(f"В «{ruleset.title}» играют от 6 до 16 человек, а не {players}.")
-    return [int(x) for x in row]
-
-
-def _specials(
-    wanted: int | Sequence[str], low: int, high: int, catalogue: Sequence[str], what: str
-) -> list[str]:
-    picks = list(catalogue[:wanted]) if isinstance(wanted, int) else list(wanted)
-    if isinstance(wanted, int) and len(picks) < wanted:
-        raise IllegalCommand(f"Не хватает ролей «{what}»: нужно {wanted}.")
-    for role in picks:
-        if role not in catalogue:
-            raise IllegalCommand(f"«{role}» — не {what}.")
-    if len(set(picks)) != len(picks):
-        raise IllegalCommand(f"Каждая роль «{what}» бывает в игре только одна (D-B3).")
-    if not low <= len(picks) <= high:
-        raise IllegalCommand(f"Ролей «{what}» при этом числе игроков должно быть от {low} до {high}.")
-    return picks
-
-
 def pick_composition(
     ruleset: Ruleset,
     players: int,
@@ -71,23 +49,15 @@ def pick_composition(
     special hunters); ranges default to the lower bound; «В игре может быть только один оборотень. Мы не
     рекомендуем вводить одиночку в игру, если в ней меньше десяти участников. Оборотень заменяет одного из
     охотников.» Returns the deck and the warnings the host should see."""
-    vampires, lords, sv_low, sv_high, hunters, sh_low, sh_high = _table(ruleset, players)
+    vampires, lords, sv_low, sv_high, hunters, sh_low, sh_high = table_row(ruleset, players)
     params: dict[str, Any] = dict(ruleset.params)
     if lord not in params["lords"]:
         raise IllegalCommand(f"«{lord}» — не повелитель вампиров. Повелитель в игре только один.")
-    sv = _specials(
-        sv_low if special_vampires is None else special_vampires,
-        sv_low,
-        sv_high,
-        params["special_vampires"],
-        "особый вампир",
+    sv = pick_specials(
+        special_vampires, sv_low, sv_high, params["special_vampires"], "особый вампир", decision="D-B3"
     )
-    sh = _specials(
-        sh_low if special_hunters is None else special_hunters,
-        sh_low,
-        sh_high,
-        params["special_hunters"],
-        "особый охотник",
+    sh = pick_specials(
+        special_hunters, sh_low, sh_high, params["special_hunters"], "особый охотник", decision="D-B3"
     )
     warnings: list[str] = []
     deck: dict[str, int] = {lord: lords, **dict.fromkeys(sv + sh, 1)}
@@ -113,7 +83,7 @@ def pick_composition(
 def _deal_table(ruleset: Ruleset, players: int) -> dict[str, int]:
     """The deck for dealing, as the preset's parameters (and the selected options) set it."""
     params = ruleset.params
-    row = _table(ruleset, players)
+    row = table_row(ruleset, players)
     most = params.get("specials", "min") == "max"
     deck, _ = pick_composition(
         ruleset,

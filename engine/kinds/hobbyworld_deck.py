@@ -23,21 +23,25 @@ CHECKERS = ("detective", "priest", "judge", "jailer", "lawyer")  # roles that le
 SHOOTERS = ("detective", "priest", "sheriff")  # the town's «стреляющие» roles
 
 
-def _table(ruleset: Ruleset, players: int) -> list[int]:
+def table_row(ruleset: Ruleset, players: int) -> list[int]:
+    """The book's table row for ``players`` (000, and 003 with its columns substituted)."""
     row = ruleset.params.get("table", {}).get(str(players))
     if row is None:
         raise IllegalCommand(f"В «{ruleset.title}» играют от 6 до 16 человек, а не {players}.")
     return [int(x) for x in row]
 
 
-def _specials(
+def pick_specials(
     wanted: int | Sequence[str] | None,
     low: int,
     high: int,
     catalogue: Sequence[str],
     what: str,
     skip: Sequence[str] = (),
+    decision: str = "D-H3",
 ) -> list[str]:
+    """Special roles of one column: the first ``wanted`` of the catalogue, or the roles named; each at most
+    once, and their number within the table's range (the lower bound by default)."""
     if wanted is None:
         wanted = low
     if isinstance(wanted, int):
@@ -50,7 +54,7 @@ def _specials(
             if role not in catalogue:
                 raise IllegalCommand(f"«{role}» — не {what}.")
         if len(set(picks)) != len(picks):
-            raise IllegalCommand(f"Каждая роль «{what}» бывает в игре только одна (D-H3).")
+            raise IllegalCommand(f"Каждая роль «{what}» бывает в игре только одна ({decision}).")
     if not low <= len(picks) <= high:
         raise IllegalCommand(f"Ролей «{what}» при этом числе игроков должно быть от {low} до {high}.")
     return picks
@@ -70,7 +74,7 @@ def pick_composition(
 
     Ranges default to their lower bound (D-H3: «не переборщите»); an ``int`` takes that many roles in the
     default order, a list names them. Impossible choices raise :class:`IllegalCommand`."""
-    civilians, leaders, sc_low, sc_high, criminals, sm_low, sm_high = _table(ruleset, players)
+    civilians, leaders, sc_low, sc_high, criminals, sm_low, sm_high = table_row(ruleset, players)
     params: dict[str, Any] = dict(ruleset.params)
     warnings: list[str] = []
     if leader is None:
@@ -83,9 +87,11 @@ def pick_composition(
         if loner or special_mafiosi:
             raise IllegalCommand("В игре с якудзой не используются одиночки и особые мафиози.")
         sm_low = sm_high = 0
-    civ = _specials(special_civilians, sc_low, sc_high, params["special_civilians"], "особый мирный житель")
+    civ = pick_specials(
+        special_civilians, sc_low, sc_high, params["special_civilians"], "особый мирный житель"
+    )
     checker = leader in CHECKERS
-    maf = _specials(
+    maf = pick_specials(
         special_mafiosi,
         sm_low,
         sm_high,
@@ -141,7 +147,7 @@ def _deal_table(ruleset: Ruleset, players: int) -> dict[str, int]:
 
 
 def _range_choice(which: str, ruleset: Ruleset, players: int, low: int, high: int) -> int:
-    row = _table(ruleset, players)
+    row = table_row(ruleset, players)
     if bool(ruleset.params.get("yakuza", False)) and low == 5:
         return 0
     return row[high] if which == "max" else row[low]
