@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import rng
 from engine.events import EVERYONE, HOST_ONLY, Audience, Event, to_seats, to_team
 from engine.registry import DAY_STEPS, GAME_OVER_HOOKS, NIGHT_RESOLUTIONS, WIN_CHECKS
 from engine.rules.model import StepDef
@@ -32,12 +31,6 @@ def say(s: GameState, out: Out, key: str, audience: Audience = EVERYONE, **param
 
 def event(out: Out, kind: str, audience: Audience = EVERYONE, phrase: str | None = None, **data: Any) -> None:
     out.append(Event(kind, audience, data, phrase, {k: v for k, v in data.items() if k != "role_id"}))
-
-
-def draw_seconds(s: GameState, low: int, high: int) -> int:
-    value, state = rng.below(s.rng, high - low + 1)
-    put(s, rng=state)
-    return low + value
 
 
 # -- eliminations ----------------------------------------------------------------------------------
@@ -264,9 +257,10 @@ def next_night_step(s: GameState, out: Out) -> None:
             seconds = s.ruleset.timer("group_kill")
         else:
             seconds = s.ruleset.timer("night_step")
-        if not actors and step.kind == "act":
-            # Nobody can act, but the step is still called with a normal-looking wait (D-G8).
-            seconds = draw_seconds(s, 5, 15)
+        # A step nobody can act in (its holder is dead, jailed, out of uses) is still called, with the same
+        # timer as any other (D-G8): the event is public and its length must not tell who can act. How
+        # long the host waits before closing such a step is the host's business (the bot draws it from
+        # the lengths of steps that living players took).
         put(s, step=Step("meet" if step.kind == "meet" else "night", night_step=step.id, seconds=seconds))
         put_ledger(s, actions=(), skipped=frozenset(), proposals=(), team_target=0)
         wake = s.ruleset.phrase(f"wake_{step.id}") or step.wake or None

@@ -518,12 +518,17 @@ def test_compositions() -> None:
 
 def test_dead_roles_are_still_called() -> None:
     """D-G8: «every role in the composition is called every night … (random 5–15 s when nobody can
-    act), whether or not its holder is alive»."""
+    act), whether or not its holder is alive». The public event is the same as a living doctor's: its
+    timer does not tell that nobody can act."""
+    living = start()
+    living.simple_day()
+    night = living.night(act(3, 7), act(6, 8))
+    alive_doctor = next(e for e in night if e.type == "night_step" and e.get("step") == "doctor")
     t = start()
     t.simple_day([(7, 4)], [(4, [1, 2, 3, 5, 6])])
     events = t.night(act(3, 7), act(6, 8))
     doctor = next(e for e in events if e.type == "night_step" and e.get("step") == "doctor")
-    assert 5 <= doctor.get("seconds") <= 15 and doctor.phrase == "sm_doctor_wakes"
+    assert doctor == alive_doctor and doctor.phrase == "sm_doctor_wakes"
     assert ("awake", "doctor") not in [b[:2] for b in brief(events, "awake")]
 
 
