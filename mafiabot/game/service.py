@@ -50,8 +50,10 @@ class GameService:
         self.finish_hooks: list[Callable[[Table], Awaitable[None]]] = []
         self.restore_hooks: list[Callable[[Table], Awaitable[None]]] = []  # before a resumed table runs
         from mafiabot.game.immunity import ImmunityKeeper
+        from mafiabot.game.pacing import PacingKeeper
 
         self.immunity = ImmunityKeeper(self)
+        self.pacing = PacingKeeper(self)  # how long the steps of dead roles last (D-G8)
 
     # -- lookups ----------------------------------------------------------------------------------
 
@@ -171,6 +173,7 @@ class GameService:
             seed=seed,
             listener=table,
             immune=immune,
+            pacing=await self.pacing.for_guild(guild.id),
         )
         self.tables[lobby.voice_channel_id] = table
         table.start_workers()
@@ -335,10 +338,17 @@ class GameService:
         table.restore_nicknames()
         await table.voice.release()
         await table.session.close()
+        await self._save_pacing(table)
         if table.speaker is not None:
             await table.speaker.queue.drain()  # the last lines (the winners) are still heard
             await table.speaker.close()
         table.stop_sending()
+
+    async def _save_pacing(self, table: Table) -> None:
+        try:
+            await self.pacing.save(table.guild.id)
+        except Exception:  # the lengths are a nicety: losing them must not keep a game from closing
+            log.exception("Could not store the night pacing", extra={"guild_id": table.guild.id})
 
     def record_of(self, table: Table) -> dict[str, Any]:
         s = table.session
@@ -465,6 +475,7 @@ class GameService:
             listener=table,
             commands=commands,
             immune=[int(x) for x in timers.get("immune", [])],
+            pacing=await self.pacing.for_guild(guild.id),
         )
         table.session.restore_clock(timers)
         for restore_hook in self.restore_hooks:
@@ -483,6 +494,7 @@ class GameService:
         for table in list(self.tables.values()):
             await table.shutdown()
             await self.save_timers(table)
+            await self._save_pacing(table)
         self.tables.clear()
         if self.storage is not None:
             self.storage.close()

@@ -21,6 +21,7 @@ from engine import queries
 from engine.abilities import step_complete
 from engine.commands import Advance, Command
 from engine.events import Event
+from mafiabot.game.pacing import NightPacing, step_key
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +62,7 @@ class GameSession:
         extension: float = 0.0,
         started_at: float | None = None,
         immune: Sequence[int] = (),
+        pacing: NightPacing | None = None,
     ) -> None:
         self.game_id = game_id
         self.ruleset = ruleset
@@ -88,7 +90,12 @@ class GameSession:
         self.paused_left: float | None = None
         self._timer: asyncio.Task[None] | None = None
         self._rng = random.Random(seed ^ 0xC0FFEE)
-        self._early_close: float | None = None
+        # A step that is ready to close (the night's actors all acted, everybody voted) closes at this many
+        # seconds of its own clock (see deadline()); None until it is ready.
+        self._close_after: float | None = None
+        self.pacing = pacing if pacing is not None else NightPacing()
+        self._idle_step = self._opened_idle()  # a night step nobody could act in when it was called
+        self._interfered = False  # a moderator paused or extended this step: its length says nothing
         self._holds = 0
         self.manually_paused = False
         self.closed = False
@@ -109,15 +116,28 @@ class GameSession:
         return self.state.over
 
     def deadline(self) -> float | None:
-        step = self.state.step
-        if step.kind not in WAITING_STEPS or self.over:
+        if self.state.step.kind not in WAITING_STEPS or self.over:
             return None
         if self.paused_left is not None:
             return None
-        base = step.started_at + step.seconds + self.extension
-        if self._early_close is not None:
-            return min(base, self._early_close)
-        return base
+        return self.state.step.started_at + self.extension + self._limit()
+
+    def _limit(self) -> float:
+        """The current step's length on its own clock (which stops for pauses and the opening line)."""
+        seconds = float(self.state.step.seconds)
+        return seconds if self._close_after is None else min(seconds, self._close_after)
+
+    def _step_time(self) -> float:
+        """Seconds of the current step's own clock gone by."""
+        return self.clock() - self.state.step.started_at - self.extension
+
+    def _opened_idle(self) -> bool:
+        """The current step is a night step in which nobody can act (a dead or jailed role's, D-G8)."""
+        s = self.state
+        if s.step.kind != "night" or s.over:
+            return False
+        nothing_done = not s.ledger.actions and not s.ledger.skipped and not s.ledger.proposals
+        return nothing_done and step_complete(s)
 
     # -- commands ---------------------------------------------------------------------------------
 
@@ -135,12 +155,16 @@ class GameSession:
             stamped = replace(command, at=self.clock())
             new_state, events = engine.apply(self.state, stamped)  # IllegalCommand propagates
             step_changed = new_state.step is not self.state.step
+            if step_changed:
+                self._step_ended()
             self.state = new_state
             self.log.append(stamped)
             if step_changed:
                 self.serial += 1
                 self.extension = 0.0
-                self._early_close = None
+                self._close_after = None
+                self._interfered = False
+                self._idle_step = self._opened_idle()
             await self.listener.on_command(self, stamped)
             await self.listener.on_events(self, events)
             self._arm()
@@ -157,18 +181,35 @@ class GameSession:
         step = self.state.step
         if step.kind not in WAITING_STEPS:
             return
-        now = self.clock()
-        if self._ready_to_close() and self._early_close is None:
-            # A finished night step still waits 5–15 s from its start, like a step of a dead role (D-G8),
-            # so the length of a step tells nobody who acted.
-            wait = self._rng.uniform(5, 15) if step.kind == "night" else 0.0
-            self._early_close = max(now, step.started_at + wait)
+        if self._ready_to_close() and self._close_after is None:
+            self._close_after = self._ready_length()
         deadline = self.deadline()
         if deadline is None:
             return
         self._timer = asyncio.create_task(
             self._run_timer(self.serial, deadline), name=f"game {self.game_id} timer"
         )
+
+    def _ready_length(self) -> float:
+        """When a step that is ready to close closes, on its own clock (D-G8 for the night)."""
+        now = self._step_time()
+        step = self.state.step
+        if step.kind != "night":
+            return now
+        if self._idle_step:
+            # Nobody can act: the step lasts as long as the steps that living players took.
+            key = step_key(self.ruleset.id, step.night_step)
+            return self.pacing.draw(key, self._rng, step.seconds)
+        # Everybody acted: the host still gives the step a normal-looking length (5–15 s from its call).
+        return max(now, self._rng.uniform(5, 15))
+
+    def _step_ended(self) -> None:
+        """The current step is over: a night step some living player could act in teaches the pacing how
+        long such steps take (a moderator's pause or extension makes its length meaningless)."""
+        step = self.state.step
+        if step.kind == "night" and not self._idle_step and not self._interfered:
+            length = min(float(step.seconds), self._step_time())
+            self.pacing.record(step_key(self.ruleset.id, step.night_step), length)
 
     def _ready_to_close(self) -> bool:
         s = self.state
@@ -215,6 +256,7 @@ class GameSession:
     def pause(self) -> None:
         """A moderator's pause."""
         self.manually_paused = True
+        self._interfered = True
         self._pause_clock()
 
     def resume(self) -> None:
@@ -236,15 +278,15 @@ class GameSession:
     def _resume_clock(self) -> None:
         if self.paused_left is None:
             return
-        step = self.state.step
-        self.extension = self.clock() + self.paused_left - (step.started_at + step.seconds)
-        self._early_close = None
+        # The step's own clock stood still: it ends as far from now as it was from the pause.
+        self.extension = self.clock() + self.paused_left - (self.state.step.started_at + self._limit())
         self.paused_left = None
         self._arm()
 
     def extend(self, seconds: float) -> None:
         self.extension += seconds
-        self._early_close = None
+        self._close_after = None
+        self._interfered = True
         self._arm()
 
     async def close(self) -> None:
@@ -272,5 +314,4 @@ class GameSession:
             self.manually_paused = True
             self.paused_left = float(left)
             return
-        step = self.state.step
-        self.extension = self.clock() + float(left) - (step.started_at + step.seconds)
+        self.extension = self.clock() + float(left) - (self.state.step.started_at + self._limit())

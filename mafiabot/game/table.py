@@ -112,8 +112,8 @@ class Table:
 
     async def on_tick(self, session: GameSession, seconds_left: int) -> None:
         if session.state.phase == "night":
-            # Only the players who act hear it: the step of a dead role is shorter (D-G8), so a public
-            # warning would tell the table the role is alive.
+            # Only the players who act hear it: a dead role's step ends at a drawn moment (D-G8, see
+            # pacing.py), so a public warning would tell the table the role is alive.
             for seat in sorted(queries.actors(session.state)):
                 self.dm(seat, "⏳ Осталось десять секунд.")
             return

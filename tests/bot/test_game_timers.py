@@ -76,7 +76,8 @@ async def test_pause_resume_and_extend(bot: MafiaBot, fake: FakeDiscord, club: C
 async def test_at_night_the_countdown_and_the_warning_are_for_the_actors_only(
     bot: MafiaBot, fake: FakeDiscord, club: Club
 ) -> None:
-    """A dead role's step is shorter (D-G8): a public countdown or warning would tell it is dead."""
+    """A dead role's step ends at a drawn moment (D-G8): a public countdown or warning would tell it is
+    dead."""
     fake.rate_limits.set(MEMBER_EDIT, 100, 1)
     d = TableDriver(fake, club, bot, club.players[:7])
     await d.start("classic")

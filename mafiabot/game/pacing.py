@@ -1,0 +1,109 @@
+"""How long the host waits in a night step nobody can act in (RULESETS D-G8).
+
+Where deaths stay hidden (city, simple, classic) every role is called every night, dead or alive. The
+length of a step is public: everybody hears the wake line and the sleep line. If a dead role's step always
+took 5–15 s while a living one's took as long as its holder thought, a step of 25 s would tell the table
+that the role is still in play. So the bot remembers how long the steps took that living players acted in
+(per server, per preset and step), and a step nobody can act in lasts a length drawn from those: the two
+kinds of step are then alike in length. Until a server has played enough nights (TRUST lengths of that
+step), the draw leans on the decision's own 5–15 s, less and less as the server's own lengths come in.
+
+Nothing here talks to Discord; :class:`PacingKeeper` loads and stores each server's lengths.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mafiabot.game.service import GameService
+
+KEY = "night_step_lengths"  # in the guild's stored settings: {"classic/commissar": [12.4, 30.0, ...]}
+KEEP = 60  # lengths kept per step: the latest ones, so the draw follows how the server plays now
+TRUST = 20  # from this many of the server's own lengths on, the draw takes only from them
+LOW, HIGH = 5.0, 15.0  # D-G8's wait when nothing is known yet
+JITTER = 1.0  # seconds either side, so a drawn length is not an exact copy of an earlier step
+
+
+def step_key(ruleset_id: str, step_id: str) -> str:
+    return f"{ruleset_id}/{step_id}"
+
+
+class NightPacing:
+    """The lengths of night steps that living players took, and draws for the steps nobody can act in."""
+
+    def __init__(self, lengths: dict[str, list[float]] | None = None) -> None:
+        self.lengths: dict[str, list[float]] = {k: list(v)[-KEEP:] for k, v in (lengths or {}).items()}
+        self.changed = False
+
+    def record(self, key: str, seconds: float) -> None:
+        """A step some living player could act in lasted ``seconds`` (of its own clock: pauses and the
+        host's opening line not counted)."""
+        if seconds < 0:
+            return
+        kept = self.lengths.setdefault(key, [])
+        kept.append(round(seconds, 1))
+        del kept[:-KEEP]
+        self.changed = True
+
+    def draw(self, key: str, rnd: random.Random, limit: float) -> float:
+        """How long a step nobody can act in lasts, at most ``limit`` (the step's timer)."""
+        seen = self.lengths.get(key, [])
+        if seen and rnd.random() < len(seen) / TRUST:
+            value = rnd.choice(seen) + rnd.uniform(-JITTER, JITTER)
+        else:
+            value = rnd.uniform(LOW, HIGH)
+        return max(1.0, min(float(limit), value))
+
+    def to_json(self) -> dict[str, list[float]]:
+        return {k: list(v) for k, v in sorted(self.lengths.items()) if v}
+
+    @classmethod
+    def from_json(cls, data: Any) -> NightPacing:
+        """Stored lengths; anything malformed is dropped rather than trusted."""
+        lengths: dict[str, list[float]] = {}
+        if isinstance(data, dict):
+            for key, values in data.items():
+                if isinstance(key, str) and isinstance(values, list):
+                    good = [float(v) for v in values if isinstance(v, int | float) and 0 <= v <= 3600]
+                    if good:
+                        lengths[key] = good
+        return cls(lengths)
+
+
+class PacingKeeper:
+    """Each server's night pacing: loaded when its first game starts, stored when a game closes."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.guilds: dict[int, NightPacing] = {}
+
+    async def for_guild(self, guild_id: int) -> NightPacing:
+        pacing = self.guilds.get(guild_id)
+        if pacing is not None:
+            return pacing
+        storage = self.service.storage
+        stored: Any = None
+        if storage is not None:
+            settings = await asyncio.to_thread(storage.guild_settings, guild_id)
+            stored = (settings.ruleset_defaults or {}).get(KEY)
+        # Another game of the server may have loaded it while this one waited for the database.
+        return self.guilds.setdefault(guild_id, NightPacing.from_json(stored))
+
+    async def save(self, guild_id: int) -> None:
+        pacing = self.guilds.get(guild_id)
+        storage = self.service.storage
+        if pacing is None or storage is None or not pacing.changed:
+            return
+        pacing.changed = False
+        data = pacing.to_json()
+
+        def store() -> None:
+            settings = storage.guild_settings(guild_id)
+            defaults = dict(settings.ruleset_defaults or {})
+            defaults[KEY] = data
+            storage.update_guild_settings(guild_id, ruleset_defaults=defaults)
+
+        await asyncio.to_thread(store)
