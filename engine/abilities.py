@@ -20,7 +20,7 @@ from engine.state import GameState, Step, put, put_ledger
 
 
 def step_index(s: GameState, step_id: str) -> int:
-    return next(i for i, st in enumerate(s.ruleset.night_steps) if st.id == step_id)
+    return s.ruleset.step_index(step_id)
 
 
 def abilities_now(s: GameState, seat: int, step_id: str) -> list[AbilityDef]:
@@ -93,7 +93,7 @@ def team_targets(s: GameState) -> list[int]:
 def _current_step(s: GameState) -> StepDef:
     if s.phase != "night" or s.step.kind != "night":
         raise WrongPhase("Сейчас не время ночных действий.")
-    return next(st for st in s.ruleset.night_steps if st.id == s.step.night_step)
+    return s.ruleset.night_step(s.step.night_step)
 
 
 def act(s: GameState, seat: int, targets: tuple[int, ...], act_name: str, out: Out) -> None:

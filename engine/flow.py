@@ -217,8 +217,7 @@ def start_night(s: GameState, out: Out) -> None:
 
 
 def _night_step_def(s: GameState, step_id: str) -> StepDef:
-    steps = s.ruleset.intro_night if s.intro else s.ruleset.night_steps
-    return next(step for step in steps if step.id == step_id)
+    return s.ruleset.night_step(step_id, s.intro)
 
 
 def step_in_play(s: GameState, step: StepDef) -> bool:
@@ -237,8 +236,11 @@ def step_in_play(s: GameState, step: StepDef) -> bool:
 def holders_of(s: GameState, step: StepDef, living_only: bool = True) -> list[int]:
     if step.team:
         return s.team_members(step.team, living_only)
-    seats = [i + 1 for i, r in enumerate(s.roles) if r == step.role]
-    return [x for x in seats if x in s.alive] if living_only else seats
+    seats = s.ruleset.seats_by_role(s.roles).get(step.role, ())
+    if not living_only:
+        return list(seats)
+    alive = s.alive
+    return [x for x in seats if x in alive]
 
 
 def next_night_step(s: GameState, out: Out) -> None:

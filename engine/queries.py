@@ -38,8 +38,7 @@ def awake(s: GameState) -> frozenset[int]:
     if s.phase == "day":
         return frozenset(s.alive)
     if s.phase == "night" and s.step.kind in ("night", "meet"):
-        steps = s.ruleset.intro_night if s.intro else s.ruleset.night_steps
-        step = next(st for st in steps if st.id == s.step.night_step)
+        step = s.ruleset.night_step(s.step.night_step, s.intro)
         return frozenset(holders_of(s, step))
     return frozenset()
 
@@ -64,7 +63,7 @@ def actors(s: GameState) -> frozenset[int]:
         return frozenset(kind.actors(s))
     if s.phase != "night" or s.step.kind != "night":
         return frozenset()
-    step = next(st for st in s.ruleset.night_steps if st.id == s.step.night_step)
+    step = s.ruleset.night_step(s.step.night_step)
     return frozenset(actors_of_step(s, step))
 
 
@@ -75,7 +74,7 @@ def targets_for(s: GameState, seat: int) -> dict[str, list[int]]:
         return {}
     if s.phase == "day":
         return {"": list(STEP_KINDS[s.step.kind].targets(s, seat))}
-    step = next(st for st in s.ruleset.night_steps if st.id == s.step.night_step)
+    step = s.ruleset.night_step(s.step.night_step)
     if step.team:
         return {"team": team_targets(s)}
     return {ab.act: legal_targets(s, seat, ab) for ab in abilities_now(s, seat, step.id)}

@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+Seating = dict[str, tuple[int, ...]]  # role or team id -> seats, ascending
+
 
 @dataclass(frozen=True, slots=True)
 class AbilityDef:
@@ -126,6 +128,8 @@ class Ruleset:
     intro_phases: tuple[str, ...] = ("night",)
     loop_phases: tuple[str, ...] = ("day", "night")
     phase_kinds: Mapping[str, str] = field(default_factory=lambda: {"night": "steps", "day": "talk"})
+    # Lookups derived from the fields above, built on first use (a ruleset never changes once loaded).
+    _memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def phase_at(self, position: int) -> str:
         """The name of the ``position``-th phase of a game (0: the first intro phase)."""
@@ -147,4 +151,65 @@ class Ruleset:
         return int(self.timers.get(key, 30))
 
     def ability_for_step(self, role_id: str, step_id: str) -> tuple[AbilityDef, ...]:
-        return tuple(a for a in self.roles[role_id].abilities if a.step == step_id)
+        key = ("abilities", role_id, step_id)
+        found: tuple[AbilityDef, ...] | None = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = tuple(a for a in self.roles[role_id].abilities if a.step == step_id)
+        return found
+
+    def night_step(self, step_id: str, intro: bool = False) -> StepDef:
+        """The first step called ``step_id`` of the night (of the intro night if ``intro``); like a scan
+        of the steps, StopIteration if there is none."""
+        key = "intro_by_id" if intro else "night_by_id"
+        table: dict[str, StepDef] | None = self._memo.get(key)
+        if table is None:
+            table = {}
+            for st in self.intro_night if intro else self.night_steps:
+                table.setdefault(st.id, st)
+            self._memo[key] = table
+        step = table.get(step_id)
+        if step is None:
+            raise StopIteration
+        return step
+
+    def step_index(self, step_id: str) -> int:
+        """The position of ``step_id`` in the night order (StopIteration if it is not a night step)."""
+        table: dict[str, int] | None = self._memo.get("step_index")
+        if table is None:
+            table = {}
+            for i, st in enumerate(self.night_steps):
+                table.setdefault(st.id, i)
+            self._memo["step_index"] = table
+        index = table.get(step_id)
+        if index is None:
+            raise StopIteration
+        return index
+
+    def seats_by_role(self, roles: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
+        """The seats (ascending) dealt each role of ``roles`` (roles[i] is seat i + 1's role)."""
+        return self._seating(roles)[0]
+
+    def seats_by_team(self, roles: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
+        """The seats (ascending) whose dealt role wakes with each team (a joined werewolf not counted)."""
+        return self._seating(roles)[1]
+
+    def _seating(self, roles: tuple[str, ...]) -> tuple[Seating, Seating]:
+        seatings: dict[tuple[str, ...], tuple[Seating, Seating]] | None = self._memo.get("seatings")
+        if seatings is None:
+            seatings = self._memo["seatings"] = {}
+        found = seatings.get(roles)
+        if found is None:
+            by_role: dict[str, list[int]] = {}
+            by_team: dict[str, list[int]] = {}
+            for seat, role in enumerate(roles, start=1):
+                by_role.setdefault(role, []).append(seat)
+                team = self.roles[role].team
+                by_team.setdefault(team, []).append(seat)
+            found = (
+                {r: tuple(seats) for r, seats in by_role.items()},
+                {t: tuple(seats) for t, seats in by_team.items()},
+            )
+            if len(seatings) >= 4096:  # a bound on the memory of a long simulation of many deals
+                seatings.clear()
+            seatings[roles] = found
+        return found
