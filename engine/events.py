@@ -50,13 +50,32 @@ def to_team(team: str, seats: tuple[int, ...] | list[int]) -> Audience:
     return Audience(TEAM, tuple(sorted(seats)), team)
 
 
-@dataclass(frozen=True, slots=True)
+_set = object.__setattr__
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Event:
     type: str
     audience: Audience = EVERYONE
     data: dict[str, Any] = field(default_factory=dict)
     phrase: str | None = None
     params: dict[str, Any] = field(default_factory=dict)
+
+    def __init__(
+        self,
+        type: str,
+        audience: Audience = EVERYONE,
+        data: dict[str, Any] | None = None,
+        phrase: str | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
+        # The dataclass's own __init__ of a frozen record costs twice as much (an event is made for
+        # almost every command); this one sets the same fields.
+        _set(self, "type", type)
+        _set(self, "audience", audience)
+        _set(self, "data", {} if data is None else data)
+        _set(self, "phrase", phrase)
+        _set(self, "params", {} if params is None else params)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type, **self.data, "audience": self.audience.to_json()}

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 from engine.rules.model import Ruleset
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Step:
     """Where the game stands inside a phase.
 
@@ -32,7 +32,7 @@ class Step:
     permitted: tuple[int, ...] = ()  # seats the speaker allowed to talk («разрешаю N», city)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class NightLedger:
     """The scratch ledger of one night (RULESETS.md 4.9): filled step by step, emptied at dawn."""
 
@@ -142,12 +142,11 @@ class GameState:
 
     def team_members(self, team: str, living_only: bool = True) -> list[int]:
         if not self.team_joins:  # the common case: membership is the dealt roles' teams
-            roles = self.ruleset.roles
-            return [
-                i + 1
-                for i, role in enumerate(self.roles)
-                if roles[role].team == team and (not living_only or i + 1 in self.alive)
-            ]
+            dealt = self.ruleset.seats_by_team(self.roles).get(team, ())
+            if not living_only:
+                return list(dealt)
+            alive = self.alive
+            return [x for x in dealt if x in alive]
         seats = range(1, self.n_seats + 1)
         return [s for s in seats if self.team_of(s) == team and (not living_only or s in self.alive)]
 
@@ -162,14 +161,13 @@ _set = object.__setattr__
 def thaw(state: GameState) -> GameState:
     """A private copy of ``state`` that :func:`put` may change; callers never see it before it is done."""
     new = object.__new__(GameState)
-    new.__dict__.update(state.__dict__)
+    _set(new, "__dict__", state.__dict__.copy())  # twice as fast as filling the new instance's own dict
     return new
 
 
 def put(state: GameState, **changes: Any) -> None:
     """Change fields of a copy made by :func:`thaw` (and only of such a copy)."""
-    for name, value in changes.items():
-        _set(state, name, value)
+    state.__dict__.update(changes)  # a GameState keeps its fields in its __dict__ (see thaw)
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
@@ -178,8 +176,16 @@ T = TypeVar("T")
 
 def evolve(obj: T, **changes: Any) -> T:
     """``dataclasses.replace`` for the engine's small frozen records, without its per-call checks
-    (it is called on every command; ``replace`` was the single largest cost of the simulator)."""
+    (it is called on every command; ``replace`` was the single largest cost of the simulator). The
+    state's records (GameState, Step, NightLedger) keep their fields in a ``__dict__``, which is copied
+    whole; a record with slots is copied field by field."""
     cls = type(obj)
+    if hasattr(obj, "__dict__"):
+        new = object.__new__(cls)
+        fresh = obj.__dict__.copy()
+        fresh.update(changes)
+        _set(new, "__dict__", fresh)
+        return new
     names = _FIELD_NAMES.get(cls)
     if names is None:
         names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
