@@ -269,7 +269,11 @@ def _announce_candidate(s: GameState, out: Out) -> None:
 def may_vote(s: GameState, seat: int) -> bool:
     """Living, not deprived of the vote (fouls, D-H19), not a prisoner (D-H15) and not bound to vote as
     another player does (D-H18)."""
-    return seat in s.alive and seat not in s.no_vote and seat not in s.prisoners() and not _follower(s, seat)
+    if seat not in s.alive or seat in s.no_vote:
+        return False
+    if s.jail and seat in s.prisoners():
+        return False
+    return not (s.vote_links and _follower(s, seat))
 
 
 def _follower(s: GameState, seat: int) -> bool:
@@ -291,13 +295,13 @@ def vote(s: GameState, seat: int, candidate: int, out: Out) -> None:
         raise DeadPlayer(f"Игрок {seat} выбыл и не голосует.")
     if seat in s.no_vote:
         raise NotYourTurn(f"Игрок {seat} сегодня лишён права голоса.")
-    if seat in s.prisoners():
+    if s.jail and seat in s.prisoners():
         raise NotYourTurn(f"Игрок {seat} в тюрьме и не голосует.")
-    if _follower(s, seat):
+    if s.vote_links and _follower(s, seat):
         raise NotYourTurn(f"Игрок {seat} сегодня голосует так же, как аферист.")
     if candidate != step.seat:
         raise IllegalTarget(f"Сейчас голосуем за игрока {step.seat}, а не за {candidate}.")
-    if any(v == seat for v, _ in s.ballots):
+    if seat in {v for v, _ in s.ballots}:
         _refuse(s, seat, "second_vote", AlreadyActed("Вы уже проголосовали."), out)
         return
     if seat == candidate and not s.ruleset.voting.self_vote:

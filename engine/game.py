@@ -119,13 +119,13 @@ def deal(ruleset: Ruleset, players: int, seed: int) -> list[str]:
 def apply(state: GameState, command: Command) -> tuple[GameState, list[Event]]:
     """Apply one command. Raises :class:`IllegalCommand` (and leaves ``state`` as it was) if the rules
     do not allow it now."""
-    if state.over:
+    if state.phase == "over":
         raise GameOver("Игра уже окончена.")
-    s = thaw(state)
-    out: list[Event] = []
     handler = _HANDLERS.get(type(command))
     if handler is None:
         raise IllegalCommand(f"Неизвестная команда {command.type!r}.")
+    s = thaw(state)
+    out: list[Event] = []
     before = s.step
     handler(s, command, out)
     if s.step is not before and s.step.started_at != command.at:
