@@ -10,6 +10,7 @@ import asyncio
 import logging
 import secrets
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -311,6 +312,11 @@ class GameService:
         if self.storage is not None and "aborted" not in s.flags:
             from mafiabot.storage import SeatResult
 
+            storage = self.storage
+            # The engine counts fouls as its rules need them (city: by the day, D-F1); the game's total
+            # is what the fouls table holds (withdrawn ones left out), when the conduct cog keeps it.
+            rows = await asyncio.to_thread(storage.fouls, table.game_id)
+            recorded = Counter(row.seat for row in rows)
             winners = list(s.winners or ())
             results = []
             for info in table.session.seats:
@@ -319,8 +325,8 @@ class GameService:
                     s.role_of(info.seat) == "maniac" and "maniac_town" in s.flags and "town" in winners
                 )
                 result = "draw" if s.draw else ("win" if won else "loss")
-                results.append(SeatResult(seat=info.seat, result=result, fouls=s.fouls_of(info.seat)))
-            storage = self.storage
+                fouls = max(recorded[info.seat], s.fouls_of(info.seat))
+                results.append(SeatResult(seat=info.seat, result=result, fouls=fouls))
             await asyncio.to_thread(storage.finish_game, table.game_id, winners=winners, results=results)
             for finish_hook in self.finish_hooks:
                 await finish_hook(table)

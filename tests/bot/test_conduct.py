@@ -119,6 +119,16 @@ async def test_fouls_reset_each_day(bot: MafiaBot, fake: FakeDiscord, club: Club
     assert g.said(f"Игроку номер {seat} замечание. Замечаний: 1.")
     await g.to_speech_of(seat, 2)
     assert not g.muted(seat), "two fouls yesterday cost nothing today"
+    # The game's result keeps all three: the day's count is the rules', the game's total is the record's.
+    for black in [
+        i + 1 for i, role in enumerate(g.state.roles) if g.state.ruleset.roles[role].side == "mafia"
+    ]:
+        await g.command("kick", seat=black)
+    assert g.state.over and g.state.winners == ("town",)
+    storage = g.games.storage
+    assert storage is not None and g.table is not None
+    stored = {p.seat: p.fouls for p in storage.participants(g.table.game_id)}
+    assert stored[seat] == 3 and sum(stored.values()) == 3
 
 
 async def test_a_withdrawn_foul_gives_the_speech_back(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
