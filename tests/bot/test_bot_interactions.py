@@ -34,6 +34,13 @@ async def test_rules_with_a_preset_option(bot: MafiaBot, fake: FakeDiscord, club
     assert answer.ephemeral
     assert PRESETS_BY_ID["blood"].summary in answer.content
     assert answer.message.components == []
+    # The title and the player counts are the preset's own (its TOML and composition table).
+    simple = await fake.slash(club.players[0], "mafia rules", channel=club.text, preset="simple")
+    assert simple.content.startswith("**Мафия с путаной и маньяком** (`simple`), от 8 до 16 игроков.")
+    classic = await fake.slash(club.players[0], "mafia rules", channel=club.text, preset="classic")
+    assert "от 7 до 15 игроков; с вариантом «Игры в уменьшенном составе: 2, 3 и 4–6 игроков»: от 2 до 6" in (
+        classic.content
+    )
     with pytest.raises(LookupError, match="choices"):
         await fake.slash(club.players[0], "mafia rules", channel=club.text, preset="poker")
 
