@@ -51,11 +51,14 @@ def actors_of_step(s: GameState, step: StepDef) -> list[int]:
         if step.team in s.ledger.team_miss:
             return []
         jailed = jailed | s.ledger.blocked
+    holders = holders_of(s, step)  # a fresh list
     if step.team:
         # The extra shot (D-H7) is not offered to the impostor it has just killed.
         dead = s.ledger.pending if s.step.round == "extra" else ()
-        return [x for x in holders_of(s, step) if x not in jailed and x not in dead]
-    return [x for x in holders_of(s, step) if x not in jailed and abilities_now(s, x, step.id)]
+        if not jailed and not dead:
+            return holders
+        return [x for x in holders if x not in jailed and x not in dead]
+    return [x for x in holders if x not in jailed and abilities_now(s, x, step.id)]
 
 
 def legal_targets(s: GameState, seat: int, ab: AbilityDef) -> list[int]:
@@ -153,13 +156,13 @@ def propose(s: GameState, seat: int, target: int, out: Out) -> None:
     step = _current_step(s)
     if not step.team:
         raise NotYourTurn("Сейчас не ход команды.")
-    if seat not in s.alive or seat not in actors_of_step(s, step):
+    members = actors_of_step(s, step)  # a proposal does not change who acts
+    if seat not in s.alive or seat not in members:
         raise NotYourTurn(f"Игрок {seat} не просыпается с этой командой.")
     if target not in team_targets(s):
         raise IllegalTarget(f"Игрока {target} нельзя выбрать.")
     proposals = (*tuple(p for p in s.ledger.proposals if p[0] != seat), (seat, target))
     put_ledger(s, proposals=proposals)
-    members = actors_of_step(s, step)
     out.append(Event("proposal", to_seats(*members), {"seat": seat, "target": target, "team": step.team}))
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from engine.events import EVERYONE, HOST_ONLY, Audience, Event, to_seats, to_team
 from engine.registry import DAY_STEPS, GAME_OVER_HOOKS, NIGHT_RESOLUTIONS, WIN_CHECKS
 from engine.rules.model import StepDef
-from engine.state import GameState, NightLedger, Step, put, put_ledger
+from engine.state import EMPTY_LEDGER, GameState, Step, put, put_ledger
 
 Out = list[Event]
 
@@ -69,6 +69,8 @@ def eliminate(
 def _release_prisoners(s: GameState, seat: int, out: Out) -> None:
     """D-H15: «Если тюремщик убит, все заключённые выходят на свободу» (their release is announced with
     his death; at night they were already free from the moment he was killed)."""
+    if not s.jail:
+        return
     freed = sorted(p for j, p in s.jail if j == seat and p in s.alive)
     if any(j == seat for j, _ in s.jail):
         put(s, jail=tuple(e for e in s.jail if e[0] != seat))
@@ -94,6 +96,9 @@ def _werewolf_trigger(s: GameState, seat: int, out: Out) -> None:
     team = s.team_of(seat)
     if not team or not s.ruleset.teams[team].kill_step:
         return
+    dealt = s.ruleset.seats_by_role(s.roles)
+    if not any(role in dealt for role in s.ruleset.joining_roles()):
+        return  # nobody at the table joins a team
     for other in s.living():
         role = s.ruleset.roles[s.role_of(other)]
         if not role.joins_team_on_loss or any(j[0] == other for j in s.team_joins):
@@ -196,7 +201,7 @@ def start_night(s: GameState, out: Out) -> None:
                 out, "team_joined", to_seats(seat), s.ruleset.phrase("werewolf_turned"), seat=seat, team=team
             )
     joined = joins != s.team_joins
-    put(s, phase="night", night=night, intro=intro, ledger=NightLedger(), team_joins=joins, pending_joins=())
+    put(s, phase="night", night=night, intro=intro, ledger=EMPTY_LEDGER, team_joins=joins, pending_joins=())
     if joined and check_win(s, out):
         return  # D-G7: wins are checked after the werewolf joins (D-CL7): his clan may now be the majority
     from engine.conduct import end_of_day
@@ -225,6 +230,8 @@ def step_in_play(s: GameState, step: StepDef) -> bool:
     hides night deaths (D-G8)."""
     if step.from_night > s.night:
         return False
+    if not step.team and step.role not in s.roles:
+        return False  # the role was not dealt
     holders = holders_of(s, step, living_only=False)
     if not holders:
         return False

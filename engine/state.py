@@ -11,8 +11,10 @@ from typing import Any, TypeVar
 
 from engine.rules.model import Ruleset
 
+_set = object.__setattr__
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)
 class Step:
     """Where the game stands inside a phase.
 
@@ -30,6 +32,36 @@ class Step:
     seconds: int = 0
     started_at: float = 0.0
     permitted: tuple[int, ...] = ()  # seats the speaker allowed to talk («разрешаю N», city)
+
+    def __init__(
+        self,
+        kind: str,
+        seat: int = 0,
+        queue: tuple[int, ...] = (),
+        candidates: tuple[int, ...] = (),
+        round: str = "",
+        night_step: str = "",
+        seconds: int = 0,
+        started_at: float = 0.0,
+        permitted: tuple[int, ...] = (),
+    ) -> None:
+        # The generated __init__ of a frozen record sets the fields one by one; a step is made at almost
+        # every turn of the game, so its fields are set as one dictionary (tests check both agree).
+        _set(
+            self,
+            "__dict__",
+            {
+                "kind": kind,
+                "seat": seat,
+                "queue": queue,
+                "candidates": candidates,
+                "round": round,
+                "night_step": night_step,
+                "seconds": seconds,
+                "started_at": started_at,
+                "permitted": permitted,
+            },
+        )
 
 
 @dataclass(frozen=True)
@@ -56,6 +88,9 @@ class NightLedger:
     next_day: tuple[tuple[str, int, int], ...] = ()  # effects on the next day: (kind, actor, target)
 
 
+EMPTY_LEDGER = NightLedger()  # the ledger of a night before its first step (records are never changed)
+
+
 @dataclass(frozen=True)
 class GameState:
     ruleset: Ruleset
@@ -69,7 +104,7 @@ class GameState:
     step: Step
     agenda: tuple[str, ...] = ()  # day steps still to come, or night step ids still to come
     rng: int = 0
-    ledger: NightLedger = NightLedger()
+    ledger: NightLedger = EMPTY_LEDGER
     # Day memory.
     nominations: tuple[tuple[int, int], ...] = ()
     ballots: tuple[tuple[int, int], ...] = ()  # (voter, candidate) in this round
@@ -153,9 +188,6 @@ class GameState:
     @property
     def over(self) -> bool:
         return self.phase == "over"
-
-
-_set = object.__setattr__
 
 
 def thaw(state: GameState) -> GameState:

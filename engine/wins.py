@@ -11,11 +11,13 @@ from engine.state import GameState
 
 def _clan_members(s: GameState) -> dict[str, list[int]]:
     """Living members of each killing team (a joined werewolf counts; the classic lawyer does not)."""
-    clans: dict[str, list[int]] = {tid: [] for tid, t in s.ruleset.teams.items() if t.kill_step}
-    by_side = {t.side: tid for tid, t in s.ruleset.teams.items() if t.kill_step}
+    killing = s.ruleset.killing_teams()
+    clans: dict[str, list[int]] = {tid: [] for tid, _ in killing}
+    by_side = {t.side: tid for tid, t in killing}
+    roles, dealt, joined = s.ruleset.roles, s.roles, s.team_joins
     for seat in s.living():
-        role = s.ruleset.roles[s.role_of(seat)]
-        team = s.team_of(seat)
+        role = roles[dealt[seat - 1]]
+        team = s.team_of(seat) if joined else role.team
         if not team and not role.joins_team_on_loss:
             # A clan member who does not wake with it: the mafia judge (D-CL2, D-CL9).
             team = by_side.get(role.side, "")

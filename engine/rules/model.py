@@ -157,6 +157,22 @@ class Ruleset:
             found = self._memo[key] = tuple(a for a in self.roles[role_id].abilities if a.step == step_id)
         return found
 
+    def joining_roles(self) -> tuple[str, ...]:
+        """Roles that join a team when it loses a member (the classic werewolf, D-CL7)."""
+        found: tuple[str, ...] | None = self._memo.get("joining_roles")
+        if found is None:
+            found = self._memo["joining_roles"] = tuple(
+                r for r, d in self.roles.items() if d.joins_team_on_loss
+            )
+        return found
+
+    def killing_teams(self) -> tuple[tuple[str, TeamDef], ...]:
+        """(id, team) of the teams with a kill step, in the ruleset's order."""
+        found: tuple[tuple[str, TeamDef], ...] | None = self._memo.get("killing_teams")
+        if found is None:
+            found = self._memo["killing_teams"] = tuple((i, t) for i, t in self.teams.items() if t.kill_step)
+        return found
+
     def night_step(self, step_id: str, intro: bool = False) -> StepDef:
         """The first step called ``step_id`` of the night (of the intro night if ``intro``); like a scan
         of the steps, StopIteration if there is none."""

@@ -1,0 +1,62 @@
+"""The engine's hot records (Step, Event, Audience) have hand-written constructors for speed; they must
+take the same arguments, with the same defaults, as the dataclass fields they set, and build records
+equal to the ones the dataclass machinery would build. State copies (thaw, evolve) must not share
+changes with the original."""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import MISSING, fields
+
+import pytest
+
+from engine import load_ruleset, new_game
+from engine.events import Audience, Event
+from engine.state import EMPTY_LEDGER, NightLedger, Step, evolve, put, thaw
+
+
+@pytest.mark.parametrize("cls", [Step, Event, Audience])
+def test_constructor_matches_fields(cls: type) -> None:
+    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    assert [p.name for p in params] == [f.name for f in fields(cls)]
+    for p, f in zip(params, fields(cls), strict=True):
+        if f.default is not MISSING:
+            assert p.default == f.default, f.name
+        elif f.default_factory is not MISSING:
+            # A mutable default (a dict) is made fresh for each record: None stands for it.
+            assert p.default is None, f.name
+        else:
+            assert p.default is inspect.Parameter.empty, f.name
+
+
+def test_records_built_by_keyword_and_position_agree() -> None:
+    step = Step("speech", 3, (4, 5), (), "day", "", 60, 0.0, (7,))
+    assert step == Step(kind="speech", seat=3, queue=(4, 5), round="day", seconds=60, permitted=(7,))
+    assert step.__dict__ == {f.name: getattr(step, f.name) for f in fields(Step)}
+    assert Step("night") == Step(kind="night", seat=0, queue=(), candidates=(), round="", night_step="")
+    event = Event("x", Audience("seats", (1, 2)), {"a": 1}, "p", {"b": 2})
+    assert (event.type, event.audience.seats, event.data, event.phrase, event.params) == (
+        "x",
+        (1, 2),
+        {"a": 1},
+        "p",
+        {"b": 2},
+    )
+    first, second = Event("y"), Event("y")
+    assert first == second and first.data is not second.data and first.params is not second.params
+
+
+def test_records_stay_frozen() -> None:
+    for record, name in ((Step("speech"), "seat"), (Event("x"), "type"), (Audience(), "kind")):
+        with pytest.raises(AttributeError):
+            setattr(record, name, 1)
+
+
+def test_copies_do_not_share_changes() -> None:
+    state, _ = new_game(load_ruleset("classic"), ["mafioso", "civilian", "civilian", "commissar"], seed=1)
+    copy = thaw(state)
+    put(copy, day=99, step=evolve(state.step, seat=4))
+    assert state.day != 99 and state.step.seat != 4
+    assert copy.day == 99 and copy.step.seat == 4
+    ledger = evolve(EMPTY_LEDGER, blocked=frozenset({1}))
+    assert NightLedger() == EMPTY_LEDGER and ledger.blocked == {1}
