@@ -18,6 +18,8 @@ from engine.registry import ABILITY_KINDS, INFORMING_KINDS, ability_kind
 from engine.rules.model import AbilityDef, StepDef
 from engine.state import GameState, Step, put, put_ledger
 
+_NOBODY: frozenset[int] = frozenset()
+
 
 def step_index(s: GameState, step_id: str) -> int:
     return s.ruleset.step_index(step_id)
@@ -46,7 +48,7 @@ def actors_of_step(s: GameState, step: StepDef) -> list[int]:
     """Seats that choose at this step. Prisoners are woken but do not choose (D-H5, D-H15)."""
     if step.kind != "act":
         return []
-    jailed = s.prisoners()
+    jailed = s.prisoners() if s.jail else _NOBODY
     if s.ruleset.blocks_known:  # city D-C7: a blocked role (or team) is told so and cannot choose
         if step.team in s.ledger.team_miss:
             return []

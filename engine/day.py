@@ -332,7 +332,7 @@ def close_candidate(s: GameState, out: Out) -> None:
                     {"seat": step.seat},
                 )
             )
-    count = sum(1 for _, c in s.ballots if c == step.seat)
+    count = [c for _, c in s.ballots].count(step.seat)
     say(s, out, "vote_count")
     out.append(
         Event(
@@ -347,7 +347,10 @@ def close_candidate(s: GameState, out: Out) -> None:
         put_step(s, seat=step.queue[0], queue=step.queue[1:])
         _announce_candidate(s, out)
         return
-    counts = {c: sum(1 for _, x in s.ballots if x == c) for c in step.candidates}
+    counts = dict.fromkeys(step.candidates, 0)  # each candidate's votes, in ballot order
+    for _, x in s.ballots:
+        if x in counts:
+            counts[x] += 1
     verdict = TALLIES[s.ruleset.voting.tally](s, counts)
     if verdict[0] == "elect":
         condemn(s, verdict[1], out)

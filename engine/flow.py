@@ -24,7 +24,7 @@ PARTING_ROUNDS = frozenset({"farewell", "night_words"})
 
 def say(s: GameState, out: Out, key: str, audience: Audience = EVERYONE, **params: Any) -> None:
     """A line of the host: an ``announce`` event with the preset's phrase for ``key``, if it has one."""
-    phrase = s.ruleset.phrase(key)
+    phrase = s.ruleset.phrases.get(key)  # Ruleset.phrase, without the call (a line for most commands)
     if phrase is not None:
         out.append(Event("announce", audience, {"key": key}, phrase, params))
 
@@ -204,9 +204,7 @@ def start_night(s: GameState, out: Out) -> None:
     put(s, phase="night", night=night, intro=intro, ledger=EMPTY_LEDGER, team_joins=joins, pending_joins=())
     if joined and check_win(s, out):
         return  # D-G7: wins are checked after the werewolf joins (D-CL7): his clan may now be the majority
-    from engine.conduct import end_of_day
-
-    end_of_day(s)
+    _conduct.end_of_day(s)
     key = "night_falls"
     if intro and s.ruleset.phrase("intro_night_falls"):
         key = "intro_night_falls"
@@ -251,15 +249,14 @@ def holders_of(s: GameState, step: StepDef, living_only: bool = True) -> list[in
 
 
 def next_night_step(s: GameState, out: Out) -> None:
-    while s.agenda:
-        step_id, rest = s.agenda[0], s.agenda[1:]
-        put(s, agenda=rest)
+    agenda = s.agenda
+    while agenda:
+        step_id, agenda = agenda[0], agenda[1:]
         step = _night_step_def(s, step_id)
         if not step_in_play(s, step):
             continue
-        from engine.abilities import actors_of_step  # the night's abilities live there
-
-        actors = actors_of_step(s, step)
+        put(s, agenda=agenda)
+        actors = _abilities.actors_of_step(s, step)
         if step.kind == "meet":
             seconds = s.ruleset.timer("meet")
         elif step.team:
@@ -271,7 +268,9 @@ def next_night_step(s: GameState, out: Out) -> None:
         # long the host waits before closing such a step is the host's business (the bot draws it from
         # the lengths of steps that living players took).
         put(s, step=Step("meet" if step.kind == "meet" else "night", night_step=step.id, seconds=seconds))
-        put_ledger(s, actions=(), skipped=frozenset(), proposals=(), team_target=0)
+        led = s.ledger
+        if led.actions or led.skipped or led.proposals or led.team_target:
+            put_ledger(s, actions=(), skipped=frozenset(), proposals=(), team_target=0)
         wake = s.ruleset.phrase(f"wake_{step.id}") or step.wake or None
         out.append(Event("night_step", EVERYONE, {"step": step.id, "seconds": seconds}, wake))
         awake = holders_of(s, step)
@@ -282,7 +281,8 @@ def next_night_step(s: GameState, out: Out) -> None:
                 _introduce_team(s, step.team, awake, out)
             elif step.kind == "meet" and step.shows:
                 _show_team(s, step.shows, awake, out)
-            jailed = [x for x in awake if x in s.prisoners()] if step.kind == "act" else []
+            prisoners = s.prisoners() if step.kind == "act" and s.jail else frozenset()
+            jailed = [x for x in awake if x in prisoners]
             if jailed:
                 out.append(
                     Event("in_jail", to_seats(*jailed), {"seats": jailed}, s.ruleset.phrase("in_jail"))
@@ -290,6 +290,7 @@ def next_night_step(s: GameState, out: Out) -> None:
             _show_revive_list(s, step, actors, out)
             _tell_unable(s, step, awake, actors, out)
         return
+    put(s, agenda=agenda)
     next_phase(s, out)
 
 
@@ -324,9 +325,7 @@ def _tell_unable(s: GameState, step: StepDef, awake: list[int], actors: list[int
 def _show_revive_list(s: GameState, step: StepDef, actors: list[int], out: Out) -> None:
     """D-CL8 variant 2: «Ведущий показывает, какие игроки «убиты»» to the reviving doctor."""
     if step.role and any(a.params.get("revive") for a in s.ruleset.roles[step.role].abilities):
-        from engine.abilities import victims_so_far
-
-        victims = victims_so_far(s)
+        victims = _abilities.victims_so_far(s)
         for seat in actors:
             out.append(
                 Event(
@@ -367,20 +366,15 @@ def _show_team(s: GameState, team: str, awake: list[int], out: Out) -> None:
 
 def close_night_step(s: GameState, out: Out) -> None:
     step = _night_step_def(s, s.step.night_step)
-    if step.kind == "act":
-        from engine.abilities import resolve_step
-
-        if resolve_step(s, step, out):
-            return  # the step opened again (a team's extra shot, D-H7)
+    if step.kind == "act" and _abilities.resolve_step(s, step, out):
+        return  # the step opened again (a team's extra shot, D-H7)
     out.append(Event("night_step_ended", EVERYONE, {"step": step.id}, step.sleep or None))
     next_night_step(s, out)
 
 
 def dawn(s: GameState, out: Out) -> None:
     """The end of the night: attempts meet protections, deaths take effect (end-of-night presets)."""
-    from engine.abilities import resolve_attempts
-
-    resolve = NIGHT_RESOLUTIONS.get(s.ruleset.night_resolution, resolve_attempts)
+    resolve = NIGHT_RESOLUTIONS.get(s.ruleset.night_resolution, _abilities.resolve_attempts)
     victims = resolve(s) if not s.intro else []
     put(s, last_night_victims=tuple(victims))
     start_day(s, out)
@@ -406,9 +400,7 @@ def start_day(s: GameState, out: Out) -> None:
         claimable=frozenset(),
         step=Step("dawn"),
     )
-    from engine.conduct import start_of_day
-
-    start_of_day(s, out)
+    _conduct.start_of_day(s, out)
     next_day_step(s, out)
 
 
@@ -438,16 +430,19 @@ def begin_speeches(
     return True
 
 
+_SPEECH_PHRASES = {
+    "intro": "intro_speech_turn",
+    "day": "speech_turn",
+    "last_word": "last_word",
+    "tie_word": "tie_word_turn",
+    "farewell": "farewell",
+    "night_words": "night_victim_words",
+}
+
+
 def announce_speech(s: GameState, out: Out) -> None:
     seat = s.step.seat
-    key = {
-        "intro": "intro_speech_turn",
-        "day": "speech_turn",
-        "last_word": "last_word",
-        "tie_word": "tie_word_turn",
-        "farewell": "farewell",
-        "night_words": "night_victim_words",
-    }.get(s.step.round, "speech_turn")
+    key = _SPEECH_PHRASES.get(s.step.round, "speech_turn")
     muted = seat in s.no_speech and s.step.round not in PARTING_ROUNDS
     if muted and s.ruleset.phrase("speech_skipped"):
         key = "speech_skipped"
@@ -468,3 +463,9 @@ def first_speaker_order(s: GameState) -> list[int]:
 
 def host_note(out: Out, kind: str, **data: Any) -> None:
     out.append(Event(kind, HOST_ONLY, data))
+
+
+# The night's abilities and the club conduct build on this module and import it; imported last, they
+# find it complete whichever of them is imported first (a function-level import costs a lookup per call).
+from engine import abilities as _abilities  # noqa: E402
+from engine import conduct as _conduct  # noqa: E402

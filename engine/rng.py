@@ -73,4 +73,7 @@ class Rng:
         return out
 
     def random(self) -> float:
-        return self._next() / _TWO_64
+        state = self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK  # _next, written out again
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return (z ^ (z >> 31)) / _TWO_64

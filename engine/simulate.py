@@ -94,8 +94,10 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
                     nominated.add(target)
                     out.append(Nominate(seat=seat, target=target))
     elif step.kind == "vote":
+        chance = 1.0 / max(1, len(step.queue) + 1)
+        random = rnd.random
         for seat in sorted(queries.voters(s)):
-            if rnd.random() < 1.0 / max(1, len(step.queue) + 1):
+            if random() < chance:
                 out.append(Vote(seat=seat, candidate=step.seat))
     elif step.kind == "tiebreak":
         if rnd.random() < 0.8:
@@ -139,15 +141,15 @@ def play_random_game(
     roles = roles or deal(ruleset, players, seed)
     state, events = new_game(ruleset, roles, seed)
     log: list[Command] = []
-    while not state.over:
+    while state.phase != "over":  # not state.over, without the property's call
         for command in random_commands(state, rnd):
             try:
                 state, more = apply(state, command)
             except IllegalCommand as exc:
                 raise AssertionError(f"the simulator sent an illegal {command}: {exc}") from exc
             log.append(command)
-            events.extend(more)
-            if state.over:
+            events += more
+            if state.phase == "over":
                 break
         if len(log) > MAX_COMMANDS:
             raise AssertionError(f"game with seed {seed} did not end after {MAX_COMMANDS} commands")

@@ -129,6 +129,7 @@ class Ruleset:
     loop_phases: tuple[str, ...] = ("day", "night")
     phase_kinds: Mapping[str, str] = field(default_factory=lambda: {"night": "steps", "day": "talk"})
     # Lookups derived from the fields above, built on first use (a ruleset never changes once loaded).
+    # Keys: names (str) of the lookups, and the deals (tuples of role ids) whose seats were looked up.
     _memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def phase_at(self, position: int) -> str:
@@ -151,10 +152,14 @@ class Ruleset:
         return int(self.timers.get(key, 30))
 
     def ability_for_step(self, role_id: str, step_id: str) -> tuple[AbilityDef, ...]:
-        key = ("abilities", role_id, step_id)
-        found: tuple[AbilityDef, ...] | None = self._memo.get(key)
+        table: dict[tuple[str, str], tuple[AbilityDef, ...]] | None = self._memo.get("abilities")
+        if table is None:
+            table = self._memo["abilities"] = {}
+        found = table.get((role_id, step_id))
         if found is None:
-            found = self._memo[key] = tuple(a for a in self.roles[role_id].abilities if a.step == step_id)
+            found = table[role_id, step_id] = tuple(
+                a for a in self.roles[role_id].abilities if a.step == step_id
+            )
         return found
 
     def joining_roles(self) -> tuple[str, ...]:
@@ -203,17 +208,19 @@ class Ruleset:
 
     def seats_by_role(self, roles: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
         """The seats (ascending) dealt each role of ``roles`` (roles[i] is seat i + 1's role)."""
-        return self._seating(roles)[0]
+        found: tuple[Seating, Seating] | None = self._memo.get(roles)  # keyed by the deal itself
+        return (found or self._seating(roles))[0]
 
     def seats_by_team(self, roles: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
         """The seats (ascending) whose dealt role wakes with each team (a joined werewolf not counted)."""
-        return self._seating(roles)[1]
+        found: tuple[Seating, Seating] | None = self._memo.get(roles)
+        return (found or self._seating(roles))[1]
 
     def _seating(self, roles: tuple[str, ...]) -> tuple[Seating, Seating]:
-        seatings: dict[tuple[str, ...], tuple[Seating, Seating]] | None = self._memo.get("seatings")
-        if seatings is None:
-            seatings = self._memo["seatings"] = {}
-        found = seatings.get(roles)
+        deals: list[tuple[str, ...]] | None = self._memo.get("deals")
+        if deals is None:
+            deals = self._memo["deals"] = []
+        found: tuple[Seating, Seating] | None = self._memo.get(roles)
         if found is None:
             by_role: dict[str, list[int]] = {}
             by_team: dict[str, list[int]] = {}
@@ -225,7 +232,10 @@ class Ruleset:
                 {r: tuple(seats) for r, seats in by_role.items()},
                 {t: tuple(seats) for t, seats in by_team.items()},
             )
-            if len(seatings) >= 4096:  # a bound on the memory of a long simulation of many deals
-                seatings.clear()
-            seatings[roles] = found
+            if len(deals) >= 4096:  # a bound on the memory of a long simulation of many deals
+                for old in deals:
+                    del self._memo[old]
+                deals.clear()
+            deals.append(roles)
+            self._memo[roles] = found
         return found
