@@ -105,7 +105,10 @@ class Speaker:
                 finished.set_result(error)
 
         def after(error: Exception | None) -> None:
-            loop.call_soon_threadsafe(settle, error)
+            # discord.py's player thread calls this, possibly after the bot (and its loop) has closed;
+            # then nobody waits for the clip any more.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(settle, error)
 
         packets = announcement.clip.packets
         if abs(self.volume - 1.0) > 1e-3:
