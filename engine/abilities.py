@@ -7,7 +7,6 @@ the protections at dawn (:func:`resolve_attempts`).
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import replace
 from typing import Any
 
@@ -245,6 +244,8 @@ def resolve_step(s: GameState, step: StepDef, out: Out) -> bool:
 def _idle_actors(s: GameState, step: StepDef, index: int, out: Out) -> None:
     """An actor who neither acted nor skipped: the kind named by his ability's ``if_idle`` applies
     (city D-C17: a sheriff, agent or doctor who does not wake up leaves the table)."""
+    if step.id not in s.ruleset.idle_steps():
+        return  # no ability of this step says what happens to an idle actor
     done = {a[0] for a in s.ledger.actions} | s.ledger.skipped
     for seat in actors_of_step(s, step):
         if seat in done:
@@ -272,7 +273,9 @@ def _resolve_team(s: GameState, step: StepDef, index: int, out: Out) -> bool:
     if not target and tdef.tie == "designate":
         target = _designated(s, tdef.leader, members)
     elif not target and s.ledger.proposals:
-        counts = Counter(t for _, t in s.ledger.proposals)
+        counts: dict[int, int] = {}  # votes per target, in the order first proposed
+        for _, t in s.ledger.proposals:
+            counts[t] = counts.get(t, 0) + 1
         top = max(counts.values())
         tied = [t for t, c in counts.items() if c == top]
         if len(tied) == 1:

@@ -36,6 +36,9 @@ def event(out: Out, kind: str, audience: Audience = EVERYONE, phrase: str | None
 # -- eliminations ----------------------------------------------------------------------------------
 
 
+_LEAVING_PHRASES = {"killed": "player_killed", "executed": "executed", "removed": "removed"}
+
+
 def eliminate(
     s: GameState, seat: int, how: str, out: Out, reveal: bool, phrase: str = "", **extra: Any
 ) -> None:
@@ -51,7 +54,7 @@ def eliminate(
         data["role"] = role
         data["role_name"] = params["role"] = s.ruleset.roles[role].display
         put(s, revealed=s.revealed | {seat})
-    phrase_key = {"killed": "player_killed", "executed": "executed", "removed": "removed"}[how]
+    phrase_key = _LEAVING_PHRASES[how]
     if how == "killed" and s.ruleset.phrase("player_killed_neutral") and _several_killers(s):
         phrase_key = "player_killed_neutral"
     if how == "executed" and not reveal and s.ruleset.phrase("executed_hidden"):
@@ -80,6 +83,14 @@ def _release_prisoners(s: GameState, seat: int, out: Out) -> None:
 
 def _several_killers(s: GameState) -> bool:
     """D-CL12: the exact «мафия коварно убила» line only when the mafia is the only killer in play."""
+    facts = s.ruleset.deal_facts(s.roles)
+    several: bool | None = facts.get("several_killers")
+    if several is None:
+        several = facts["several_killers"] = _count_killers(s) > 1
+    return several
+
+
+def _count_killers(s: GameState) -> int:
     killers = set()
     for role_id in set(s.roles):
         role = s.ruleset.roles[role_id]
@@ -87,7 +98,7 @@ def _several_killers(s: GameState) -> bool:
             killers.add(role.team)
         if any(a.kind == "kill" for a in role.abilities):
             killers.add(role_id)
-    return len(killers) > 1
+    return len(killers)
 
 
 def _werewolf_trigger(s: GameState, seat: int, out: Out) -> None:

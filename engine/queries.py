@@ -46,7 +46,7 @@ def awake(s: GameState) -> frozenset[int]:
 def voters(s: GameState) -> frozenset[int]:
     if s.step.kind == "vote":
         voted = {v for v, _ in s.ballots}
-        return frozenset(x for x in s.alive if may_vote(s, x) and x not in voted)
+        return frozenset([x for x in s.alive if x not in voted and may_vote(s, x)])
     if s.step.kind == "tiebreak":
         return frozenset({s.step.seat})
     kind = STEP_KINDS.get(s.step.kind)
@@ -58,13 +58,15 @@ def voters(s: GameState) -> frozenset[int]:
 def actors(s: GameState) -> frozenset[int]:
     """Seats that may submit an action at the current step (a night ability, or a day ability such as
     the judge's acquittal)."""
-    kind = STEP_KINDS.get(s.step.kind)
+    step = s.step
+    if s.phase == "night":
+        if step.kind != "night":
+            return frozenset()
+        return frozenset(actors_of_step(s, s.ruleset.night_step(step.night_step)))
+    kind = STEP_KINDS.get(step.kind)
     if s.phase == "day" and kind is not None and hasattr(kind, "actors"):
         return frozenset(kind.actors(s))
-    if s.phase != "night" or s.step.kind != "night":
-        return frozenset()
-    step = s.ruleset.night_step(s.step.night_step)
-    return frozenset(actors_of_step(s, step))
+    return frozenset()
 
 
 def targets_for(s: GameState, seat: int) -> dict[str, list[int]]:
@@ -83,7 +85,7 @@ def targets_for(s: GameState, seat: int) -> dict[str, list[int]]:
 def is_optional(s: GameState, seat: int) -> bool:
     if s.phase != "night" or s.step.kind != "night":
         return True
-    if any(st.team and st.id == s.step.night_step for st in s.ruleset.night_steps):
+    if s.step.night_step in s.ruleset.team_step_ids():
         return False  # D-G3: a group kill choice is mandatory
     return all(ab.optional for ab in abilities_now(s, seat, s.step.night_step))
 

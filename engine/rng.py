@@ -69,7 +69,16 @@ class Rng:
         return items[self._next() % len(items)]
 
     def shuffled(self, items: Sequence[T]) -> list[T]:
-        out, self.state = shuffled(self.state, items)
+        """:func:`shuffled` on the wrapper's own state (the same draws, without a call per draw)."""
+        out = list(items)
+        state = self.state
+        for i in range(len(out) - 1, 0, -1):
+            state = (state + 0x9E3779B97F4A7C15) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            j = (z ^ (z >> 31)) % (i + 1)
+            out[i], out[j] = out[j], out[i]
+        self.state = state
         return out
 
     def random(self) -> float:

@@ -23,6 +23,7 @@ from engine.rules import Ruleset
 from engine.state import GameState
 
 MAX_COMMANDS = 20_000
+_ADVANCE = Advance()  # commands are immutable: every Advance of the simulator is this one
 
 
 @dataclass
@@ -38,9 +39,8 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
     """Commands a table of random players might send now, ending with the host's Advance."""
     out: list[Command] = []
     step = s.step
-    living = s.living()
-    if s.ruleset.conduct.kind != "none" and living and rnd.random() < 0.01:
-        out.append(Foul(seat=rnd.choice(living), reason="random"))
+    if s.ruleset.conduct.kind != "none" and s.alive and rnd.random() < 0.01:
+        out.append(Foul(seat=rnd.choice(s.living()), reason="random"))
         return out
     if step.kind == "night":
         actors = sorted(queries.actors(s))
@@ -64,6 +64,7 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
             if len(picks) == ab_targets:
                 out.append(Act(seat=seat, targets=tuple(picks), act=name))
     elif step.kind == "speech":
+        living = s.living()
         nominated = {t for _, t in s.nominations} | s.cleared  # cleared: voted on already today
         already = sum(1 for by, _ in s.nominations if by == step.seat)
         may_nominate = already < s.ruleset.voting.nominations_per_player
@@ -85,6 +86,7 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
             out.append(Pass(seat=step.seat))
             return out
     elif step.kind == "nominations":
+        living = s.living()
         nominated = {t for _, t in s.nominations} | s.cleared  # cleared: voted on already today
         for seat in living:
             if rnd.random() < 0.25:
@@ -130,7 +132,7 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
     elif step.kind == "question" and rnd.random() < 0.5:
         out.append(Answer(seat=step.seat, yes=rnd.random() < 0.5))
         return out
-    out.append(Advance())
+    out.append(_ADVANCE)
     return out
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 Seating = dict[str, tuple[int, ...]]  # role or team id -> seats, ascending
+DealMemo = tuple[Seating, Seating, dict[str, Any]]  # by role, by team, other facts of one deal
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +179,22 @@ class Ruleset:
             found = self._memo["killing_teams"] = tuple((i, t) for i, t in self.teams.items() if t.kill_step)
         return found
 
+    def idle_steps(self) -> frozenset[str]:
+        """Ids of the night steps with an ability that names what happens to an idle actor (``if_idle``)."""
+        found: frozenset[str] | None = self._memo.get("idle_steps")
+        if found is None:
+            found = self._memo["idle_steps"] = frozenset(
+                a.step for r in self.roles.values() for a in r.abilities if a.params.get("if_idle")
+            )
+        return found
+
+    def team_step_ids(self) -> frozenset[str]:
+        """Ids of the night steps where a team chooses."""
+        found: frozenset[str] | None = self._memo.get("team_step_ids")
+        if found is None:
+            found = self._memo["team_step_ids"] = frozenset(st.id for st in self.night_steps if st.team)
+        return found
+
     def night_step(self, step_id: str, intro: bool = False) -> StepDef:
         """The first step called ``step_id`` of the night (of the intro night if ``intro``); like a scan
         of the steps, StopIteration if there is none."""
@@ -208,19 +225,25 @@ class Ruleset:
 
     def seats_by_role(self, roles: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
         """The seats (ascending) dealt each role of ``roles`` (roles[i] is seat i + 1's role)."""
-        found: tuple[Seating, Seating] | None = self._memo.get(roles)  # keyed by the deal itself
+        found: DealMemo | None = self._memo.get(roles)  # keyed by the deal itself
         return (found or self._seating(roles))[0]
 
     def seats_by_team(self, roles: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
         """The seats (ascending) whose dealt role wakes with each team (a joined werewolf not counted)."""
-        found: tuple[Seating, Seating] | None = self._memo.get(roles)
+        found: DealMemo | None = self._memo.get(roles)
         return (found or self._seating(roles))[1]
 
-    def _seating(self, roles: tuple[str, ...]) -> tuple[Seating, Seating]:
+    def deal_facts(self, roles: tuple[str, ...]) -> dict[str, Any]:
+        """A scratch memo for facts that follow from the ruleset and the deal alone (the roles dealt never
+        change during a game): the engine stores such facts here under names of its own."""
+        found: DealMemo | None = self._memo.get(roles)
+        return (found or self._seating(roles))[2]
+
+    def _seating(self, roles: tuple[str, ...]) -> DealMemo:
         deals: list[tuple[str, ...]] | None = self._memo.get("deals")
         if deals is None:
             deals = self._memo["deals"] = []
-        found: tuple[Seating, Seating] | None = self._memo.get(roles)
+        found: DealMemo | None = self._memo.get(roles)
         if found is None:
             by_role: dict[str, list[int]] = {}
             by_team: dict[str, list[int]] = {}
@@ -231,6 +254,7 @@ class Ruleset:
             found = (
                 {r: tuple(seats) for r, seats in by_role.items()},
                 {t: tuple(seats) for t, seats in by_team.items()},
+                {},
             )
             if len(deals) >= 4096:  # a bound on the memory of a long simulation of many deals
                 for old in deals:

@@ -10,8 +10,9 @@ from dataclasses import MISSING, fields
 
 import pytest
 
-from engine import load_ruleset, new_game
+from engine import load_ruleset, new_game, rng
 from engine.events import Audience, Event
+from engine.rng import Rng
 from engine.state import EMPTY_LEDGER, NightLedger, Step, evolve, put, thaw
 
 
@@ -60,3 +61,19 @@ def test_copies_do_not_share_changes() -> None:
     assert copy.day == 99 and copy.step.seat == 4
     ledger = evolve(EMPTY_LEDGER, blocked=frozenset({1}))
     assert NightLedger() == EMPTY_LEDGER and ledger.blocked == {1}
+
+
+def test_rng_wrapper_draws_as_the_pure_functions() -> None:
+    """The simulator's Rng writes SplitMix64 out inline; it must draw exactly what engine.rng draws."""
+    for seed in range(50):
+        wrapper, state = Rng(seed), rng.seed_state(seed)
+        items = list(range(seed % 11 + 1))
+        value, state = rng.next_u64(state)
+        assert wrapper.random() == value / float(1 << 64)
+        index, state = rng.below(state, 7)
+        assert wrapper.below(7) == index
+        item, state = rng.choice(state, items)
+        assert wrapper.choice(items) == item
+        order, state = rng.shuffled(state, items)
+        assert wrapper.shuffled(items) == order
+        assert wrapper.state == state
