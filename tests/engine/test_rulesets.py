@@ -29,6 +29,14 @@ def test_every_bundled_preset_loads_with_every_option() -> None:
     assert {"classic", "simple"} <= set(available_presets())
 
 
+@pytest.mark.parametrize("preset", ["classic", "simple", "city", "hobbyworld", "blood"])
+def test_default_timers_are_the_decisions(preset: str) -> None:
+    """D-G5: «single-role night step 30 s; group kill (mafia, yakuza, hunters) 60 s …; vote 30 s per
+    ballot»."""
+    rules = load_ruleset(preset)
+    assert (rules.timer("night_step"), rules.timer("group_kill"), rules.timer("vote")) == (30, 60, 30)
+
+
 def test_catalogue_holds_every_role_id_of_the_spec() -> None:
     text = RULESETS_MD.read_text(encoding="utf-8")
     section = text.split("## 3. Canonical role ids", 1)[1].split("### 3.1", 1)[0]
