@@ -60,10 +60,7 @@ class ImmunityKeeper:
 
     def _store(self, guild_id: int, users: list[str]) -> None:
         assert self.service.storage is not None
-        settings = self.service.storage.guild_settings(guild_id)
-        defaults = dict(settings.ruleset_defaults or {})
-        defaults[KEY] = users
-        self.service.storage.update_guild_settings(guild_id, ruleset_defaults=defaults)
+        self.service.storage.set_guild_value(guild_id, KEY, users)
 
     async def take(self, guild_id: int, ruleset: engine.Ruleset, players: dict[int, int]) -> list[int]:
         """The seats immune in a new game (``players``: seat -> user id); the memory is used up by a game

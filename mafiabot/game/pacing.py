@@ -98,12 +98,4 @@ class PacingKeeper:
         if pacing is None or storage is None or not pacing.changed:
             return
         pacing.changed = False
-        data = pacing.to_json()
-
-        def store() -> None:
-            settings = storage.guild_settings(guild_id)
-            defaults = dict(settings.ruleset_defaults or {})
-            defaults[KEY] = data
-            storage.update_guild_settings(guild_id, ruleset_defaults=defaults)
-
-        await asyncio.to_thread(store)
+        await asyncio.to_thread(storage.set_guild_value, guild_id, KEY, pacing.to_json())

@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
 from mafiabot.storage.base import NotFound, StorageBase, StorageError
@@ -102,6 +103,24 @@ class ConductMixin(StorageBase):
         with self._session() as session:
             row = session.get(GuildSettings, guild_id)
             return row if row is not None else GuildSettings(guild_id=guild_id, ruleset_defaults={})
+
+    def set_guild_value(self, guild_id: int, key: str, value: Any) -> None:
+        """Set one entry of the guild's stored ``ruleset_defaults`` (the bot keeps city immunity and the
+        night pacing there). Read and written in one transaction with the row locked, so two writers of
+        different entries cannot lose each other's."""
+        for attempt in range(2):
+            try:
+                with self._session() as session:
+                    query = select(GuildSettings).where(GuildSettings.guild_id == guild_id).with_for_update()
+                    row = session.exec(query).first()
+                    if row is None:
+                        row = GuildSettings(guild_id=guild_id, ruleset_defaults={})
+                    row.ruleset_defaults = {**(row.ruleset_defaults or {}), key: value}
+                    session.add(row)
+                return
+            except IntegrityError:
+                if attempt:  # the row was created by another writer meanwhile: the second try finds it
+                    raise
 
     def update_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
         unknown = set(changes) - _SETTINGS_FIELDS

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 import sqlalchemy as sa
 from storage_helpers import GUILD, OTHER_GUILD, START, FakeClock
@@ -60,6 +62,20 @@ def test_pending_unmutes_survive_a_restart(storage: Storage, migrated_engine: sa
     assert restarted.pop_pending_unmute(GUILD, 101) is False
     assert [p.user_id for p in restarted.pending_unmutes(GUILD)] == [102]
     assert [p.guild_id for p in restarted.pending_unmutes(OTHER_GUILD)] == [OTHER_GUILD]
+
+
+def test_guild_values_written_at_once_keep_each_other(storage: Storage) -> None:
+    """City immunity and the night pacing share the guild's stored defaults; writers of different keys
+    from several threads (the bot's worker threads) must not lose each other's entries."""
+    storage.update_guild_settings(GUILD, volume=0.5, ruleset_defaults={"city": {"speech": 60}})
+    keys = [f"key{i}" for i in range(16)]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        list(pool.map(lambda k: storage.set_guild_value(GUILD, k, [k]), keys))
+    stored = storage.guild_settings(GUILD)
+    assert stored.ruleset_defaults == {"city": {"speech": 60}, **{k: [k] for k in keys}}
+    assert stored.volume == 0.5
+    storage.set_guild_value(OTHER_GUILD, "key0", 1)  # a guild without a row gets one
+    assert storage.guild_settings(OTHER_GUILD).ruleset_defaults == {"key0": 1}
 
 
 def test_guild_settings_default_and_update(storage: Storage) -> None:
