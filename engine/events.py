@@ -52,6 +52,8 @@ HOST_ONLY = Audience(HOST)
 
 
 def to_seats(*seats: int) -> Audience:
+    if len(seats) == 1:
+        return Audience(SEATS, seats)  # most private events go to one seat
     return Audience(SEATS, tuple(sorted(set(seats))))
 
 

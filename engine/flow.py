@@ -251,8 +251,11 @@ def step_in_play(s: GameState, step: StepDef) -> bool:
 
 def holders_of(s: GameState, step: StepDef, living_only: bool = True) -> list[int]:
     if step.team:
-        return s.team_members(step.team, living_only)
-    seats = s.ruleset.seats_by_role(s.roles).get(step.role, ())
+        if s.team_joins:
+            return s.team_members(step.team, living_only)
+        seats = s.ruleset.seats_by_team(s.roles).get(step.team, ())  # team_members without joins
+    else:
+        seats = s.ruleset.seats_by_role(s.roles).get(step.role, ())
     if not living_only:
         return list(seats)
     alive = s.alive

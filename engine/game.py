@@ -76,9 +76,9 @@ def new_game(
             {"ruleset": ruleset.id, "options": list(ruleset.selected_options), "seats": len(roles)},
         )
     )
+    put(s, knowledge=s.knowledge | {(seat, seat) for seat in range(1, len(roles) + 1)})  # each sees his own
     for seat, role in enumerate(roles, start=1):
         rdef = ruleset.roles[role]
-        put(s, knowledge=s.knowledge | {(seat, seat)})
         out.append(
             Event(
                 "role_dealt",
@@ -124,7 +124,8 @@ def apply(state: GameState, command: Command) -> tuple[GameState, list[Event]]:
     handler = _HANDLERS.get(type(command))
     if handler is None:
         raise IllegalCommand(f"Неизвестная команда {command.type!r}.")
-    s = thaw(state)
+    s = object.__new__(GameState)  # thaw(state), written out: this runs for every command
+    object.__setattr__(s, "__dict__", state.__dict__.copy())
     out: list[Event] = []
     before = s.step
     handler(s, command, out)

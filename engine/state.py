@@ -228,8 +228,18 @@ def evolve(obj: T, **changes: Any) -> T:
 
 
 def put_step(state: GameState, **changes: Any) -> None:
-    put(state, step=evolve(state.step, **changes))
+    """``put(state, step=evolve(state.step, **changes))``, written out (a step changes at most commands)."""
+    fresh = state.step.__dict__.copy()
+    fresh.update(changes)
+    step = object.__new__(Step)
+    _set(step, "__dict__", fresh)
+    state.__dict__["step"] = step
 
 
 def put_ledger(state: GameState, **changes: Any) -> None:
-    put(state, ledger=evolve(state.ledger, **changes))
+    """``put(state, ledger=evolve(state.ledger, **changes))``, written out."""
+    fresh = state.ledger.__dict__.copy()
+    fresh.update(changes)
+    ledger = object.__new__(NightLedger)
+    _set(ledger, "__dict__", fresh)
+    state.__dict__["ledger"] = ledger
