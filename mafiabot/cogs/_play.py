@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -29,18 +31,39 @@ async def require_seat(interaction: discord.Interaction[Any], table: Table) -> i
     return seat
 
 
+# Discord fails an interaction that is not answered within 3 s. A click is answered once its command is
+# applied and stored; if that takes longer (a busy table, a slow database), the click is acknowledged
+# first («думает…») and answered in its place when done.
+ACK_AFTER = 2.0
+
+
+async def _acknowledge_later(interaction: discord.Interaction[Any], started: asyncio.Event) -> None:
+    await asyncio.sleep(ACK_AFTER)
+    started.set()
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
 async def submit(
     interaction: discord.Interaction[Any], table: Table, command: engine.Command, serial: int, ok: str
 ) -> bool:
     """Submit one command for the clicking player and answer them privately."""
+    started = asyncio.Event()
+    guard = asyncio.create_task(_acknowledge_later(interaction, started))
     try:
         events = await table.service.submit(table, command, serial=serial)
     except StaleAction:
+        await _settle(guard, started)
         await reply_ephemeral(interaction, STALE)
         return False
     except engine.IllegalCommand as exc:
+        await _settle(guard, started)
         await reply_ephemeral(interaction, str(exc))
         return False
+    except BaseException:
+        guard.cancel()
+        raise
+    await _settle(guard, started)
     # D-F2: a self-nomination, self-vote or second vote the preset refuses with a foul is no error.
     refused = next((e for e in events if e.type == "refused"), None)
     if refused is not None:
@@ -48,6 +71,14 @@ async def submit(
         return False
     await reply_ephemeral(interaction, ok)
     return True
+
+
+async def _settle(guard: asyncio.Task[None], started: asyncio.Event) -> None:
+    """Stop the acknowledgement if it has not begun; if it has, let it finish (the answer follows it)."""
+    if not started.is_set():
+        guard.cancel()
+    with contextlib.suppress(asyncio.CancelledError, discord.HTTPException):
+        await guard
 
 
 Build = Callable[[int, str, list[str]], tuple[engine.Command, str]]

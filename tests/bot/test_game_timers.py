@@ -3,12 +3,16 @@ extend. The session's clock is moved forward instead of waiting."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
+import pytest
 from fakediscord import Club, FakeDiscord
 from game_driver import MEMBER_EDIT, TableDriver
 
+from engine.commands import Command
 from mafiabot.bot import MafiaBot
+from mafiabot.cogs import _play
 
 WARNING = "⏳ Осталось десять секунд."
 
@@ -95,3 +99,38 @@ async def test_at_night_the_countdown_and_the_warning_are_for_the_actors_only(
     await d.settled()
     assert WARNING not in d.public_texts()
     assert not any(WARNING in d.dm_texts(x) for x in d.all_seats() - set(mafia))
+
+
+async def test_a_slow_click_is_acknowledged_first_and_answered_when_done(
+    bot: MafiaBot, fake: FakeDiscord, club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord fails a click not answered within 3 s. When applying and storing the command takes long (a
+    slow database here), the bot acknowledges the click first and answers it in place when done; a fast
+    click is answered at once."""
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic")
+    fast = await d.pass_speech()
+    assert fast.callback_type == 4 and d.state.step.seat == 2
+
+    monkeypatch.setattr(_play, "ACK_AFTER", 0.05)
+    games = d.games
+    store = games.persist_command
+
+    async def slow_store(game_id: int, command: Command) -> None:
+        await asyncio.sleep(0.5)
+        await store(game_id, command)
+
+    monkeypatch.setattr(games, "persist_command", slow_store)
+    slow = await fake.click(d.member(2), d.panel(), label="Пас")
+    assert slow.callback_type == 5, slow.callback  # «думает…», privately
+    answer = await slow.wait_followup()
+    assert answer.ephemeral and answer.content == "Пас."
+    await d.settled()
+    assert d.state.step.seat == 3
+
+    # A refused click stores nothing, so it is answered at once.
+    refused = await fake.click(d.member(2), d.panel(), label="Пас")  # not his speech any more
+    assert refused.callback_type == 4 and refused.ephemeral
+    assert refused.content == "Сейчас говорит игрок 3."
+    assert d.state.step.seat == 3

@@ -461,4 +461,7 @@ class Driver:
                 lambda: record.callback is not None,
                 what=f"the bot to answer interaction {record.id} ({data})",
             )
+            if record.callback_type == 5:
+                # «думает…»: what the member waits for is the answer that replaces it.
+                await record.wait_followup(timeout=30.0)
         return record
