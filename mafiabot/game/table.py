@@ -96,6 +96,7 @@ class Table:
         self._warned_forbidden = False
         self.leave_timers: dict[int, asyncio.Task[None]] = {}
         self.nick_original: dict[int, str | None] = {}  # nicknames before the seat numbers were added
+        self._panel_shown: tuple[str, str] | None = None  # the panel's text and controls as last sent
 
     @property
     def game_id(self) -> int:
@@ -233,13 +234,19 @@ class Table:
         async def update() -> None:
             view = panel_view(self)
             text = self.status_text()
+            # An edit that changes nothing is still seen («изменено», a gateway update): at night it
+            # would tell the table that somebody acted, so the panel is edited only when it changes.
+            shown = (text, repr(view.to_components()))
             if self.panel is None:
                 self.panel = await self.channel.send(text, view=view)
+            elif shown == self._panel_shown:
+                return
             else:
                 try:
                     await self.panel.edit(content=text, view=view)
                 except discord.NotFound:
                     self.panel = await self.channel.send(text, view=view)
+            self._panel_shown = shown
 
         self._enqueue(update)
 

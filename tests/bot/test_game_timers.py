@@ -100,6 +100,16 @@ async def test_at_night_the_countdown_and_the_warning_are_for_the_actors_only(
     assert WARNING not in d.public_texts()
     assert not any(WARNING in d.dm_texts(x) for x in d.all_seats() - set(mafia))
 
+    # Nor does the public panel move when somebody acts: an edit is seen even if nothing in it changes.
+    assert d.table is not None and d.table.panel is not None
+    panel_id = str(d.table.panel.id)
+    mark = len(fake.calls)
+    first = await d.act_in_dm(mafia[0], mafia[1])
+    assert first.content in ("Выбор принят.", f"Ваш выбор: №{mafia[1]}."), first.content
+    assert d.state.step.night_step == "mafia", "the other mafioso has not chosen yet"
+    edits = [c for c in fake.calls[mark:] if c.method == "PATCH" and c.params.get("message_id") == panel_id]
+    assert not edits
+
 
 async def test_a_slow_click_is_acknowledged_first_and_answered_when_done(
     bot: MafiaBot, fake: FakeDiscord, club: Club, monkeypatch: pytest.MonkeyPatch
