@@ -126,7 +126,7 @@ def nominate(s: GameState, seat: int, target: int, out: Out) -> None:
     if target not in s.alive:
         raise IllegalTarget(f"Игрок {target} не за столом.")
     if target == seat and not voting.self_nomination:
-        _refuse(s, seat, "self_nomination", IllegalTarget("Нельзя выставлять себя."), out)
+        refuse(s, seat, "self_nomination", IllegalTarget("Нельзя выставлять себя."), out)
         return
     if any(t == target for _, t in s.nominations):
         raise AlreadyActed(f"Игрок {target} уже выставлен.")
@@ -151,7 +151,7 @@ def nominate(s: GameState, seat: int, target: int, out: Out) -> None:
         out.append(Event("immunity_lost", EVERYONE, {"seat": seat}, phrase, {"seat": seat}))
 
 
-def _refuse(s: GameState, seat: int, reason: str, error: IllegalCommand, out: Out) -> None:
+def refuse(s: GameState, seat: int, reason: str, error: IllegalCommand, out: Out) -> None:
     """D-F2: where the preset says so, a self-nomination, a self-vote or a second vote is refused with a
     foul («За выставление себя на голосование, голосование за себя, повторное голосование … замечание»);
     elsewhere it is an illegal command."""
@@ -306,10 +306,10 @@ def vote(s: GameState, seat: int, candidate: int, out: Out) -> None:
     if candidate != step.seat:
         raise IllegalTarget(f"Сейчас голосуем за игрока {step.seat}, а не за {candidate}.")
     if seat in {v for v, _ in s.ballots}:
-        _refuse(s, seat, "second_vote", AlreadyActed("Вы уже проголосовали."), out)
+        refuse(s, seat, "second_vote", AlreadyActed("Вы уже проголосовали."), out)
         return
     if seat == candidate and not s.ruleset.voting.self_vote:
-        _refuse(s, seat, "self_vote", IllegalTarget("Нельзя голосовать за себя."), out)
+        refuse(s, seat, "self_vote", IllegalTarget("Нельзя голосовать за себя."), out)
         return
     put(s, ballots=(*s.ballots, (seat, candidate)))
     out.append(Event("voted", EVERYONE, {"seat": seat, "candidate": candidate}))

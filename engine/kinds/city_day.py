@@ -8,8 +8,7 @@ together. An alibi (agent's or lawyer's) keeps a condemned player at the table.
 
 from __future__ import annotations
 
-from engine.conduct import give_foul
-from engine.day import candidates, may_vote, start_ballot
+from engine.day import candidates, may_vote, refuse, start_ballot
 from engine.errors import AlreadyActed, DeadPlayer, NotYourTurn, WrongPhase
 from engine.events import EVERYONE, Event
 from engine.flow import (
@@ -173,10 +172,9 @@ class LiftVote:
         if not may_vote(s, seat):
             raise NotYourTurn(f"Игрок {seat} сегодня не голосует.")
         if any(v == seat for v, _ in s.ballots):
-            if s.ruleset.voting.foul_refusals:
-                give_foul(s, seat, "second_vote", out)  # «повторное голосование – замечание»
-                return
-            raise AlreadyActed("Вы уже проголосовали.")
+            # «повторное голосование – замечание», answered like a second vote on the day's ballot
+            refuse(s, seat, "second_vote", AlreadyActed("Вы уже проголосовали."), out)
+            return
         put(s, ballots=(*s.ballots, (seat, 0)))
         out.append(Event("voted", EVERYONE, {"seat": seat, "candidate": 0}))
 

@@ -213,6 +213,17 @@ def test_leaving_together_needs_more_than_half_of_the_voters() -> None:
     assert t.s.phase == "night" and len(t.s.alive) == 11
 
 
+def test_a_second_vote_to_leave_together_is_refused_with_a_foul() -> None:
+    """001: «повторное голосование – замечание» (D-F2) holds for the vote on leaving together as for the
+    day's ballot: the voter is told privately why, gets the foul, and his vote counts once."""
+    t = start(ELEVEN, QUIET)
+    votes = [(10, [1]), (9, [2])]
+    events = t.day([(1, 10), (2, 9)], votes, revote=votes, lift=[1, 1, 2, 3, 4, 5])
+    refused = [e for e in events if e.type == "refused"]
+    assert [(e.get("seat"), e.get("reason"), e.audience.seats) for e in refused] == [(1, "second_vote", (1,))]
+    assert brief(events, "foul", "lift_count") == [("foul", 1, 1), ("lift_count", 5, 11, False)]
+
+
 def test_an_alibi_keeps_one_of_the_leaving_players() -> None:
     """D-C13: «An alibi player who would be eliminated stays (city_alibi); the rest of a leave-together
     group still leaves»."""
