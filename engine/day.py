@@ -264,7 +264,7 @@ def _announce_candidate(s: GameState, out: Out) -> None:
             "ballot",
             EVERYONE,
             {"candidate": seat, "round": s.step.round},
-            s.ruleset.phrase("vote_candidate"),
+            s.ruleset.phrases.get("vote_candidate"),
             {"seat": seat},
         )
     )
@@ -305,9 +305,10 @@ def vote(s: GameState, seat: int, candidate: int, out: Out) -> None:
         raise NotYourTurn(f"Игрок {seat} сегодня голосует так же, как аферист.")
     if candidate != step.seat:
         raise IllegalTarget(f"Сейчас голосуем за игрока {step.seat}, а не за {candidate}.")
-    if seat in {v for v, _ in s.ballots}:
-        refuse(s, seat, "second_vote", AlreadyActed("Вы уже проголосовали."), out)
-        return
+    for voter, _ in s.ballots:
+        if voter == seat:
+            refuse(s, seat, "second_vote", AlreadyActed("Вы уже проголосовали."), out)
+            return
     if seat == candidate and not s.ruleset.voting.self_vote:
         refuse(s, seat, "self_vote", IllegalTarget("Нельзя голосовать за себя."), out)
         return
@@ -343,7 +344,7 @@ def close_candidate(s: GameState, out: Out) -> None:
             "vote_count",
             EVERYONE,
             {"candidate": step.seat, "count": count, "round": step.round},
-            s.ruleset.phrase("vote_result"),
+            s.ruleset.phrases.get("vote_result"),
             {"seat": step.seat, "count": count},
         )
     )

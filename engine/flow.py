@@ -197,7 +197,7 @@ def _continue_steps(s: GameState, out: Out, name: str) -> None:
     first phase of steps of a game is the intro (its acquaintance steps)."""
     put(s, phase="night", intro=False)
     say(s, out, f"{name}_starts")
-    put(s, agenda=tuple(step.id for step in s.ruleset.night_steps if step.phase in ("", name)))
+    put(s, agenda=s.ruleset.night_agenda(name))
     next_night_step(s, out)
 
 
@@ -224,14 +224,8 @@ def start_night(s: GameState, out: Out) -> None:
     say(s, out, key)
     if intro:
         say(s, out, "roles_dealing")  # city 5.4: the cards are dealt during the intro night
-    steps = s.ruleset.intro_night if intro else s.ruleset.night_steps
-    name = s.phase_name
-    put(s, agenda=tuple(step.id for step in steps if intro or step.phase in ("", name)))
+    put(s, agenda=s.ruleset.night_agenda(s.phase_name, intro))
     next_night_step(s, out)
-
-
-def _night_step_def(s: GameState, step_id: str) -> StepDef:
-    return s.ruleset.night_step(step_id, s.intro)
 
 
 def step_in_play(s: GameState, step: StepDef) -> bool:
@@ -266,7 +260,7 @@ def next_night_step(s: GameState, out: Out) -> None:
     agenda = s.agenda
     while agenda:
         step_id, agenda = agenda[0], agenda[1:]
-        step = _night_step_def(s, step_id)
+        step = s.ruleset.night_step(step_id, s.intro)
         if not step_in_play(s, step):
             continue
         put(s, agenda=agenda)
@@ -379,7 +373,7 @@ def _show_team(s: GameState, team: str, awake: list[int], out: Out) -> None:
 
 
 def close_night_step(s: GameState, out: Out) -> None:
-    step = _night_step_def(s, s.step.night_step)
+    step = s.ruleset.night_step(s.step.night_step, s.intro)
     if step.kind == "act" and _abilities.resolve_step(s, step, out):
         return  # the step opened again (a team's extra shot, D-H7)
     out.append(Event("night_step_ended", EVERYONE, {"step": step.id}, step.sleep or None))
@@ -426,7 +420,7 @@ def next_day_step(s: GameState, out: Out) -> None:
         put(s, agenda=rest)
         if DAY_STEPS[name](s, out):
             return  # the step waits for commands
-        if s.over or s.step.kind == "question":
+        if s.phase == "over" or s.step.kind == "question":
             return
     next_phase(s, out)
 
@@ -461,7 +455,7 @@ def announce_speech(s: GameState, out: Out) -> None:
     if muted and s.ruleset.phrase("speech_skipped"):
         key = "speech_skipped"
     data = {"seat": seat, "purpose": s.step.round, "seconds": 0 if muted else s.step.seconds}
-    out.append(Event("speech", EVERYONE, data, s.ruleset.phrase(key), {"seat": seat}))
+    out.append(Event("speech", EVERYONE, data, s.ruleset.phrases.get(key), {"seat": seat}))
 
 
 def first_speaker_order(s: GameState) -> list[int]:

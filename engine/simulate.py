@@ -64,24 +64,25 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
             if len(picks) == ab_targets:
                 out.append(Act(seat=seat, targets=tuple(picks), act=name))
     elif step.kind == "speech":
-        living = s.living()
-        nominated = {t for _, t in s.nominations} | s.cleared  # cleared: voted on already today
-        already = sum(1 for by, _ in s.nominations if by == step.seat)
-        may_nominate = already < s.ruleset.voting.nominations_per_player
-        if step.round == "day" and step.seat in s.alive and may_nominate and rnd.random() < 0.6:
-            free = [
-                x
-                for x in living
-                if x not in nominated and (x != step.seat or s.ruleset.voting.self_nomination)
-            ]
-            if free:
-                out.append(Nominate(seat=step.seat, target=rnd.choice(free)))
-        if step.round == "day" and s.ruleset.params.get("speech_permissions") and rnd.random() < 0.1:
-            others = [x for x in living if x != step.seat and x not in s.no_speech]
-            if step.seat not in s.no_speech and others:
-                target = rnd.choice(others)
-                out.append(Permit(seat=step.seat, target=target, allow=target not in step.permitted))
-                return out
+        if step.round == "day":  # a day speech: the speaker may nominate, and (001) permit others to talk
+            living = s.living()
+            already = sum(1 for by, _ in s.nominations if by == step.seat)
+            may_nominate = already < s.ruleset.voting.nominations_per_player
+            if step.seat in s.alive and may_nominate and rnd.random() < 0.6:
+                nominated = {t for _, t in s.nominations} | s.cleared  # cleared: voted on already today
+                free = [
+                    x
+                    for x in living
+                    if x not in nominated and (x != step.seat or s.ruleset.voting.self_nomination)
+                ]
+                if free:
+                    out.append(Nominate(seat=step.seat, target=rnd.choice(free)))
+            if s.ruleset.params.get("speech_permissions") and rnd.random() < 0.1:
+                others = [x for x in living if x != step.seat and x not in s.no_speech]
+                if step.seat not in s.no_speech and others:
+                    target = rnd.choice(others)
+                    out.append(Permit(seat=step.seat, target=target, allow=target not in step.permitted))
+                    return out
         if rnd.random() < 0.3:
             out.append(Pass(seat=step.seat))
             return out

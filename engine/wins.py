@@ -38,7 +38,8 @@ def classic_clans(s: GameState) -> Any:
     living = s.living()
     if not living:
         return ()
-    maniacs = [x for x in living if s.role_of(x) == "maniac"]
+    alive = s.alive
+    maniacs = [x for x in s.ruleset.seats_by_role(s.roles).get("maniac", ()) if x in alive]
     if maniacs and len(living) == 1:
         return ("solo",)
     clans = _clan_members(s)

@@ -26,8 +26,9 @@ COURT_KILLED = "court_killed"  # the court killed today
 
 
 def judges(s: GameState, living_only: bool = True) -> list[int]:
-    seats = s.living() if living_only else range(1, s.n_seats + 1)
-    return [x for x in seats if s.role_of(x) in JUDGES]
+    dealt = s.ruleset.seats_by_role(s.roles)
+    seats = sorted(x for role in JUDGES for x in dealt.get(role, ()))
+    return [x for x in seats if x in s.alive] if living_only else seats
 
 
 def _spared(s: GameState) -> list[int]:

@@ -188,6 +188,18 @@ class Ruleset:
             )
         return found
 
+    def night_agenda(self, phase: str, intro: bool = False) -> tuple[str, ...]:
+        """Ids of the steps called in a phase of steps named ``phase``, in order (every step of the intro
+        night; otherwise the steps of that phase and those of no particular phase)."""
+        table: dict[tuple[str, bool], tuple[str, ...]] | None = self._memo.get("agendas")
+        if table is None:
+            table = self._memo["agendas"] = {}
+        found = table.get((phase, intro))
+        if found is None:
+            steps = self.intro_night if intro else self.night_steps
+            found = table[phase, intro] = tuple(st.id for st in steps if intro or st.phase in ("", phase))
+        return found
+
     def team_step_ids(self) -> frozenset[str]:
         """Ids of the night steps where a team chooses."""
         found: frozenset[str] | None = self._memo.get("team_step_ids")
