@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import engine
+from engine.rules import with_requirements
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,7 @@ def players_text(ruleset: engine.Ruleset) -> str:
     counts = engine.player_counts(ruleset)
     text = _span(counts)
     for name, description in ruleset.options.items():
-        other = engine.player_counts(engine.load_ruleset(ruleset.id, (name,)))
+        other = engine.player_counts(engine.load_ruleset(ruleset.id, with_requirements(ruleset.id, name)))
         if other and other != counts:
             text += f"; с вариантом «{description}»: {_span(other)}"
     return text

@@ -117,7 +117,10 @@ SCHEMA: dict[str, Any] = {
     "reveal": {"on_vote": bool, "on_night_death": bool},
     "phrases": ("map", str),
     "conduct": {"kind": str, "thresholds": ("map", str), "daily_reset": bool, "reasons": list},
-    "options": ("map", {"description!": str, "patch": dict, "add_extras": list}),
+    "options": (
+        "map",
+        {"description!": str, "patch": dict, "add_extras": list, "requires": list, "excludes": list},
+    ),
     "params": dict,
 }
 
@@ -243,6 +246,8 @@ def _load_cached(name: str, selected: tuple[str, ...]) -> Ruleset:
         if opt not in declared:
             known = ", ".join(sorted(declared)) or "none"
             raise RulesetError(source, f"options.{opt}", f"unknown option (known: {known})")
+    _check_option_pairs(declared, selected, source)
+    for opt in selected:
         patch = declared[opt].get("patch", {})
         raw = deep_merge(raw, patch)
         try:
@@ -259,6 +264,41 @@ def _load_cached(name: str, selected: tuple[str, ...]) -> Ruleset:
         raw = deep_merge(raw, {"composition": {"extras": extras}})
     _check(raw, SCHEMA, "", source + (f" with options {', '.join(selected)}" if selected else ""))
     return _build(raw, source, selected)
+
+
+def with_requirements(name: str, option: str) -> tuple[str, ...]:
+    """``option`` together with the options it needs (and those need), as a set to pass to
+    :func:`load_ruleset` where one variant is wanted on its own."""
+    raw, _ = _raw_preset(name)
+    declared = raw.get("options", {})
+    wanted, todo = {option}, [option]
+    while todo:
+        for other in declared.get(todo.pop(), {}).get("requires", []):
+            if other not in wanted:
+                wanted.add(other)
+                todo.append(other)
+    return tuple(sorted(wanted))
+
+
+def _check_option_pairs(declared: dict[str, Any], selected: tuple[str, ...], source: str) -> None:
+    """An option may need another (a sub-variant of the judges' game needs the judges) or rule one out
+    (variant 1 of the judges' game has no lawyer). The message is for the player who picks them."""
+    for opt, spec in declared.items():
+        for field in ("requires", "excludes"):
+            for i, other in enumerate(spec.get(field, [])):
+                if other not in declared or other == opt:
+                    raise RulesetError(source, f"options.{opt}.{field}[{i}]", f"unknown option {other!r}")
+    for opt in selected:
+        spec = declared[opt]
+        what = declared[opt]["description"]
+        for other in spec.get("requires", []):
+            if other not in selected:
+                message = f"вариант «{what}» играется только вместе с «{declared[other]['description']}»"
+                raise RulesetError(source, f"options.{opt}", message)
+        for other in spec.get("excludes", []):
+            if other in selected:
+                message = f"вариант «{what}» нельзя сочетать с «{declared[other]['description']}»"
+                raise RulesetError(source, f"options.{opt}", message)
 
 
 def _build(raw: dict[str, Any], source: str, selected: tuple[str, ...]) -> Ruleset:

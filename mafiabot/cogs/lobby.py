@@ -242,7 +242,8 @@ class LobbyCog(commands.Cog, name="Lobby"):
             if len(lobby.players) in engine.player_counts(ruleset):
                 engine.composition(ruleset, len(lobby.players))  # the book's rules for this table
         except (engine.RulesetError, engine.IllegalCommand) as exc:
-            raise UserFacingError(f"Такое сочетание вариантов не подходит: {exc}") from None
+            why = exc.message if isinstance(exc, engine.RulesetError) else str(exc)
+            raise UserFacingError(f"Такое сочетание вариантов не подходит: {why.rstrip('.')}.") from None
         lobby.options = chosen
         assert interaction.guild is not None
         channel = interaction.guild.get_channel(lobby.text_channel_id)

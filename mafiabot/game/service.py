@@ -86,7 +86,7 @@ class GameService:
         try:
             engine.load_ruleset(ruleset_id, options)
         except engine.RulesetError as exc:
-            raise UserFacingError(f"Не получилось загрузить правила: {exc}") from None
+            raise UserFacingError(f"Не получилось загрузить правила: {exc.message}.") from None
         lobby = Lobby(guild_id, text_channel_id, voice_channel_id, creator_id, ruleset_id, options)
         lobby.nicknames = nicknames
         lobby.players.append(creator_id)

@@ -47,12 +47,19 @@ async def test_only_the_creator_changes_settings_and_bad_combinations_are_refuse
     assert refused.ephemeral and "только тот, кто открыл набор" in refused.content
     settings = await fake.click(club.players[0], lobby_message(), label="Настройки")
     custom_id = settings.message.components[0]["components"][0]["custom_id"]
-    bad = await fake.select(
-        club.players[0], settings.message, custom_id, ["ninja"]
-    )  # a ninja needs the yakuza
+    bad = await fake.select(club.players[0], settings.message, custom_id, ["ninja"])
     lobby = next(iter(bot.games.lobbies.values()))  # type: ignore[attr-defined]
     assert bad.ephemeral
-    if lobby.options:  # the ruleset loads: then the composition must say why it cannot be dealt
-        assert "ninja" in lobby.options
-    else:
-        assert "не подходит" in bad.content
+    assert bad.content == (
+        "Такое сочетание вариантов не подходит: "
+        "Ниндзя играет только в клане якудза: включите вариант «якудза»."
+    )
+    assert lobby.options == ()
+    judges = await fake.select(
+        club.players[0], settings.message, custom_id, ["judges_checks_excluded", "lawyer"]
+    )
+    assert judges.ephemeral and judges.content.startswith(
+        "Такое сочетание вариантов не подходит: вариант «С судьями, вариант 1: комиссар, адвокат и ниндзя не "
+        "участвуют в игре» играется только вместе с «Игра с судьями"
+    )
+    assert lobby.options == ()

@@ -11,6 +11,7 @@ from helpers import act, brief, shot, table
 import engine
 from engine import IllegalCommand
 from engine.registry import ABILITY_KINDS
+from engine.rules import with_requirements
 
 # Seats 1…10 of a `simple` table.
 SIMPLE = ["don", "mafioso", "putana", "doctor", "commissar", "maniac"] + ["civilian"] * 4
@@ -25,7 +26,7 @@ def test_every_kind_of_classic_and_simple_has_a_test_here() -> None:
     assert set(ABILITY_KINDS) >= TESTED
     for preset in ("classic", "simple"):
         ruleset = engine.load_ruleset(preset)
-        for options in [(), *[(o,) for o in ruleset.options]]:
+        for options in [(), *[with_requirements(preset, o) for o in ruleset.options]]:
             variant = engine.load_ruleset(preset, options)
             used = {a.kind for r in variant.roles.values() for a in r.abilities}
             assert used <= TESTED, (preset, options)

@@ -28,6 +28,7 @@ from helpers import act, brief, shot
 import engine
 from engine import Propose, Skip, queries
 from engine.errors import IllegalCommand, IllegalTarget, NotYourTurn
+from engine.rules import with_requirements
 
 QUIET = "sleepers_stay"
 DEATHS = ("killed", "removed", "mafia_missed", "announce")
@@ -638,7 +639,7 @@ def test_every_ability_kind_city_uses_has_a_scenario_here() -> None:
     ``city_block`` (agent), ``city_save`` (lawyer), ``check_is_role`` (don), ``check_status`` (sheriff),
     ``kill`` (ranger, maniac), ``protect`` (doctor) and the ``leaves_table`` hook (D-C17)."""
     ruleset = engine.load_ruleset("city")
-    for options in [(), *[(o,) for o in ruleset.options]]:
+    for options in [(), *[with_requirements("city", o) for o in ruleset.options]]:
         variant = engine.load_ruleset("city", options)
         used = {a.kind for r in variant.roles.values() for a in r.abilities}
         hooks = {a.params.get("if_idle") for r in variant.roles.values() for a in r.abilities} - {None}

@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from engine.errors import RulesetError
-from engine.rules import available_presets, load_ruleset, role_catalogue
+from engine.rules import available_presets, load_ruleset, role_catalogue, with_requirements
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS_MD = ROOT.parent / "shared" / "rules" / "RULESETS.md"
@@ -22,7 +22,7 @@ def test_every_bundled_preset_loads_with_every_option() -> None:
         try:
             base = load_ruleset(name)
             for option in base.options:
-                load_ruleset(name, [option])
+                load_ruleset(name, with_requirements(name, option))
         except RulesetError as exc:
             failures.append(str(exc))
     assert not failures
@@ -172,11 +172,38 @@ def test_the_documented_example_loads_with_every_option_of_its_base() -> None:
     """The example file extends `classic`, so the classic variants are its options too."""
     path = str(ROOT / "examples" / "club-variant.toml")
     for option in load_ruleset("classic").options:
-        load_ruleset(path, [option])
+        load_ruleset(path, with_requirements(path, option))
     judges = load_ruleset(path, ["judges", "golden_minute"])
     assert judges.timer("discussion") == 180 and judges.params["golden_minute"]
     deck = engine.composition(load_ruleset(path, ["whole_deck"]), 10)  # the club's own deck (D-CL16)
     assert deck == {"mafioso": 4, "commissar": 1, "doctor": 1, "maniac": 1, "civilian": 8}
+
+
+def test_options_that_need_or_rule_out_each_other() -> None:
+    """002, the judges' game: sub-variants 1 and 3 are variants *of* it, and in variant 1 «комиссар,
+    адвокат и ниндзя не участвуют в игре». The message is for the player who picks the variants."""
+    with pytest.raises(RulesetError) as needs:
+        load_ruleset("classic", ["judges_checks_excluded"])
+    assert needs.value.key == "options.judges_checks_excluded"
+    assert "играется только вместе с «Игра с судьями" in needs.value.message
+    with pytest.raises(RulesetError) as clash:
+        load_ruleset("classic", ["judges", "judges_checks_excluded", "lawyer"])
+    assert "нельзя сочетать с «Адвокат, подкупленный мафией" in clash.value.message
+    with pytest.raises(RulesetError, match="нельзя сочетать"):
+        load_ruleset("classic", ["judges", "judges_checks_allowed", "judges_checks_excluded"])
+    variant_one = load_ruleset("classic", ["judges", "judges_checks_excluded"])
+    assert "commissar" not in engine.composition(variant_one, 10)
+    assert with_requirements("classic", "judges_checks_allowed") == ("judges", "judges_checks_allowed")
+    assert with_requirements("classic", "golden_minute") == ("golden_minute",)
+
+
+@pytest.mark.parametrize("field", ["requires", "excludes"])
+def test_an_option_naming_an_unknown_option_is_an_error(tmp_path: Path, field: str) -> None:
+    body = f'[options.fast]\ndescription = "x"\n{field} = ["slow"]\n'
+    path = _write(tmp_path, HEAD + body)
+    with pytest.raises(RulesetError) as info:
+        load_ruleset(path)
+    assert info.value.key == f"options.fast.{field}[0]" and "slow" in info.value.message
 
 
 def test_unknown_option_is_an_error() -> None:
