@@ -30,7 +30,9 @@ def say(s: GameState, out: Out, key: str, audience: Audience = EVERYONE, **param
 
 
 def event(out: Out, kind: str, audience: Audience = EVERYONE, phrase: str | None = None, **data: Any) -> None:
-    out.append(Event(kind, audience, data, phrase, {k: v for k, v in data.items() if k != "role_id"}))
+    params = dict(data)  # the same fields as placeholders, but the role id
+    params.pop("role_id", None)
+    out.append(Event(kind, audience, data, phrase, params))
 
 
 # -- eliminations ----------------------------------------------------------------------------------
@@ -265,21 +267,15 @@ def next_night_step(s: GameState, out: Out) -> None:
             continue
         put(s, agenda=agenda)
         actors = _abilities.actors_of_step(s, step)
-        if step.kind == "meet":
-            seconds = s.ruleset.timer("meet")
-        elif step.team:
-            seconds = s.ruleset.timer("group_kill")
-        else:
-            seconds = s.ruleset.timer("night_step")
+        kind, seconds, wake = _step_call(s, step)
         # A step nobody can act in (its holder is dead, jailed, out of uses) is still called, with the same
         # timer as any other (D-G8): the event is public and its length must not tell who can act. How
         # long the host waits before closing such a step is the host's business (the bot draws it from
         # the lengths of steps that living players took).
-        put(s, step=Step("meet" if step.kind == "meet" else "night", night_step=step.id, seconds=seconds))
+        put(s, step=Step(kind, night_step=step.id, seconds=seconds))
         led = s.ledger
         if led.actions or led.skipped or led.proposals or led.team_target:
             put_ledger(s, actions=(), skipped=frozenset(), proposals=(), team_target=0)
-        wake = s.ruleset.phrase(f"wake_{step.id}") or step.wake or None
         out.append(Event("night_step", EVERYONE, {"step": step.id, "seconds": seconds}, wake))
         awake = holders_of(s, step)
         if awake:
@@ -300,6 +296,23 @@ def next_night_step(s: GameState, out: Out) -> None:
         return
     put(s, agenda=agenda)
     next_phase(s, out)
+
+
+def _step_call(s: GameState, step: StepDef) -> tuple[str, int, str | None]:
+    """How the night step ``step`` (as ``s.ruleset.night_step(step.id, s.intro)`` finds it) is called:
+    its step kind, its timer and its wake-up line; the same every night, so kept with the ruleset."""
+    calls: dict[tuple[str, bool], tuple[str, int, str | None]] = s.ruleset.lookups("step_calls")
+    found = calls.get((step.id, s.intro))
+    if found is None:
+        if step.kind == "meet":
+            seconds = s.ruleset.timer("meet")
+        elif step.team:
+            seconds = s.ruleset.timer("group_kill")
+        else:
+            seconds = s.ruleset.timer("night_step")
+        wake = s.ruleset.phrase(f"wake_{step.id}") or step.wake or None
+        found = calls[step.id, s.intro] = ("meet" if step.kind == "meet" else "night", seconds, wake)
+    return found
 
 
 def _tell_unable(s: GameState, step: StepDef, awake: list[int], actors: list[int], out: Out) -> None:

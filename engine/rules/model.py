@@ -163,6 +163,13 @@ class Ruleset:
             )
         return found
 
+    def lookups(self, name: str) -> dict[Any, Any]:
+        """A table kept with the ruleset, under ``name``, for lookups the engine derives from it alone."""
+        table: dict[Any, Any] | None = self._memo.get(name)
+        if table is None:
+            table = self._memo[name] = {}
+        return table
+
     def joining_roles(self) -> tuple[str, ...]:
         """Roles that join a team when it loses a member (the classic werewolf, D-CL7)."""
         found: tuple[str, ...] | None = self._memo.get("joining_roles")
