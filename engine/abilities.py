@@ -203,7 +203,7 @@ def effective(s: GameState, seat: int) -> bool:
         seat in s.alive
         and seat not in led.blocked
         and seat not in led.dead_tonight
-        and seat not in s.prisoners()
+        and (not s.jail or seat not in s.prisoners())
     )
 
 

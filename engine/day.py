@@ -325,7 +325,11 @@ def close_candidate(s: GameState, out: Out) -> None:
     step = s.step
     if not step.queue and s.ruleset.voting.abstain == "last_candidate":
         voters = {v for v, _ in s.ballots}
-        missing = [x for x in s.living() if may_vote(s, x) and x not in voters]
+        if not s.jail and not s.vote_links:  # may_vote, when nobody is jailed or bound to another's vote
+            no_vote = s.no_vote
+            missing = [x for x in s.living() if x not in no_vote and x not in voters]
+        else:
+            missing = [x for x in s.living() if may_vote(s, x) and x not in voters]
         if missing:
             put(s, ballots=s.ballots + tuple((x, step.seat) for x in missing))
             out.append(

@@ -88,7 +88,10 @@ class NightLedger:
     next_day: tuple[tuple[str, int, int], ...] = ()  # effects on the next day: (kind, actor, target)
 
 
-EMPTY_LEDGER = NightLedger()  # the ledger of a night before its first step (records are never changed)
+# The ledger of a night before its first step (records are never changed). Its fields are set as one
+# dictionary, like those of every later ledger (put_ledger), so that all ledgers keep them the same way.
+EMPTY_LEDGER = object.__new__(NightLedger)
+_set(EMPTY_LEDGER, "__dict__", dict(NightLedger().__dict__))
 
 
 @dataclass(frozen=True)

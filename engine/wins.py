@@ -13,7 +13,9 @@ def _clan_members(s: GameState) -> dict[str, list[int]]:
     """Living members of each killing team (a joined werewolf counts; the classic lawyer does not)."""
     killing = s.ruleset.killing_teams()
     clans: dict[str, list[int]] = {tid: [] for tid, _ in killing}
-    by_side = {t.side: tid for tid, t in killing}
+    by_side: dict[str, str] = s.ruleset.lookups("killing_team_by_side")
+    if not by_side:
+        by_side.update({t.side: tid for tid, t in killing})
     roles, dealt, joined = s.ruleset.roles, s.roles, s.team_joins
     for seat in s.living():
         role = roles[dealt[seat - 1]]
