@@ -51,9 +51,15 @@ EVERYONE = Audience(PUBLIC)
 HOST_ONLY = Audience(HOST)
 
 
+_ONE_SEAT: dict[int, Audience] = {}  # audiences are immutable: one per seat serves every event
+
+
 def to_seats(*seats: int) -> Audience:
-    if len(seats) == 1:
-        return Audience(SEATS, seats)  # most private events go to one seat
+    if len(seats) == 1:  # most private events go to one seat
+        found = _ONE_SEAT.get(seats[0])
+        if found is None:
+            found = _ONE_SEAT[seats[0]] = Audience(SEATS, seats)
+        return found
     return Audience(SEATS, tuple(sorted(set(seats))))
 
 

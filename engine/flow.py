@@ -133,7 +133,7 @@ def _wakes_first(s: GameState, team: str, other: str) -> bool:
 
 def check_win(s: GameState, out: Out) -> bool:
     """Evaluate the preset's win check (D-G7). True when the game stopped (over, or a question asked)."""
-    if s.over:
+    if s.phase == "over":
         return True
     verdict = WIN_CHECKS[s.ruleset.win_check](s)
     if verdict is None:
@@ -263,6 +263,8 @@ def next_night_step(s: GameState, out: Out) -> None:
     while agenda:
         step_id, agenda = agenda[0], agenda[1:]
         step = s.ruleset.night_step(step_id, s.intro)
+        if not step.team and step.role not in s.roles:
+            continue  # the role was not dealt (step_in_play's first answer, without the call)
         if not step_in_play(s, step):
             continue
         put(s, agenda=agenda)
@@ -426,7 +428,7 @@ def start_day(s: GameState, out: Out) -> None:
 
 
 def next_day_step(s: GameState, out: Out) -> None:
-    if s.over:
+    if s.phase == "over":
         return
     while s.agenda:
         name, rest = s.agenda[0], s.agenda[1:]

@@ -77,6 +77,7 @@ def new_game(
         )
     )
     put(s, knowledge=s.knowledge | {(seat, seat) for seat in range(1, len(roles) + 1)})  # each sees his own
+    dealt_phrase = ruleset.phrase("role_dealt")
     for seat, role in enumerate(roles, start=1):
         rdef = ruleset.roles[role]
         out.append(
@@ -84,7 +85,7 @@ def new_game(
                 "role_dealt",
                 to_seats(seat),
                 {"seat": seat, "role": role},
-                ruleset.phrase("role_dealt"),
+                dealt_phrase,
                 {"role": rdef.display, "role_description": rdef.description},
             )
         )
@@ -112,7 +113,7 @@ def deal(ruleset: Ruleset, players: int, seed: int) -> list[str]:
     from engine.composition import composition
 
     deck = [role for role, n in sorted(composition(ruleset, players).items()) for _ in range(n)]
-    seats, _ = rng.shuffled(rng.seed_state(seed ^ 0x5EA7), deck)
+    seats = rng.Rng(seed ^ 0x5EA7).shuffled(deck)  # rng.shuffled(rng.seed_state(seed ^ 0x5EA7), deck)
     return seats[:players]
 
 
