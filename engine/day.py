@@ -305,10 +305,9 @@ def vote(s: GameState, seat: int, candidate: int, out: Out) -> None:
         raise NotYourTurn(f"Игрок {seat} сегодня голосует так же, как аферист.")
     if candidate != step.seat:
         raise IllegalTarget(f"Сейчас голосуем за игрока {step.seat}, а не за {candidate}.")
-    for voter, _ in s.ballots:
-        if voter == seat:
-            refuse(s, seat, "second_vote", AlreadyActed("Вы уже проголосовали."), out)
-            return
+    if seat in dict(s.ballots):  # the ballots by voter
+        refuse(s, seat, "second_vote", AlreadyActed("Вы уже проголосовали."), out)
+        return
     if seat == candidate and not s.ruleset.voting.self_vote:
         refuse(s, seat, "self_vote", IllegalTarget("Нельзя голосовать за себя."), out)
         return

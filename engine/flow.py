@@ -269,7 +269,7 @@ def next_night_step(s: GameState, out: Out) -> None:
             continue
         put(s, agenda=agenda)
         actors = _abilities.actors_of_step(s, step)
-        kind, seconds, wake = _step_call(s, step)
+        kind, seconds, wake, revives, prompt = _step_call(s, step)
         # A step nobody can act in (its holder is dead, jailed, out of uses) is still called, with the same
         # timer as any other (D-G8): the event is public and its length must not tell who can act. How
         # long the host waits before closing such a step is the host's business (the bot draws it from
@@ -293,17 +293,23 @@ def next_night_step(s: GameState, out: Out) -> None:
                 out.append(
                     Event("in_jail", to_seats(*jailed), {"seats": jailed}, s.ruleset.phrase("in_jail"))
                 )
-            _show_revive_list(s, step, actors, out)
-            _tell_unable(s, step, awake, actors, out)
+            if revives:
+                _show_revive_list(s, actors, out)
+            _tell_unable(s, step, awake, actors, prompt, out)
         return
     put(s, agenda=agenda)
     next_phase(s, out)
 
 
-def _step_call(s: GameState, step: StepDef) -> tuple[str, int, str | None]:
+StepCall = tuple[str, int, str | None, bool, str | None]
+
+
+def _step_call(s: GameState, step: StepDef) -> StepCall:
     """How the night step ``step`` (as ``s.ruleset.night_step(step.id, s.intro)`` finds it) is called:
-    its step kind, its timer and its wake-up line; the same every night, so kept with the ruleset."""
-    calls: dict[tuple[str, bool], tuple[str, int, str | None]] = s.ruleset.lookups("step_calls")
+    its step kind, its timer, its wake-up line, whether its role revives (D-CL8 variant 2: it is shown
+    the victims) and the role's own question at its wake-up (city D-C9). The same every night, so kept
+    with the ruleset."""
+    calls: dict[tuple[str, bool], StepCall] = s.ruleset.lookups("step_calls")
     found = calls.get((step.id, s.intro))
     if found is None:
         if step.kind == "meet":
@@ -313,13 +319,22 @@ def _step_call(s: GameState, step: StepDef) -> tuple[str, int, str | None]:
         else:
             seconds = s.ruleset.timer("night_step")
         wake = s.ruleset.phrase(f"wake_{step.id}") or step.wake or None
-        found = calls[step.id, s.intro] = ("meet" if step.kind == "meet" else "night", seconds, wake)
+        revives, prompt = False, None
+        if step.role:
+            revives = any(a.params.get("revive") for a in s.ruleset.roles[step.role].abilities)
+            prompts = [a.params.get("prompt_phrase") for a in s.ruleset.ability_for_step(step.role, step.id)]
+            prompt = next((str(p) for p in prompts if p), None)
+        found = ("meet" if step.kind == "meet" else "night", seconds, wake, revives, prompt)
+        calls[step.id, s.intro] = found
     return found
 
 
-def _tell_unable(s: GameState, step: StepDef, awake: list[int], actors: list[int], out: Out) -> None:
+def _tell_unable(
+    s: GameState, step: StepDef, awake: list[int], actors: list[int], prompt: str | None, out: Out
+) -> None:
     """City D-C7 / D-C8: a blocked role is shown crossed arms at its wake-up («Вы заблокированы»), and a
-    role that cannot use its ability tonight is told so where its ability names a phrase for it."""
+    role that cannot use its ability tonight is told so where its ability names a phrase for it. Each
+    actor of a role's step then hears the role's own question, if it has one (``prompt``)."""
     if step.kind != "act":
         return
     idle = [x for x in awake if x not in actors]
@@ -338,27 +353,25 @@ def _tell_unable(s: GameState, step: StepDef, awake: list[int], actors: list[int
                 phrase = str(ab.params["unavailable_phrase"])
                 out.append(Event("cannot_act", to_seats(seat), {"seat": seat, "step": step.id}, phrase))
                 break
-    for seat in actors if step.role else []:
-        # A role's own question at its wake-up (city D-C9: «Хотите спасти игрока этой ночью?»).
-        prompts = [a.params.get("prompt_phrase") for a in s.ruleset.ability_for_step(step.role, step.id)]
-        for phrase in [p for p in prompts if p][:1]:
-            out.append(Event("prompt", to_seats(seat), {"seat": seat, "step": step.id}, str(phrase)))
-
-
-def _show_revive_list(s: GameState, step: StepDef, actors: list[int], out: Out) -> None:
-    """D-CL8 variant 2: «Ведущий показывает, какие игроки «убиты»» to the reviving doctor."""
-    if step.role and any(a.params.get("revive") for a in s.ruleset.roles[step.role].abilities):
-        victims = _abilities.victims_so_far(s)
+    if prompt is not None:
         for seat in actors:
-            out.append(
-                Event(
-                    "victims_shown",
-                    to_seats(seat),
-                    {"seat": seat, "seats": victims},
-                    s.ruleset.phrase("doctor_victims"),
-                    {"seats": victims},
-                )
+            # A role's own question at its wake-up (city D-C9: «Хотите спасти игрока этой ночью?»).
+            out.append(Event("prompt", to_seats(seat), {"seat": seat, "step": step.id}, prompt))
+
+
+def _show_revive_list(s: GameState, actors: list[int], out: Out) -> None:
+    """D-CL8 variant 2: «Ведущий показывает, какие игроки «убиты»» to the reviving doctor."""
+    victims = _abilities.victims_so_far(s)
+    for seat in actors:
+        out.append(
+            Event(
+                "victims_shown",
+                to_seats(seat),
+                {"seat": seat, "seats": victims},
+                s.ruleset.phrase("doctor_victims"),
+                {"seats": victims},
             )
+        )
 
 
 def _introduce_team(s: GameState, team: str, members: list[int], out: Out) -> None:

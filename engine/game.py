@@ -117,6 +117,9 @@ def deal(ruleset: Ruleset, players: int, seed: int) -> list[str]:
     return seats[:players]
 
 
+_new, _set = object.__new__, object.__setattr__
+
+
 def apply(state: GameState, command: Command) -> tuple[GameState, list[Event]]:
     """Apply one command. Raises :class:`IllegalCommand` (and leaves ``state`` as it was) if the rules
     do not allow it now."""
@@ -125,10 +128,10 @@ def apply(state: GameState, command: Command) -> tuple[GameState, list[Event]]:
     handler = _HANDLERS.get(type(command))
     if handler is None:
         raise IllegalCommand(f"Неизвестная команда {command.type!r}.")
-    s = object.__new__(GameState)  # thaw(state), written out: this runs for every command
-    object.__setattr__(s, "__dict__", state.__dict__.copy())
+    s = _new(GameState)  # thaw(state), written out: this runs for every command
+    _set(s, "__dict__", state.__dict__.copy())
     out: list[Event] = []
-    before = s.step
+    before = state.step
     handler(s, command, out)
     if s.step is not before and s.step.started_at != command.at:
         put(s, step=evolve(s.step, started_at=command.at))

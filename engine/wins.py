@@ -3,6 +3,7 @@ draw), or ``"ask_maniac"`` (simple, D-S7)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from engine.registry import win_check
@@ -11,13 +12,26 @@ from engine.state import GameState
 
 def _clan_members(s: GameState) -> dict[str, list[int]]:
     """Living members of each killing team (a joined werewolf counts; the classic lawyer does not)."""
+    if s.team_joins:
+        return _members(s, s.living())
+    # Nobody joined: each seat's clan follows from the deal alone, so it is worked out once per deal.
+    facts = s.ruleset.deal_facts(s.roles)
+    dealt: dict[str, list[int]] | None = facts.get("clans")
+    if dealt is None:
+        dealt = facts["clans"] = _members(s, range(1, s.n_seats + 1))
+    alive = s.alive
+    return {tid: [x for x in seats if x in alive] for tid, seats in dealt.items()}
+
+
+def _members(s: GameState, seats: Iterable[int]) -> dict[str, list[int]]:
+    """The members of each killing team among ``seats`` (ascending)."""
     killing = s.ruleset.killing_teams()
     clans: dict[str, list[int]] = {tid: [] for tid, _ in killing}
     by_side: dict[str, str] = s.ruleset.lookups("killing_team_by_side")
     if not by_side:
         by_side.update({t.side: tid for tid, t in killing})
     roles, dealt, joined = s.ruleset.roles, s.roles, s.team_joins
-    for seat in s.living():
+    for seat in seats:
         role = roles[dealt[seat - 1]]
         team = s.team_of(seat) if joined else role.team
         if not team and not role.joins_team_on_loss:

@@ -217,13 +217,19 @@ class Ruleset:
     def night_step(self, step_id: str, intro: bool = False) -> StepDef:
         """The first step called ``step_id`` of the night (of the intro night if ``intro``); like a scan
         of the steps, StopIteration if there is none."""
+        try:
+            step: StepDef = self._memo["intro_by_id" if intro else "night_by_id"][step_id]
+        except KeyError:
+            return self._night_step_by_scan(step_id, intro)
+        return step
+
+    def _night_step_by_scan(self, step_id: str, intro: bool) -> StepDef:
+        """night_step on a first call (the table is built) or for an unknown id (StopIteration)."""
         key = "intro_by_id" if intro else "night_by_id"
-        table: dict[str, StepDef] | None = self._memo.get(key)
-        if table is None:
-            table = {}
-            for st in self.intro_night if intro else self.night_steps:
-                table.setdefault(st.id, st)
-            self._memo[key] = table
+        table: dict[str, StepDef] = {}
+        for st in self.intro_night if intro else self.night_steps:
+            table.setdefault(st.id, st)
+        self._memo[key] = table
         step = table.get(step_id)
         if step is None:
             raise StopIteration
