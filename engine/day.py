@@ -209,10 +209,10 @@ def ask_nominees(s: GameState, seat: int, out: Out) -> None:
 def end_speech(s: GameState, out: Out) -> None:
     step = s.step
     out.append(Event("speech_ended", EVERYONE, {"seat": step.seat}))
-    if step.round in PARTING_ROUNDS:
+    alive = s.alive
+    if step.round in PARTING_ROUNDS or alive.issuperset(step.queue):
         queue = step.queue
     else:
-        alive = s.alive
         queue = tuple([x for x in step.queue if x in alive])
     if queue:
         put_step(s, seat=queue[0], queue=queue[1:], permitted=())

@@ -125,7 +125,7 @@ def apply(state: GameState, command: Command) -> tuple[GameState, list[Event]]:
     do not allow it now."""
     if state.phase == "over":
         raise GameOver("Игра уже окончена.")
-    handler = _HANDLERS.get(type(command))
+    handler = _HANDLERS.get(command.__class__)
     if handler is None:
         raise IllegalCommand(f"Неизвестная команда {command.type!r}.")
     s = _new(GameState)  # thaw(state), written out: this runs for every command

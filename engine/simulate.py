@@ -98,10 +98,10 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
                     out.append(Nominate(seat=seat, target=target))
     elif step.kind == "vote":
         chance = 1.0 / max(1, len(step.queue) + 1)
-        random = rnd.random
+        random, candidate = rnd.random, step.seat
         for seat in sorted(queries.voters(s)):
             if random() < chance:
-                out.append(Vote(seat=seat, candidate=step.seat))
+                out.append(Vote(seat=seat, candidate=candidate))
     elif step.kind == "tiebreak":
         if rnd.random() < 0.8:
             out.append(Vote(seat=step.seat, candidate=rnd.choice(step.candidates)))
