@@ -75,14 +75,16 @@ def actors(s: GameState) -> frozenset[int]:
 def targets_for(s: GameState, seat: int) -> dict[str, list[int]]:
     """Legal targets of each action the seat may take now, by action name ("" for the only one,
     "team" for a team's shot)."""
-    if seat not in actors(s):
+    if s.phase == "night" and s.step.kind == "night":
+        step = s.ruleset.night_step(s.step.night_step)
+        if seat not in actors_of_step(s, step):  # actors(s), with the step looked up once
+            return {}
+        if step.team:
+            return {"team": team_targets(s)}
+        return {ab.act: legal_targets(s, seat, ab) for ab in abilities_now(s, seat, step.id)}
+    if seat not in actors(s):  # outside a night step only a day step kind has actors
         return {}
-    if s.phase == "day":
-        return {"": list(STEP_KINDS[s.step.kind].targets(s, seat))}
-    step = s.ruleset.night_step(s.step.night_step)
-    if step.team:
-        return {"team": team_targets(s)}
-    return {ab.act: legal_targets(s, seat, ab) for ab in abilities_now(s, seat, step.id)}
+    return {"": list(STEP_KINDS[s.step.kind].targets(s, seat))}
 
 
 def is_optional(s: GameState, seat: int) -> bool:

@@ -16,9 +16,10 @@ def _clan_members(s: GameState) -> dict[str, list[int]]:
         return _members(s, s.living())
     # Nobody joined: each seat's clan follows from the deal alone, so it is worked out once per deal.
     facts = s.ruleset.deal_facts(s.roles)
-    dealt: dict[str, list[int]] | None = facts.get("clans")
+    dealt: dict[str, tuple[int, ...]] | None = facts.get("clans")
     if dealt is None:
-        dealt = facts["clans"] = _members(s, range(1, s.n_seats + 1))
+        # Tuples, not lists: a memo kept for the whole run is then no work for the garbage collector.
+        dealt = facts["clans"] = {t: tuple(m) for t, m in _members(s, range(1, s.n_seats + 1)).items()}
     alive = s.alive
     return {tid: [x for x in seats if x in alive] for tid, seats in dealt.items()}
 
