@@ -23,6 +23,7 @@ from engine.commands import (
     RevokeImmunity,
     Skip,
     TeamAct,
+    Unvote,
     Vote,
     command_from_json,
 )
@@ -69,6 +70,7 @@ __all__ = [
     "RulesetError",
     "Skip",
     "TeamAct",
+    "Unvote",
     "Vote",
     "apply",
     "available_presets",

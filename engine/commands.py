@@ -90,6 +90,15 @@ class Vote(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class Unvote(Command):
+    """A voter lowers his hand before the count of the candidate on the ballot closes (classic D-CL3:
+    «may change until the candidate's count closes»), so that he may vote for a later candidate."""
+
+    type: ClassVar[str] = "unvote"
+    seat: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Answer(Command):
     """A yes/no answer to a question the host asked this seat (the maniac's question)."""
 
@@ -179,6 +188,7 @@ COMMAND_TYPES: dict[str, type[Command]] = {
         TeamAct,
         Nominate,
         Vote,
+        Unvote,
         Answer,
         Claim,
         Foul,

@@ -288,6 +288,24 @@ def _follower(s: GameState, seat: int) -> bool:
     return False
 
 
+def unvote(s: GameState, seat: int, out: Out) -> None:
+    """D-CL3: a voter «may change until the candidate's count closes («три»)»: his hand goes down, and he
+    may vote for a later candidate (or, not voting at all, is counted as the preset says)."""
+    step = s.step
+    if step.kind != "vote":
+        raise WrongPhase("Сейчас нет голосования.")
+    if not s.ruleset.voting.withdraw:
+        raise AlreadyActed("По этим правилам голос не снимают.")
+    if not any(v == seat and c == step.seat for v, c in s.ballots):
+        raise NotYourTurn(f"Вы не голосовали против игрока {step.seat}.")
+    # A voter whose vote is bound to this one (hobbyworld's swindler) lowers his hand with him.
+    followers = {f for leader, f in s.vote_links if leader == seat and _follower(s, f)}
+    gone = {seat} | followers
+    put(s, ballots=tuple(b for b in s.ballots if not (b[0] in gone and b[1] == step.seat)))
+    for voter in sorted(gone):
+        out.append(Event("unvoted", EVERYONE, {"seat": voter, "candidate": step.seat}))
+
+
 def vote(s: GameState, seat: int, candidate: int, out: Out) -> None:
     step = s.step
     if step.kind == "tiebreak":

@@ -24,6 +24,7 @@ from engine.commands import (
     RevokeImmunity,
     Skip,
     TeamAct,
+    Unvote,
     Vote,
 )
 from engine.errors import GameOver, IllegalCommand, NotYourTurn, WrongPhase
@@ -231,6 +232,11 @@ def _vote(s: GameState, c: Command, out: list[Event]) -> None:
     day.vote(s, c.seat, c.candidate, out)
 
 
+def _unvote(s: GameState, c: Command, out: list[Event]) -> None:
+    assert isinstance(c, Unvote)
+    day.unvote(s, c.seat, out)
+
+
 def _permit(s: GameState, c: Command, out: list[Event]) -> None:
     assert isinstance(c, Permit)
     day.permit(s, c.seat, c.target, c.allow, out)
@@ -350,6 +356,7 @@ _HANDLERS = {
     TeamAct: _team_act,
     Nominate: _nominate,
     Vote: _vote,
+    Unvote: _unvote,
     Answer: _answer,
     Claim: _claim,
     Foul: _foul,

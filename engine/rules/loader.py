@@ -109,6 +109,7 @@ SCHEMA: dict[str, Any] = {
         "nominations_per_player": int,
         "no_candidates": str,
         "foul_refusals": bool,
+        "withdraw": bool,
     },
     "timers": ("map", int),
     "compositions": ("map", ("map", int)),

@@ -82,6 +82,7 @@ class VotingDef:
     nominations_per_player: int = 1
     no_candidates: str = "no_vote"  # "no_vote" | "everyone"
     foul_refusals: bool = False  # a self-nomination, self-vote or second vote is refused with a foul (D-F2)
+    withdraw: bool = False  # a voter may lower his hand until the candidate's count closes (D-CL3)
 
 
 @dataclass(frozen=True, slots=True)

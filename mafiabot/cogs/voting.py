@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from discord.ext import commands
 
-from engine.commands import Nominate, Pass, Vote
+from engine.commands import Nominate, Pass, Unvote, Vote
 from mafiabot.bot import MafiaBot
 from mafiabot.cogs._play import first_int, player_action
 from mafiabot.game.components import ACTIONS
@@ -22,13 +22,16 @@ vote = player_action(
     lambda seat, arg, values: (Vote(seat=seat, candidate=int(arg or 0)), f"Ваш голос против №{arg} принят.")
 )
 
+# D-CL3: a voter may lower his hand until the candidate's count closes.
+unvote = player_action(lambda seat, arg, values: (Unvote(seat=seat), f"Ваш голос против №{arg} снят."))
+
 
 class VotingCog(commands.Cog, name="Voting"):
     def __init__(self, bot: MafiaBot) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
-        ACTIONS.update({"pass": pass_turn, "nominate": nominate, "vote": vote})
+        ACTIONS.update({"pass": pass_turn, "nominate": nominate, "vote": vote, "unvote": unvote})
 
 
 async def setup(bot: MafiaBot) -> None:

@@ -118,6 +118,8 @@ def panel_view(table: Table) -> discord.ui.View:
     elif step.kind == "vote":
         label = f"Голосую: №{step.seat} {table.session.name_of(step.seat)}"[:80]
         view.add_item(button(table, "vote", label, discord.ButtonStyle.danger, step.seat))
+        if s.ruleset.voting.withdraw:  # D-CL3: a hand may go down until the count closes
+            view.add_item(button(table, "unvote", "Снять голос", discord.ButtonStyle.secondary, step.seat))
     for extra in PANEL_EXTRAS:
         for item in extra(table):
             view.add_item(item)

@@ -245,3 +245,28 @@ async def test_simple_twelve_players(bot: MafiaBot, fake: FakeDiscord, club: Clu
     texts = d.public_texts()
     assert any("Победили мирные жители!" in t for t in texts), texts[-5:]
     assert any(m.files for m in fake.messages(club.text))
+
+
+async def test_classic_a_raised_hand_goes_down_before_the_count_closes(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """D-CL3: a voter «may change until the candidate's count closes»: «Снять голос» on the panel takes
+    his vote back, privately confirmed; a player who has not voted is told so and nothing changes."""
+    fake.rate_limits.set(MEMBER_EDIT, 200, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic")
+    await _speeches(d)
+    await _night(d, {})
+    await d.skip_step()  # discussion
+    await d.nominate(1, 2)
+    await d.skip_step()  # nominations close
+    await _speeches(d)  # the nominee's last word
+    assert d.state.step.kind == "vote" and d.state.step.seat == 2
+    assert await d.vote(3)
+    assert (3, 2) in d.state.ballots
+    taken = await d.click_panel(d.member(3), "Снять голос")
+    assert taken.ephemeral and taken.content == "Ваш голос против №2 снят."
+    assert 3 not in dict(d.state.ballots) and 3 in queries.voters(d.state)
+    again = await d.click_panel(d.member(3), "Снять голос")
+    assert again.ephemeral and again.content == "Вы не голосовали против игрока 2."
+    assert 3 in queries.voters(d.state)

@@ -27,6 +27,7 @@ KEY_FIELDS: dict[str, tuple[str, ...]] = {
     "nominated": ("seat", "target"),
     "ballot": ("candidate", "round"),
     "voted": ("seat", "candidate"),
+    "unvoted": ("seat", "candidate"),
     "vote_count": ("candidate", "count", "round"),
     "abstainers_added": ("seats", "candidate"),
     "tie": ("seats",),

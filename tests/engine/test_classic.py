@@ -10,7 +10,7 @@ import pytest
 from helpers import Table, act, brief, phrases, shot, table
 
 import engine
-from engine import Command, IllegalCommand, Nominate, Skip, TeamAct, Vote, queries
+from engine import Command, IllegalCommand, Nominate, Skip, TeamAct, Unvote, Vote, queries
 from engine.errors import AlreadyActed, DeadPlayer, IllegalTarget, NotYourTurn, WrongPhase
 
 CIV = "civilian"
@@ -367,6 +367,39 @@ def test_one_vote_per_player_and_self_votes_allowed() -> None:
     t.advance()
     with pytest.raises(AlreadyActed):
         engine.apply(t.s, Vote(seat=1, candidate=4))
+
+
+def test_a_hand_may_go_down_until_the_count_closes() -> None:
+    """D-CL3: «each voter votes for exactly one candidate and may change until the candidate's count
+    closes («три»)». Seat 3 raises his hand for 1, lowers it and votes for 4 instead; after the count of
+    1 closes, nobody can take back a vote for 1."""
+    t = table("classic", BASE7)
+    t.classic_day([(4, 1), (1, 4)], None)
+    assert t.s.step.kind == "vote" and t.s.step.seat == 1
+    events = t.send(Vote(seat=3, candidate=1), Vote(seat=2, candidate=1), Unvote(seat=3))
+    assert brief(events, "voted", "unvoted") == [("voted", 3, 1), ("voted", 2, 1), ("unvoted", 3, 1)]
+    assert 3 in queries.voters(t.s) and 2 not in queries.voters(t.s)
+    with pytest.raises(NotYourTurn):
+        engine.apply(t.s, Unvote(seat=3))  # his hand is down already
+    events = t.advance()
+    events += t.send(Vote(seat=3, candidate=4))
+    with pytest.raises(NotYourTurn):
+        engine.apply(t.s, Unvote(seat=2))  # the count of 1 is closed
+    events += t.advance()
+    assert brief(events, "vote_count") == [("vote_count", 1, 1, "main"), ("vote_count", 4, 6, "main")]
+
+
+def test_where_the_book_does_not_say_so_a_vote_stays() -> None:
+    """Only classic's D-CL3 lets a hand go down; simple's ballot keeps every vote cast."""
+    t = table("classic", BASE7)
+    with pytest.raises(WrongPhase):
+        engine.apply(t.s, Unvote(seat=1))
+    simple = table("simple", ["mafioso", "don", "commissar", "putana", "doctor", "maniac", *["civilian"] * 6])
+    simple.simple_day([(1, 7)], None)
+    assert simple.s.step.kind == "vote"
+    simple.send(Vote(seat=2, candidate=7))
+    with pytest.raises(AlreadyActed, match="не снимают"):
+        engine.apply(simple.s, Unvote(seat=2))
 
 
 def test_two_of_three_tied_revote_between_them() -> None:
