@@ -110,7 +110,7 @@ def act(s: GameState, seat: int, targets: tuple[int, ...], act_name: str, out: O
         raise NotYourTurn("Вы заблокированы этой ночью.")
     options = abilities_now(s, seat, step.id)
     if not options:
-        raise IllegalCommand(f"Игрок {seat} не может использовать способность в ночь {s.night}.")
+        raise IllegalCommand(f"Игрок {seat} не может использовать способность этой ночью.")
     if act_name:
         chosen = [a for a in options if a.act == act_name]
         if not chosen:

@@ -257,8 +257,10 @@ def test_ranger_shoots_once_from_the_second_night_and_then_the_maniac_cannot() -
     t.to_step("ranger")
     assert RANGER not in queries.actors(t.s)
     assert [(e.type, e.phrase) for e in t.events[-1:]] == [("cannot_act", "priv_cannot_shoot")]
-    with pytest.raises(IllegalCommand):
+    with pytest.raises(IllegalCommand) as refused:
         t.send(act(RANGER, 9))
+    # The book's first night with shots is the engine's night 2 (D-C3): the message names no number.
+    assert str(refused.value) == f"Игрок {RANGER} не может использовать способность этой ночью."
     t.night()
     t.day()
     events = t.night(shot("mafia", 10), act(RANGER, 9))
