@@ -24,6 +24,18 @@ from engine.state import GameState
 
 MAX_COMMANDS = 20_000
 _ADVANCE = Advance()  # commands are immutable: every Advance of the simulator is this one
+_PICKS: dict[tuple[type[Command], int, int], Command] = {}
+_PICKED_FIELD: dict[type[Command], str] = {Vote: "candidate", Propose: "target", Nominate: "target"}
+
+
+def _pick(kind: type[Command], seat: int, other: int) -> Command:
+    """``Vote(seat=seat, candidate=other)``, ``Propose(seat=seat, target=other)`` or ``Nominate(...)``,
+    made once per seat and choice: commands are immutable values, so one object serves every game."""
+    key = (kind, seat, other)
+    found = _PICKS.get(key)
+    if found is None:
+        found = _PICKS[key] = kind(seat=seat, **{_PICKED_FIELD[kind]: other})  # type: ignore[call-arg]
+    return found
 
 
 @dataclass
@@ -50,7 +62,7 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
             if "team" in options:
                 if not team_pick or rnd.random() < 0.2:
                     team_pick = rnd.choice(options["team"])
-                out.append(Propose(seat=seat, target=team_pick))
+                out.append(_pick(Propose, seat, team_pick))
                 continue
             if queries.is_optional(s, seat) and rnd.random() < 0.2:
                 out.append(Skip(seat=seat))
@@ -76,7 +88,7 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
                     if x not in nominated and (x != step.seat or s.ruleset.voting.self_nomination)
                 ]
                 if free:
-                    out.append(Nominate(seat=step.seat, target=rnd.choice(free)))
+                    out.append(_pick(Nominate, step.seat, rnd.choice(free)))
             if s.ruleset.params.get("speech_permissions") and rnd.random() < 0.1:
                 others = [x for x in living if x != step.seat and x not in s.no_speech]
                 if step.seat not in s.no_speech and others:
@@ -95,13 +107,13 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
                 if free:
                     target = rnd.choice(free)
                     nominated.add(target)
-                    out.append(Nominate(seat=seat, target=target))
+                    out.append(_pick(Nominate, seat, target))
     elif step.kind == "vote":
         chance = 1.0 / max(1, len(step.queue) + 1)
         random, candidate = rnd.random, step.seat
         for seat in sorted(queries.voters(s)):
             if random() < chance:
-                out.append(Vote(seat=seat, candidate=candidate))
+                out.append(_pick(Vote, seat, candidate))
     elif step.kind == "tiebreak":
         if rnd.random() < 0.8:
             out.append(Vote(seat=step.seat, candidate=rnd.choice(step.candidates)))
