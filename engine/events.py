@@ -51,16 +51,16 @@ EVERYONE = Audience(PUBLIC)
 HOST_ONLY = Audience(HOST)
 
 
-_ONE_SEAT: dict[int, Audience] = {}  # audiences are immutable: one per seat serves every event
+_SEATS: dict[tuple[int, ...], Audience] = {}  # audiences are immutable: one per group of seats will do
 
 
 def to_seats(*seats: int) -> Audience:
-    if len(seats) == 1:  # most private events go to one seat
-        found = _ONE_SEAT.get(seats[0])
-        if found is None:
-            found = _ONE_SEAT[seats[0]] = Audience(SEATS, seats)
-        return found
-    return Audience(SEATS, tuple(sorted(set(seats))))
+    found = _SEATS.get(seats)
+    if found is None:
+        if len(_SEATS) >= 4096:  # a bound for a long run over many tables
+            _SEATS.clear()
+        found = _SEATS[seats] = Audience(SEATS, tuple(sorted(set(seats))))
+    return found
 
 
 def to_team(team: str, seats: tuple[int, ...] | list[int]) -> Audience:
