@@ -341,7 +341,7 @@ def close_candidate(s: GameState, out: Out) -> None:
     """«ведущий досчитает до трех, назовет число голосов и попросит проголосовать за следующего»."""
     step = s.step
     if not step.queue and s.ruleset.voting.abstain == "last_candidate":
-        voters = {v for v, _ in s.ballots}
+        voters = dict(s.ballots)  # by voter
         if not s.jail and not s.vote_links:  # may_vote, when nobody is jailed or bound to another's vote
             no_vote = s.no_vote
             missing = [x for x in s.living() if x not in no_vote and x not in voters]

@@ -24,8 +24,17 @@ from engine.state import GameState
 
 MAX_COMMANDS = 20_000
 _ADVANCE = Advance()  # commands are immutable: every Advance of the simulator is this one
+_PASSES: dict[int, Pass] = {}  # one Pass per seat
 _PICKS: dict[tuple[type[Command], int, int], Command] = {}
 _PICKED_FIELD: dict[type[Command], str] = {Vote: "candidate", Propose: "target", Nominate: "target"}
+
+
+def _pass(seat: int) -> Pass:
+    """``Pass(seat=seat)``, made once per seat (see _pick)."""
+    found = _PASSES.get(seat)
+    if found is None:
+        found = _PASSES[seat] = Pass(seat=seat)
+    return found
 
 
 def _pick(kind: type[Command], seat: int, other: int) -> Command:
@@ -96,7 +105,7 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
                     out.append(Permit(seat=step.seat, target=target, allow=target not in step.permitted))
                     return out
         if rnd.random() < 0.3:
-            out.append(Pass(seat=step.seat))
+            out.append(_pass(step.seat))
             return out
     elif step.kind == "nominations":
         living = s.living()
