@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from mafiabot.bot import MafiaBot
-from mafiabot.errors import UserFacingError, permission_names
+from mafiabot.errors import UserFacingError, permission_names, reply_ephemeral
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +54,7 @@ class ReadinessCog(commands.Cog):
             else:
                 lines.append(f"✅ Канал {voice.channel.mention}: бот может вести здесь игру.")
         log.info("Readiness checked: %s", "; ".join(lines))
-        await interaction.followup.send("\n".join(lines), ephemeral=True)
+        await reply_ephemeral(interaction, "\n".join(lines))
 
 
 async def setup(bot: MafiaBot) -> None:

@@ -136,6 +136,7 @@ async def test_a_slow_click_is_acknowledged_first_and_answered_when_done(
     assert slow.callback_type == 5, slow.callback  # «думает…», privately
     answer = await slow.wait_followup()
     assert answer.ephemeral and answer.content == "Пас."
+    assert answer is slow.original and not slow.followups, "the answer takes the place of «думает…»"
     await d.settled()
     assert d.state.step.seat == 3
 
