@@ -122,6 +122,12 @@ class ConductMixin(StorageBase):
                 if attempt:  # the row was created by another writer meanwhile: the second try finds it
                     raise
 
+    def guild_values(self, key: str) -> dict[int, Any]:
+        """One entry of every guild's stored defaults (``set_guild_value``), by guild id."""
+        with self._session() as session:
+            rows = session.exec(select(GuildSettings.guild_id, GuildSettings.ruleset_defaults))
+            return {int(g): d[key] for g, d in rows if isinstance(d, dict) and key in d}
+
     def update_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
         unknown = set(changes) - _SETTINGS_FIELDS
         if unknown:

@@ -8,6 +8,7 @@ moved by hand; no Discord is involved (the session does no Discord I/O).
 
 from __future__ import annotations
 
+import asyncio
 import random
 from types import SimpleNamespace
 from typing import Any
@@ -183,6 +184,18 @@ def test_only_the_latest_lengths_are_kept_and_bad_stored_data_is_dropped() -> No
     assert NightPacing.from_json("nonsense").lengths == {}
 
 
+def test_a_new_server_draws_from_the_other_servers_lengths() -> None:
+    """Until a server has TRUST lengths of its own, its draws come from the bot's other servers (their
+    lengths are closer to how living players take a step than the decision's 5–15 s)."""
+    rnd = random.Random(4)
+    elsewhere = [26.0] * TRUST
+    fresh = NightPacing(None, lambda key: elsewhere if key == COMMISSAR else [])
+    assert all(25.0 <= fresh.draw(COMMISSAR, rnd, 30) <= 27.0 for _ in range(200))
+    assert all(5.0 <= fresh.draw("classic/doctor", rnd, 30) <= 15.0 for _ in range(200))
+    few = NightPacing(None, lambda key: elsewhere[:3])  # too few elsewhere as well: the decision's wait
+    assert all(5.0 <= few.draw(COMMISSAR, rnd, 30) <= 15.0 for _ in range(200))
+
+
 async def test_each_servers_lengths_are_stored_and_read_back(tmp_path: Any) -> None:
     storage = Storage.open(f"sqlite:///{tmp_path / 'pacing.db'}")
     try:
@@ -193,8 +206,12 @@ async def test_each_servers_lengths_are_stored_and_read_back(tmp_path: Any) -> N
         await keeper.save(10)
         assert storage.guild_settings(10).ruleset_defaults[KEY] == {COMMISSAR: [21.5]}
         assert storage.guild_settings(11).ruleset_defaults == {}
-        again = await PacingKeeper(service).for_guild(10)  # a restarted bot
+        restarted = PacingKeeper(service)  # a restarted bot loads every server's lengths at once
+        again, other = await asyncio.gather(restarted.for_guild(10), restarted.for_guild(11))
         assert again.lengths == {COMMISSAR: [21.5]}
-        assert (await PacingKeeper(service).for_guild(11)).lengths == {}
+        assert other.lengths == {} and other.elsewhere is not None
+        assert other.elsewhere(COMMISSAR) == [21.5] and again.elsewhere is not None
+        assert again.elsewhere(COMMISSAR) == []  # a server's own lengths are not "elsewhere"
+        assert storage.guild_values(KEY) == {10: {COMMISSAR: [21.5]}}
     finally:
         storage.close()

@@ -76,6 +76,9 @@ def test_guild_values_written_at_once_keep_each_other(storage: Storage) -> None:
     assert stored.volume == 0.5
     storage.set_guild_value(OTHER_GUILD, "key0", 1)  # a guild without a row gets one
     assert storage.guild_settings(OTHER_GUILD).ruleset_defaults == {"key0": 1}
+    assert storage.guild_values("key0") == {GUILD: ["key0"], OTHER_GUILD: 1}
+    assert storage.guild_values("city") == {GUILD: {"speech": 60}}
+    assert storage.guild_values("nothing") == {}
 
 
 def test_guild_settings_default_and_update(storage: Storage) -> None:
