@@ -7,6 +7,7 @@ SplitMix64 is used because it is tiny, fast and good enough for shuffles and tie
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -49,40 +50,76 @@ def shuffled(state: int, items: Sequence[T]) -> tuple[list[T], int]:
     return out, state
 
 
+# The wrapper draws SplitMix64 values _BATCH at a time: each draw of a batch sits in its own 128-bit lane
+# of one big integer, so that the few operations of the mix run once for the whole batch (a lane's value
+# stays below 2**128 through each product, and every shift is masked back to its lane) instead of once
+# per draw, each with the interpreter's overhead and fresh 64-bit integers. Draw k of a batch starts from
+# the state k + 1 steps after the batch's base state, exactly as next_u64 called k + 1 times would.
+_BATCH = 32
+_LANE = 128
+_ONES = sum(1 << (_LANE * k) for k in range(_BATCH))
+_LANE_MASKS = _MASK * _ONES
+_LANE_STEPS = sum((((k + 1) * 0x9E3779B97F4A7C15) & _MASK) << (_LANE * k) for k in range(_BATCH))
+_UNPACK = struct.Struct("<" + "Q8x" * _BATCH).unpack  # the low 64 bits of each lane, lowest lane first
+
+
+def _batch(state: int) -> tuple[int, ...]:
+    """The values of next_u64 called _BATCH times in a row from ``state``."""
+    z = (state * _ONES + _LANE_STEPS) & _LANE_MASKS
+    z = ((z ^ ((z >> 30) & _LANE_MASKS)) * 0xBF58476D1CE4E5B9) & _LANE_MASKS
+    z = ((z ^ ((z >> 27) & _LANE_MASKS)) * 0x94D049BB133111EB) & _LANE_MASKS
+    z ^= (z >> 31) & _LANE_MASKS
+    values: tuple[int, ...] = _UNPACK(z.to_bytes(_BATCH * _LANE // 8, "little"))
+    return values
+
+
 class Rng:
-    """A mutable wrapper for code outside the pure core (the simulator, dealing helpers)."""
+    """A mutable wrapper for code outside the pure core (the simulator, dealing helpers). It draws what the
+    pure functions draw from ``seed_state(seed)``, a batch of values at a time (see _batch)."""
 
     def __init__(self, seed: int) -> None:
-        self.state = seed_state(seed)
+        self._base = seed_state(seed)  # the state the buffered batch was drawn from
+        self._draws = _batch(self._base)
+        self._used = 0  # values of the batch already handed out
+
+    @property
+    def state(self) -> int:
+        """The generator state after the values handed out so far (as the pure functions would leave it)."""
+        return (self._base + self._used * 0x9E3779B97F4A7C15) & _MASK
+
+    def _refill(self) -> None:
+        self._base = self.state
+        self._draws = _batch(self._base)
+        self._used = 0
+
+    def _next(self) -> int:
+        """The next value of :func:`next_u64`."""
+        used = self._used
+        if used == _BATCH:
+            self._refill()
+            used = 0
+        self._used = used + 1
+        return self._draws[used]
 
     def below(self, n: int) -> int:
         return self._next() % n
-
-    def _next(self) -> int:
-        """:func:`next_u64` on the wrapper's own state, written out (the simulator draws ~100 a game)."""
-        state = self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
-        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return z ^ (z >> 31)
 
     def choice(self, items: Sequence[T]) -> T:
         return items[self._next() % len(items)]
 
     def shuffled(self, items: Sequence[T]) -> list[T]:
-        """:func:`shuffled` on the wrapper's own state (the same draws, without a call per draw)."""
+        """:func:`shuffled` on the wrapper's own draws."""
         out = list(items)
-        state = self.state
+        draw = self._next
         for i in range(len(out) - 1, 0, -1):
-            state = (state + 0x9E3779B97F4A7C15) & _MASK
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-            j = (z ^ (z >> 31)) % (i + 1)
+            j = draw() % (i + 1)
             out[i], out[j] = out[j], out[i]
-        self.state = state
         return out
 
     def random(self) -> float:
-        state = self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK  # _next, written out again
-        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return (z ^ (z >> 31)) / _TWO_64
+        used = self._used  # _next, written out (the simulator draws ~100 a game)
+        if used == _BATCH:
+            self._refill()
+            used = 0
+        self._used = used + 1
+        return self._draws[used] / _TWO_64

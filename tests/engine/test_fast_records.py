@@ -77,3 +77,19 @@ def test_rng_wrapper_draws_as_the_pure_functions() -> None:
         order, state = rng.shuffled(state, items)
         assert wrapper.shuffled(items) == order
         assert wrapper.state == state
+
+
+def test_rng_wrapper_across_batches() -> None:
+    """The wrapper draws its values in batches: long runs of draws cross several batch boundaries."""
+    for seed in (0, 7, 2**70):
+        wrapper, state = Rng(seed), rng.seed_state(seed)
+        for i in range(150):
+            value, state = rng.next_u64(state)
+            if i % 3 == 0:
+                assert wrapper.random() == value / float(1 << 64)
+            else:
+                assert wrapper.below(13) == value % 13
+            assert wrapper.state == state
+        order, state = rng.shuffled(state, list(range(40)))
+        assert wrapper.shuffled(list(range(40))) == order
+        assert wrapper.state == state
