@@ -259,7 +259,7 @@ def _idle_actors(s: GameState, step: StepDef, index: int, out: Out) -> None:
 def _count_use(s: GameState, seat: int, step_id: str, targets: tuple[int, ...]) -> None:
     n = _uses(s, seat, step_id)
     uses = (*tuple(u for u in s.uses if not (u[0] == seat and u[1] == step_id)), (seat, step_id, n + 1))
-    put(s, uses=uses)
+    s.__dict__.update(uses=uses)
     if seat in targets:
         put(s, self_used=s.self_used | {(seat, step_id)})
 
@@ -396,7 +396,7 @@ def resolve_attempts(s: GameState) -> list[int]:
     """Dawn: every attempt meets the protections; returns the victims in ascending seat order (D-G11)."""
     if immediate(s):
         flush_pending(s)
-        put(s, tiebreaker=0, last_targets=s.ledger.chosen)
+        s.__dict__.update(tiebreaker=0, last_targets=s.ledger.chosen)
         return sorted(set(s.ledger.dead_tonight))
     victims: dict[int, int] = {}
     for target, _source, index in s.ledger.attempts:
@@ -407,7 +407,7 @@ def resolve_attempts(s: GameState) -> list[int]:
         victims[target] = max(index, victims.get(target, -1))
     town = [v for v in victims if s.ruleset.roles[s.role_of(v)].side == "town"]
     tiebreaker = max(town, key=lambda v: victims[v]) if town else 0
-    put(s, tiebreaker=tiebreaker, last_targets=s.ledger.chosen)
+    s.__dict__.update(tiebreaker=tiebreaker, last_targets=s.ledger.chosen)
     return sorted(victims)
 
 

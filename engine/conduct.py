@@ -111,14 +111,14 @@ def end_of_day(s: GameState) -> None:
             no_vote.add(seat)
         if effects & {"no_vote", "no_speech"}:
             no_speech.add(seat)
-    put(s, no_speech=frozenset(no_speech), no_vote=frozenset(no_vote), fouls=())
+    s.__dict__.update(no_speech=frozenset(no_speech), no_vote=frozenset(no_vote), fouls=())
 
 
 def start_of_day(s: GameState, out: Out) -> None:
     """The restrictions earned on the previous day are announced (D-F1)."""
     conduct = s.ruleset.conduct
     if not conduct.daily_reset:
-        put(s, no_speech=frozenset(), no_vote=frozenset())
+        s.__dict__.update(no_speech=frozenset(), no_vote=frozenset())
         return
     for seat in sorted(s.no_speech):
         if seat not in s.alive:

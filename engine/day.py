@@ -64,7 +64,7 @@ def _speeches(s: GameState, out: Out) -> bool:
 
 @day_step("discussion")
 def _discussion(s: GameState, out: Out) -> bool:
-    put(s, step=Step("discussion", seconds=s.ruleset.timer("discussion")))
+    s.__dict__.update(step=Step("discussion", seconds=s.ruleset.timer("discussion")))
     say(s, out, "discussion_start")
     return True
 
@@ -72,7 +72,7 @@ def _discussion(s: GameState, out: Out) -> bool:
 @day_step("nominations")
 def _nominations(s: GameState, out: Out) -> bool:
     """002: «ведущий предлагает выдвинуть подозреваемых в причастности к «мафии»»."""
-    put(s, step=Step("nominations", seconds=s.ruleset.timer("nominations")))
+    s.__dict__.update(step=Step("nominations", seconds=s.ruleset.timer("nominations")))
     say(s, out, "nominations")
     return True
 
@@ -134,7 +134,7 @@ def nominate(s: GameState, seat: int, target: int, out: Out) -> None:
         raise AlreadyActed(f"За игрока {target} сегодня уже голосовали.")
     if sum(1 for by, _ in s.nominations if by == seat) >= voting.nominations_per_player:
         raise AlreadyActed("Вы уже выставили кандидатуру.")
-    put(s, nominations=(*s.nominations, (seat, target)))
+    s.__dict__.update(nominations=(*s.nominations, (seat, target)))
     out.append(
         Event(
             "nominated",
@@ -242,7 +242,7 @@ def after_elimination(s: GameState, out: Out) -> None:
 
 
 def start_ballot(s: GameState, out: Out, cands: list[int], round_name: str) -> None:
-    put(s, ballots=(), voted=frozenset())
+    s.__dict__.update(ballots=(), voted=frozenset())
     put(
         s,
         step=Step(
@@ -329,7 +329,7 @@ def vote(s: GameState, seat: int, candidate: int, out: Out) -> None:
     if seat == candidate and not s.ruleset.voting.self_vote:
         refuse(s, seat, "self_vote", IllegalTarget("Нельзя голосовать за себя."), out)
         return
-    put(s, ballots=(*s.ballots, (seat, candidate)))
+    s.__dict__["ballots"] = (*s.ballots, (seat, candidate))  # put(s, ballots=…), written out (every vote)
     out.append(Event("voted", EVERYONE, {"seat": seat, "candidate": candidate}))
     for leader, follower in s.vote_links:
         if leader == seat and _follower(s, follower) and not any(v == follower for v, _ in s.ballots):
@@ -403,7 +403,9 @@ def condemn(s: GameState, seat: int, out: Out) -> None:
 def execute(s: GameState, seat: int, out: Out) -> None:
     eliminate(s, seat, "executed", out, reveal=s.ruleset.reveal_on_vote)
     if s.ruleset.timer("farewell") > 0 and not s.over:
-        put(s, step=Step("speech", seat=seat, round="farewell", seconds=s.ruleset.timer("farewell")))
+        s.__dict__.update(
+            step=Step("speech", seat=seat, round="farewell", seconds=s.ruleset.timer("farewell"))
+        )
         announce_speech(s, out)
         return
     after_elimination(s, out)

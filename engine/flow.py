@@ -47,7 +47,7 @@ def eliminate(
     """A seat leaves the table (``how``: killed, executed, removed; ``phrase`` overrides the phrase key,
     ``extra`` adds fields such as a removal's reason). A role revealed only because it is always shown
     on leaving (city's maniac) uses the ``…_revealed`` phrase and then the ``revealed_left`` line."""
-    put(s, alive=s.alive - {seat})
+    s.__dict__.update(alive=s.alive - {seat})
     data: dict[str, Any] = {"seat": seat, **extra}
     params: dict[str, Any] = {"seat": seat}
     by_role = not reveal and s.ruleset.roles[s.role_of(seat)].reveal_on_leave
@@ -55,7 +55,7 @@ def eliminate(
         role = s.role_of(seat)
         data["role"] = role
         data["role_name"] = params["role"] = s.ruleset.roles[role].display
-        put(s, revealed=s.revealed | {seat})
+        s.__dict__.update(revealed=s.revealed | {seat})
     phrase_key = _LEAVING_PHRASES[how]
     if how == "killed" and s.ruleset.phrase("player_killed_neutral") and _several_killers(s):
         phrase_key = "player_killed_neutral"
@@ -190,7 +190,7 @@ def enter_phase(s: GameState, out: Out, after_steps: bool) -> None:
 
 def next_phase(s: GameState, out: Out) -> None:
     after_steps = not s.ruleset.talks(s.phase_name)
-    put(s, position=s.position + 1)
+    s.__dict__.update(position=s.position + 1)
     enter_phase(s, out, after_steps)
 
 
@@ -214,7 +214,9 @@ def start_night(s: GameState, out: Out) -> None:
                 out, "team_joined", to_seats(seat), s.ruleset.phrase("werewolf_turned"), seat=seat, team=team
             )
     joined = joins != s.team_joins
-    put(s, phase="night", night=night, intro=intro, ledger=EMPTY_LEDGER, team_joins=joins, pending_joins=())
+    s.__dict__.update(
+        phase="night", night=night, intro=intro, ledger=EMPTY_LEDGER, team_joins=joins, pending_joins=()
+    )
     if joined and check_win(s, out):
         return  # D-G7: wins are checked after the werewolf joins (D-CL7): his clan may now be the majority
     _conduct.end_of_day(s)
@@ -226,7 +228,7 @@ def start_night(s: GameState, out: Out) -> None:
     say(s, out, key)
     if intro:
         say(s, out, "roles_dealing")  # city 5.4: the cards are dealt during the intro night
-    put(s, agenda=s.ruleset.night_agenda(s.phase_name, intro))
+    s.__dict__.update(agenda=s.ruleset.night_agenda(s.phase_name, intro))
     next_night_step(s, out)
 
 
@@ -267,14 +269,15 @@ def next_night_step(s: GameState, out: Out) -> None:
             continue  # the role was not dealt (step_in_play's first answer, without the call)
         if not step_in_play(s, step):
             continue
-        put(s, agenda=agenda)
+        fields = s.__dict__  # put(s, …), written out: this runs for every night step
+        fields["agenda"] = agenda
         actors = _abilities.actors_of_step(s, step)
         kind, seconds, wake, revives, prompt = _step_call(s, step)
         # A step nobody can act in (its holder is dead, jailed, out of uses) is still called, with the same
         # timer as any other (D-G8): the event is public and its length must not tell who can act. How
         # long the host waits before closing such a step is the host's business (the bot draws it from
         # the lengths of steps that living players took).
-        put(s, step=Step(kind, night_step=step.id, seconds=seconds))
+        fields["step"] = Step(kind, night_step=step.id, seconds=seconds)
         led = s.ledger
         if led.actions or led.skipped or led.proposals or led.team_target:
             put_ledger(s, actions=(), skipped=frozenset(), proposals=(), team_target=0)
@@ -297,7 +300,7 @@ def next_night_step(s: GameState, out: Out) -> None:
                 _show_revive_list(s, actors, out)
             _tell_unable(s, step, awake, actors, prompt, out)
         return
-    put(s, agenda=agenda)
+    s.__dict__.update(agenda=agenda)
     next_phase(s, out)
 
 
@@ -412,7 +415,7 @@ def dawn(s: GameState, out: Out) -> None:
     """The end of the night: attempts meet protections, deaths take effect (end-of-night presets)."""
     resolve = NIGHT_RESOLUTIONS.get(s.ruleset.night_resolution, _abilities.resolve_attempts)
     victims = resolve(s) if not s.intro else []
-    put(s, last_night_victims=tuple(victims))
+    s.__dict__.update(last_night_victims=tuple(victims))
     start_day(s, out)
 
 
@@ -423,8 +426,7 @@ def start_day(s: GameState, out: Out) -> None:
     day = s.day + 1
     intro = s.position == 0
     agenda = s.ruleset.day_first if day == 1 else s.ruleset.day_normal
-    put(
-        s,
+    s.__dict__.update(
         phase="day",
         day=day,
         intro=intro,
@@ -443,9 +445,10 @@ def start_day(s: GameState, out: Out) -> None:
 def next_day_step(s: GameState, out: Out) -> None:
     if s.phase == "over":
         return
+    fields = s.__dict__  # put(s, agenda=…), written out: this runs for every day step
     while s.agenda:
         name, rest = s.agenda[0], s.agenda[1:]
-        put(s, agenda=rest)
+        fields["agenda"] = rest
         if DAY_STEPS[name](s, out):
             return  # the step waits for commands
         if s.phase == "over" or s.step.kind == "question":
