@@ -40,7 +40,7 @@ from engine.flow import (
 )
 from engine.registry import STEP_KINDS
 from engine.rules import Ruleset
-from engine.state import GameState, Step, evolve, put, thaw
+from engine.state import GameState, Step, evolve, fresh_state, put
 
 
 def new_game(
@@ -54,7 +54,7 @@ def new_game(
             raise IllegalCommand(f"Роль {role!r} (место {i + 1}) не входит в правила «{ruleset.id}».")
     if len(roles) < 2:
         raise IllegalCommand("Нужно хотя бы два игрока.")
-    s = GameState(
+    s = fresh_state(  # thaw(GameState(...)), without the generated __init__
         ruleset=ruleset,
         seed=seed,
         roles=tuple(roles),
@@ -67,7 +67,6 @@ def new_game(
         rng=rng.seed_state(seed),
         immune=_immune(ruleset, len(roles), immune),
     )
-    s = thaw(s)
     out: list[Event] = []
     say(s, out, "game_start", preset=ruleset.title, count=len(roles))
     out.append(

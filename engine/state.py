@@ -6,7 +6,7 @@ private copy made by :func:`thaw` and hands that copy out only when it is comple
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from typing import Any, TypeVar
 
 from engine.rules.model import Ruleset
@@ -191,6 +191,26 @@ class GameState:
     @property
     def over(self) -> bool:
         return self.phase == "over"
+
+
+# The fields of GameState with their defaults, in the order of the fields (see fresh_state).
+_STATE_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(GameState)}
+_STATE_REQUIRED = frozenset(f.name for f in fields(GameState) if f.default is MISSING)
+
+
+def fresh_state(**given: Any) -> GameState:
+    """``thaw(GameState(**given))``, built as one dictionary: the generated __init__ of the frozen record
+    sets its forty fields one by one through object.__setattr__ (a simulation starts many games)."""
+    if not _STATE_REQUIRED <= given.keys() <= _STATE_DEFAULTS.keys():
+        raise TypeError(
+            f"GameState fields: missing {sorted(_STATE_REQUIRED - given.keys())}, "
+            f"unknown {sorted(given.keys() - _STATE_DEFAULTS.keys())}"
+        )
+    values = _STATE_DEFAULTS.copy()  # every field in the order of the fields, as the __init__ would set
+    values.update(given)
+    new = object.__new__(GameState)
+    _set(new, "__dict__", values)
+    return new
 
 
 def thaw(state: GameState) -> GameState:

@@ -93,3 +93,28 @@ def test_rng_wrapper_across_batches() -> None:
         order, state = rng.shuffled(state, list(range(40)))
         assert wrapper.shuffled(list(range(40))) == order
         assert wrapper.state == state
+
+
+def test_fresh_state_matches_the_dataclass() -> None:
+    """new_game builds its first state as one dictionary (fresh_state): the same record, fields in order."""
+    from engine.state import GameState, fresh_state
+
+    given = {
+        "ruleset": load_ruleset("classic"),
+        "seed": 3,
+        "roles": ("mafioso", "civilian", "civilian", "commissar"),
+        "alive": frozenset({1, 2, 3, 4}),
+        "phase": "setup",
+        "day": 0,
+        "night": 0,
+        "intro": False,
+        "step": Step("setup"),
+        "rng": rng.seed_state(3),
+        "immune": frozenset({2}),
+    }
+    built, fresh = GameState(**given), fresh_state(**given)
+    assert fresh == built and list(fresh.__dict__.items()) == list(built.__dict__.items())
+    with pytest.raises(TypeError):
+        fresh_state(**{k: v for k, v in given.items() if k != "seed"})
+    with pytest.raises(TypeError):
+        fresh_state(**given, colour="red")
