@@ -242,9 +242,9 @@ def after_elimination(s: GameState, out: Out) -> None:
 
 
 def start_ballot(s: GameState, out: Out, cands: list[int], round_name: str) -> None:
-    s.__dict__.update(ballots=(), voted=frozenset())
-    put(
-        s,
+    s.__dict__.update(
+        ballots=(),
+        voted=frozenset(),
         step=Step(
             "vote",
             seat=cands[0],

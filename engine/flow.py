@@ -256,8 +256,7 @@ def holders_of(s: GameState, step: StepDef, living_only: bool = True) -> list[in
         seats = s.ruleset.seats_by_role(s.roles).get(step.role, ())
     if not living_only:
         return list(seats)
-    alive = s.alive
-    return [x for x in seats if x in alive]
+    return list(filter(s.alive.__contains__, seats))  # the living ones, without a comprehension's frame
 
 
 def next_night_step(s: GameState, out: Out) -> None:
@@ -462,8 +461,8 @@ def begin_speeches(
     """A queue of speeches, one seat at a time. Returns False when there is nobody to speak."""
     if not seats:
         return False
-    put(
-        s, step=Step("speech", seat=seats[0], queue=tuple(seats[1:]), round=purpose, seconds=seconds, **extra)
+    s.__dict__.update(
+        step=Step("speech", seat=seats[0], queue=tuple(seats[1:]), round=purpose, seconds=seconds, **extra)
     )
     announce_speech(s, out)
     return True
