@@ -7,6 +7,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from mafiabot.view_helpers import send_private
+
 GENERIC_FAILURE = "Что-то пошло не так. Ошибка записана в журнал, попробуйте ещё раз."
 
 
@@ -62,20 +64,5 @@ def user_message(error: app_commands.AppCommandError) -> str | None:
 
 
 async def reply_ephemeral(interaction: discord.Interaction[Any], content: str) -> None:
-    """Answer the interaction privately whether or not it was answered already. After a «думает…»
-    acknowledgement the first answer takes its place (a followup would leave it spinning)."""
-    if not interaction.response.is_done():
-        await interaction.response.send_message(content, ephemeral=True)
-    elif replaces_thinking(interaction):
-        await interaction.edit_original_response(content=content)
-    else:
-        await interaction.followup.send(content, ephemeral=True)
-
-
-def replaces_thinking(interaction: discord.Interaction[Any]) -> bool:
-    """True once, for the first answer after ``defer(thinking=True)``."""
-    thinking = interaction.response.type == discord.InteractionResponseType.deferred_channel_message
-    if not thinking or interaction.extras.get("thinking_replaced"):
-        return False
-    interaction.extras["thinking_replaced"] = True
-    return True
+    """Answer the interaction privately whether or not it was answered already."""
+    await send_private(interaction, content)

@@ -6,12 +6,12 @@ from typing import Any
 
 import discord
 
-from mafiabot.errors import replaces_thinking
-
 
 async def send_private(
     interaction: discord.Interaction[Any], text: str, view: discord.ui.View | None = None
 ) -> None:
+    """Answer the interaction privately whether or not it was answered already. After a «думает…»
+    acknowledgement the first answer takes its place (a followup would leave it spinning)."""
     extra: dict[str, Any] = {} if view is None else {"view": view}
     if not interaction.response.is_done():
         await interaction.response.send_message(text[:2000], ephemeral=True, **extra)
@@ -19,3 +19,12 @@ async def send_private(
         await interaction.edit_original_response(content=text[:2000], **extra)
     else:
         await interaction.followup.send(text[:2000], ephemeral=True, **extra)
+
+
+def replaces_thinking(interaction: discord.Interaction[Any]) -> bool:
+    """True once, for the first answer after ``defer(thinking=True)``."""
+    thinking = interaction.response.type == discord.InteractionResponseType.deferred_channel_message
+    if not thinking or interaction.extras.get("thinking_replaced"):
+        return False
+    interaction.extras["thinking_replaced"] = True
+    return True

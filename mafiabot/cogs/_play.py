@@ -50,20 +50,18 @@ async def submit(
     """Submit one command for the clicking player and answer them privately."""
     started = asyncio.Event()
     guard = asyncio.create_task(_acknowledge_later(interaction, started))
+    refusal = None
     try:
         events = await table.service.submit(table, command, serial=serial)
     except StaleAction:
-        await _settle(guard, started)
-        await reply_ephemeral(interaction, STALE)
-        return False
+        refusal = STALE
     except engine.IllegalCommand as exc:
+        refusal = str(exc)
+    finally:
         await _settle(guard, started)
-        await reply_ephemeral(interaction, str(exc))
+    if refusal is not None:
+        await reply_ephemeral(interaction, refusal)
         return False
-    except BaseException:
-        guard.cancel()
-        raise
-    await _settle(guard, started)
     # D-F2: a self-nomination, self-vote or second vote the preset refuses with a foul is no error.
     refused = next((e for e in events if e.type == "refused"), None)
     if refused is not None:

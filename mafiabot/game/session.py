@@ -21,7 +21,7 @@ from engine import queries
 from engine.abilities import step_complete
 from engine.commands import Advance, Command
 from engine.events import Event
-from mafiabot.game.pacing import NightPacing, step_key
+from mafiabot.game.pacing import HIGH, LOW, NightPacing, step_key
 
 log = logging.getLogger(__name__)
 
@@ -201,7 +201,7 @@ class GameSession:
             key = step_key(self.ruleset.id, step.night_step)
             return self.pacing.draw(key, self._rng, step.seconds)
         # Everybody acted: the host still gives the step a normal-looking length (5–15 s from its call).
-        return max(now, self._rng.uniform(5, 15))
+        return max(now, self._rng.uniform(LOW, HIGH))
 
     def _step_ended(self) -> None:
         """The current step is over: a night step some living player could act in teaches the pacing how
