@@ -291,7 +291,7 @@ def _check_option_pairs(declared: dict[str, Any], selected: tuple[str, ...], sou
                     raise RulesetError(source, f"options.{opt}.{field}[{i}]", f"unknown option {other!r}")
     for opt in selected:
         spec = declared[opt]
-        what = declared[opt]["description"]
+        what = spec["description"]
         for other in spec.get("requires", []):
             if other not in selected:
                 message = f"вариант «{what}» играется только вместе с «{declared[other]['description']}»"

@@ -71,6 +71,15 @@ async def _vote_for(d: TableDriver, candidate: int, voters: set[int]) -> None:
         await d.skip_step()
 
 
+async def _lynch(d: TableDriver, by: int, target: int, abstain: frozenset[int] = frozenset()) -> None:
+    """A lynch day (hobbyworld, blood): to the nominations, `by` nominates `target`, and everyone alive
+    but `abstain` votes for him."""
+    await _skip_until(d, lambda: d.state.step.kind == "nominations")
+    await d.nominate(by, target)
+    await d.skip_step()
+    await _vote_for(d, target, set(d.state.alive) - abstain)
+
+
 # -- city ------------------------------------------------------------------------------------------
 
 
@@ -226,11 +235,7 @@ async def test_hobbyworld_detective_chooses_kill_or_check(
     await d.start("hobbyworld")
     detective = d.seats_with("detective")[0]
     mafia = d.seats_with("mafioso")
-    await _skip_until(d, lambda: d.state.step.kind == "nominations")
-    # Day 1: one mafioso is lynched by everyone's votes.
-    await d.nominate(detective, mafia[0])
-    await d.skip_step()
-    await _vote_for(d, mafia[0], set(d.state.alive))
+    await _lynch(d, detective, mafia[0])  # day 1: one mafioso is lynched by everyone's votes
     await _skip_until(d, lambda: d.state.step.kind == "night" and d.state.step.night_step == "detective")
 
     # The detective's prompt offers both abilities; the name of the chosen one reaches the engine.
@@ -260,10 +265,7 @@ async def test_hobbyworld_journalist_compares_two(bot: MafiaBot, fake: FakeDisco
     journalist = d.seats_with("journalist")[0]
     mafia = d.seats_with("mafioso")
     civilians = d.seats_with("civilian")
-    await _skip_until(d, lambda: d.state.step.kind == "nominations")
-    await d.nominate(journalist, civilians[0])
-    await d.skip_step()
-    await _vote_for(d, civilians[0], set(d.state.alive))
+    await _lynch(d, journalist, civilians[0])
     await _skip_until(d, lambda: d.state.step.night_step == "journalist")
     prompt = d.latest_prompt(journalist)
     assert prompt.content.endswith("Выберите двух игроков.")
@@ -287,10 +289,7 @@ async def test_acquittal(bot: MafiaBot, fake: FakeDiscord, club: Club, ruleset: 
     await d.start(ruleset, acquitter)
     judge = d.seats_with(acquitter)[0]
     accused = d.seats_with("civilian", "vampire")[0]
-    await _skip_until(d, lambda: d.state.step.kind == "nominations")
-    await d.nominate(accused, accused)
-    await d.skip_step()
-    await _vote_for(d, accused, set(d.state.alive) - {judge})
+    await _lynch(d, accused, accused, abstain=frozenset({judge}))
     assert d.state.step.kind == "acquittal" and d.state.step.seat == accused
     assert f"Осуждён игрок №{accused}" in d.panel().content
 
@@ -316,10 +315,7 @@ async def test_hobbyworld_prisoner_is_told_and_refused(bot: MafiaBot, fake: Fake
     jailer = d.seats_with("jailer")[0]
     mafia = d.seats_with("mafioso")
     civilians = d.seats_with("civilian")
-    await _skip_until(d, lambda: d.state.step.kind == "nominations")
-    await d.nominate(jailer, civilians[0])
-    await d.skip_step()
-    await _vote_for(d, civilians[0], set(d.state.alive))
+    await _lynch(d, jailer, civilians[0])
     assert civilians[0] not in d.state.alive
 
     # Night 1: the mafia cannot agree (nobody proposes: a miss); the jailer jails a mafioso.
@@ -363,10 +359,7 @@ async def test_hobbyworld_extra_shot_after_the_sleepwalker(
     d = TableDriver(fake, club, bot, club.players[:6])
     await d.start("hobbyworld")
     detective, sleepwalker, civilian, other, *mafia = range(1, 7)
-    await _skip_until(d, lambda: d.state.step.kind == "nominations")
-    await d.nominate(detective, civilian)
-    await d.skip_step()
-    await _vote_for(d, civilian, set(d.state.alive))
+    await _lynch(d, detective, civilian)
 
     # Night 1: the mafia shoots the sleepwalker it took for one of its own; its members are asked again.
     await _skip_until(d, lambda: d.state.step.night_step == "mafia")
