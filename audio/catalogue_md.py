@@ -1,8 +1,8 @@
 """Reads the phrase tables of ANNOUNCEMENTS.md into plain data.
 
-The Markdown file lives outside the package (``../shared/rules/ANNOUNCEMENTS.md``), so the catalogue is
+The Markdown file lives outside the package (``docs/rules/ANNOUNCEMENTS.md``), so the catalogue is
 generated from it once and committed as ``audio/data/phrases.json``; a test re-parses the Markdown and
-compares. Regenerate with ``python -m audio.catalogue_md path/to/ANNOUNCEMENTS.md``.
+compares. Regenerate with ``python -m audio.catalogue_md docs/rules/ANNOUNCEMENTS.md``.
 """
 
 from __future__ import annotations

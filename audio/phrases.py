@@ -231,6 +231,8 @@ def _fill(phrase_id: str, name: str, value: Any, form: CountForm, digits: bool) 
         return "; ".join(
             _row(row, ("seat", "name", "role"), digits, where) for row in _sequence(value, where)
         )
+    if name == "members":
+        return ", ".join(_member(row, digits, where) for row in _sequence(value, where))
     raise InvalidParam(f"{where} is a placeholder this renderer does not know")
 
 
@@ -271,6 +273,14 @@ def _row(row: Any, keys: tuple[str, ...], digits: bool, where: str) -> str:
     else:
         raise InvalidParam(f"{where} rows must be {keys} tuples or mappings, got {row!r}")
     return " — ".join([_seat(fields[0], digits, where), *(_text(f, where) for f in fields[1:])])
+
+
+def _member(row: Any, digits: bool, where: str) -> str:
+    """«номер 2 — дон»: a team member's seat and role, the role in lower case inside the sentence."""
+    seat, role = _row(row, ("seat", "role"), digits, where).split(" — ", 1)
+    if role[1:2].islower():  # «Дон» → «дон», but an abbreviation stays as written
+        role = role[0].lower() + role[1:]
+    return f"номер {seat} — {role}"
 
 
 def _join(items: list[str]) -> str:

@@ -379,6 +379,9 @@ def _show_revive_list(s: GameState, actors: list[int], out: Out) -> None:
 def _introduce_team(s: GameState, team: str, members: list[int], out: Out) -> None:
     """D-G12: the members see each other's seats; roles only where the preset shows them."""
     tdef = s.ruleset.teams[team]
+    params: dict[str, Any] = {"seats": members}
+    if tdef.show_roles:  # the preset's phrase names each member's role (priv_team_roles)
+        params["members"] = [{"seat": x, "role": s.ruleset.roles[s.role_of(x)].display} for x in members]
     for m in members:
         data: dict[str, Any] = {"team": team, "seats": members}
         if tdef.show_roles:
@@ -386,9 +389,7 @@ def _introduce_team(s: GameState, team: str, members: list[int], out: Out) -> No
             put(s, knowledge=s.knowledge | {(m, x) for x in members})
         if tdef.show_leader and tdef.leader:
             data["leader"] = [x for x in members if s.role_of(x) == tdef.leader]
-        out.append(
-            Event("team_members", to_seats(m), data, s.ruleset.phrase("team_members"), {"seats": members})
-        )
+        out.append(Event("team_members", to_seats(m), data, s.ruleset.phrase("team_members"), params))
 
 
 def _show_team(s: GameState, team: str, awake: list[int], out: Out) -> None:

@@ -20,11 +20,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="session")
 def announcements_md() -> str:
-    """ANNOUNCEMENTS.md, from $MAFIABOT_RULES_DIR or the shared rules folder beside the repository."""
-    rules = Path(os.environ.get("MAFIABOT_RULES_DIR", REPO.parent / "shared" / "rules"))
-    path = rules / "ANNOUNCEMENTS.md"
-    assert path.is_file(), f"{path} not found: set MAFIABOT_RULES_DIR to the folder holding ANNOUNCEMENTS.md"
-    return path.read_text(encoding="utf-8")
+    """The repository's copy of ANNOUNCEMENTS.md (scripts/check-spec-copy keeps it equal to the source)."""
+    return (REPO / "docs" / "rules" / "ANNOUNCEMENTS.md").read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="session")

@@ -54,6 +54,11 @@ def test_names_fill_name_and_list_rows() -> None:
     assert phrases.render("game_over_roles", {"roles_list": rows}, names=names) == (
         "Игра окончена. Роли игроков: один — Аня — Мафия; три — Вера — Доктор."
     )
+    team = [{"seat": 2, "role": "Дон"}, {"seat": 8, "role": "Адвокат"}, {"seat": 9, "role": "Мафия"}]
+    assert phrases.render("priv_team_roles", {"members": team}, numbers="digits") == (
+        "Ваша команда: номер 2 — дон, номер 8 — адвокат, номер 9 — мафия."
+    )
+    assert phrases.render("priv_team_roles", {"members": [(1, "FBI")]}) == "Ваша команда: номер один — FBI."
     seating = phrases.render("game_seating", {"seats_list": [{"seat": 1}, {"seat": 2}]}, names=names)
     assert seating == "Рассадка: один — Аня; два — Борис."
     explicit = phrases.render("sm_player_killed", {"seat": 2, "name": "Боря"}, names=names)

@@ -69,6 +69,13 @@ def test_intro_night_wakes_the_active_roles_in_the_book_order_without_actions() 
     ]
     members = [e for e in t.events if e.type == "team_members"]
     assert [e.get("roles") for e in members] == [{"1": "don", "2": "city_lawyer", "3": "mafioso"}] * 3
+    # D-G12: the city's message names each member's role, «номер 1 — дон, номер 2 — адвокат, …»
+    assert {e.phrase for e in members} == {"priv_team_roles"}
+    assert members[0].params["members"] == [
+        {"seat": 1, "role": "Дон"},
+        {"seat": 2, "role": "Адвокат"},
+        {"seat": 3, "role": "Мафия"},
+    ]
     assert [e.phrase for e in t.events if e.type == "night_step"][:2] == [
         "city_agent_wakes",
         "city_intro_mafia_wakes",

@@ -12,7 +12,7 @@ from engine.errors import RulesetError
 from engine.rules import available_presets, load_ruleset, role_catalogue, with_requirements
 
 ROOT = Path(__file__).resolve().parents[2]
-RULESETS_MD = ROOT.parent / "shared" / "rules" / "RULESETS.md"
+RULESETS_MD = ROOT / "docs" / "rules" / "RULESETS.md"
 
 
 def test_every_bundled_preset_loads_with_every_option() -> None:
