@@ -1,7 +1,13 @@
-"""The bot: a `commands.Bot` with one `/mafia` command group that every cog adds its subcommands to."""
+"""The bot: a `commands.Bot` with one `/mafia` command group that every cog adds its subcommands to.
+
+It builds the storage and the one game service (`bot.games`) before any cog loads, so a cog that fails
+to load takes no other cog down; it resumes the stored games once connected and hands voice-state
+events to the service.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -11,13 +17,29 @@ from discord import app_commands
 from discord.ext import commands
 from discord.utils import MISSING
 
-from mafiabot.cogs import DEFAULT_COGS
 from mafiabot.config import Settings
 from mafiabot.errors import GENERIC_FAILURE, NotAllowedHere, reply_ephemeral, user_message
+from mafiabot.game import restart
+from mafiabot.game.service import GameService
 from mafiabot.logs import bind
 from mafiabot.views import stop_all_views
 
 log = logging.getLogger(__name__)
+
+# The extensions the bot loads by name, in order; a name missing from the list can still be loaded with
+# the `[bot] cogs` setting.
+DEFAULT_COGS: tuple[str, ...] = (
+    "mafiabot.cogs.help",
+    "mafiabot.cogs.readiness",
+    "mafiabot.cogs.lobby",
+    "mafiabot.cogs.roles",
+    "mafiabot.cogs.voting",
+    "mafiabot.cogs.variants",
+    "mafiabot.cogs.moderation",
+    "mafiabot.cogs.voice_settings",
+    "mafiabot.cogs.conduct",
+    "mafiabot.cogs.ratings",
+)
 
 
 def bind_interaction(interaction: discord.Interaction[Any]) -> None:
@@ -58,6 +80,8 @@ class MafiaTree(app_commands.CommandTree["MafiaBot"]):
 class MafiaBot(commands.Bot):
     """Loads cogs by name (one failing does not stop the others) and syncs `/mafia` on start."""
 
+    games: GameService  # built in setup_hook, before the cogs
+
     def __init__(self, settings: Settings, *, cogs: Sequence[str] | None = None, **options: Any) -> None:
         intents = discord.Intents.default()
         intents.members = True  # seats and voice checks need the member list
@@ -77,12 +101,23 @@ class MafiaBot(commands.Bot):
         self.failed_cogs: dict[str, BaseException] = {}
         self._subcommands_of: dict[str, list[str]] = {}  # cog name -> its /mafia subcommands
         self.synced_commands: list[app_commands.AppCommand] = []
+        self._restored = False
 
     async def setup_hook(self) -> None:
+        self.games = GameService(self, await self._open_storage(), self.settings)
         await self.load_cogs()
         guilds = [discord.Object(id=guild_id) for guild_id in self.settings.guild_ids]
         self.tree.add_command(self.mafia, guilds=guilds or MISSING)
         await self.sync_commands()
+
+    async def _open_storage(self) -> Any:
+        try:
+            from mafiabot.storage import Storage
+
+            return await asyncio.to_thread(Storage.open, self.settings.database_url)
+        except Exception:
+            log.exception("The database is not available: games will not survive a restart")
+            return None
 
     async def load_cogs(self) -> None:
         for name in self.cog_names:
@@ -152,6 +187,14 @@ class MafiaBot(commands.Bot):
     async def on_ready(self) -> None:
         assert self.user is not None
         log.info("Connected as %s (id %s) to %d guild(s)", self.user, self.user.id, len(self.guilds))
+        if not self._restored:  # READY comes again after a reconnect: the games resume once
+            self._restored = True
+            await restart.restore(self.games)
+
+    async def on_voice_state_update(
+        self, member: discord.Member, before: discord.VoiceState, after: discord.VoiceState
+    ) -> None:
+        await self.games.presence.on_voice_state_update(member, before, after)
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         allowed = self.settings.guild_ids

@@ -71,7 +71,7 @@ class Settings:
     language: str = "ru"
     log_level: str = "INFO"
     log_format: str = "text"
-    cogs: tuple[str, ...] = ()  # empty: every cog in mafiabot.cogs.DEFAULT_COGS
+    cogs: tuple[str, ...] = ()  # empty: every cog in mafiabot.bot.DEFAULT_COGS
     database_url: str = "sqlite:///mafiabot.db"
     audio: AudioSettings = field(default_factory=AudioSettings)
     game: GameSettings = field(default_factory=GameSettings)

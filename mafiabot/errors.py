@@ -1,15 +1,23 @@
-"""Errors a player can cause and is told about; everything else is a bug and gets logged."""
+"""Errors a player can cause and is told about; everything else is a bug and gets logged.
+
+:func:`refusal` is the one place that turns an expected error (ours, the engine's refusal of a command,
+a stale button) into the player's answer: the command tree's error handler and the component callbacks
+(:func:`answering`) use it, so nothing else re-wraps engine errors by hand.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Any
 
 import discord
 from discord import app_commands
 
+import engine
 from mafiabot.view_helpers import send_private
 
 GENERIC_FAILURE = "Что-то пошло не так. Ошибка записана в журнал, попробуйте ещё раз."
+STALE = "Этот шаг игры уже закончился: кнопка больше не действует."
 
 
 class UserFacingError(app_commands.AppCommandError):
@@ -25,6 +33,10 @@ class NotAllowedHere(UserFacingError, app_commands.CheckFailure):
 
     def __init__(self) -> None:
         super().__init__("Этот бот не настроен для работы на этом сервере.")
+
+
+class StaleAction(Exception):
+    """A button or select from an earlier step (or an earlier game) was used."""
 
 
 _PERMISSION_NAMES = {
@@ -44,10 +56,34 @@ def permission_names(permissions: list[str]) -> str:
     return ", ".join(_PERMISSION_NAMES.get(name, name) for name in permissions)
 
 
+def refusal(error: BaseException) -> str | None:
+    """The player's answer to an expected refusal (the engine's messages are Russian), or None."""
+    if isinstance(error, UserFacingError):
+        return error.message
+    if isinstance(error, engine.IllegalCommand):
+        return str(error)
+    if isinstance(error, StaleAction):
+        return STALE
+    return None
+
+
+async def answering(interaction: discord.Interaction[Any], action: Awaitable[None]) -> None:
+    """Run a component's action; a refusal is answered privately, anything else propagates (a bug)."""
+    try:
+        await action
+    except Exception as exc:
+        text = refusal(exc)
+        if text is None:
+            raise
+        await reply_ephemeral(interaction, text)
+
+
 def user_message(error: app_commands.AppCommandError) -> str | None:
     """The Russian text for an expected error, or None when the error is a bug."""
-    if isinstance(error, app_commands.CommandInvokeError) and isinstance(error.original, UserFacingError):
-        error = error.original
+    if isinstance(error, app_commands.CommandInvokeError):
+        text = refusal(error.original)
+        if text is not None:
+            return text
     if isinstance(error, UserFacingError):
         return error.message
     if isinstance(error, app_commands.CommandOnCooldown):

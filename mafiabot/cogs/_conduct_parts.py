@@ -1,5 +1,5 @@
 """What the conduct commands share: the rulebook's offences, who is a moderator, the confirmation view,
-the review button of an automatic foul, and taking a withdrawn foul out of a running game."""
+the review button of an automatic foul and the button that lifts a leaving penalty."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-import engine
-from mafiabot.errors import UserFacingError, reply_ephemeral
+from mafiabot.errors import UserFacingError, refusal, reply_ephemeral
 from mafiabot.views import MafiaView
 
 if TYPE_CHECKING:
@@ -139,8 +138,11 @@ class Confirm(MafiaView):
         self.stop()
         try:
             text = await self.action()
-        except UserFacingError as exc:
-            text = exc.message
+        except Exception as exc:  # a refusal (the engine's too) takes the question's place
+            answer = refusal(exc)
+            if answer is None:
+                raise
+            text = answer
         await interaction.response.edit_message(content=text, view=None)
 
     @discord.ui.button(label="Отмена", style=discord.ButtonStyle.secondary)
@@ -237,38 +239,3 @@ def review_view(foul_id: int) -> discord.ui.View:
     view = MafiaView(timeout=None)
     view.add_item(ReviewButton(foul_id))
     return view
-
-
-def replay_without(table: Table, dropped: set[int]) -> engine.GameState:
-    """The game as if the commands at `dropped` positions of its log had never been given (withdrawn
-    fouls: «a game is its command log»). Raises UserFacingError when the rest of the game no longer
-    follows without them."""
-    session = table.session
-
-    def replay(skip: set[int]) -> engine.GameState:
-        state, _ = engine.new_game(session.ruleset, session.roles, session.seed, at=session.started_at)
-        for i, command in enumerate(session.log):
-            if i not in skip:
-                state, _ = engine.apply(state, command)
-        return state
-
-    if replay(set()) != session.state:  # the log does not rebuild this game: change nothing
-        raise UserFacingError("Снять это замечание в идущей игре нельзя: запись игры не воспроизводится.")
-    try:
-        return replay(dropped)
-    except engine.IllegalCommand:
-        raise UserFacingError(
-            "Снять это замечание в идущей игре нельзя: игра уже пошла дальше с его последствиями."
-        ) from None
-
-
-def foul_commands(table: Table) -> list[int]:
-    """Positions in the game's log of the commands that gave a foul, one per foul, in order: what the
-    stored fouls (in the order they were given) are matched with after a restart."""
-    session = table.session
-    state, _ = engine.new_game(session.ruleset, session.roles, session.seed, at=session.started_at)
-    found = []
-    for i, command in enumerate(session.log):
-        state, events = engine.apply(state, command)
-        found += [i for e in events if e.type == "foul"]
-    return found

@@ -11,15 +11,7 @@ from typing import Any
 import discord
 
 import engine
-from mafiabot.cogs._conduct_parts import (
-    LEAVING,
-    forgive_view,
-    foul_commands,
-    is_moderator,
-    reason_label,
-    replay_without,
-    review_view,
-)
+from mafiabot.cogs._conduct_parts import LEAVING, forgive_view, is_moderator, reason_label, review_view
 from mafiabot.errors import UserFacingError
 from mafiabot.game.service import GameService
 from mafiabot.game.table import Table
@@ -31,8 +23,8 @@ class FoulRecords:
     """Mixed into the conduct cog."""
 
     bot: Any
-    # foul id -> (game id, index of the command that gave it in the session's log)
-    commands_of: dict[int, tuple[int, int]]
+    # foul id -> (game id, the command of the session's log that gave it)
+    commands_of: dict[int, tuple[int, engine.Command]]
 
     @property
     def games(self) -> GameService:
@@ -40,7 +32,7 @@ class FoulRecords:
         return games
 
     async def _store_foul(
-        self, table: Table, seat: int, reason: str, index: int, given_by: int | None
+        self, table: Table, seat: int, reason: str, command: engine.Command, given_by: int | None
     ) -> int | None:
         storage = self.games.storage
         if storage is None:
@@ -56,7 +48,7 @@ class FoulRecords:
             automatic=given_by is None,
         )
         assert row.id is not None
-        self.commands_of[row.id] = (table.game_id, index)
+        self.commands_of[row.id] = (table.game_id, command)
         extra = {"guild_id": table.guild.id, "game_id": table.game_id}
         log.info("Foul %s to seat %s (%s) by %s", row.id, seat, reason, given_by or "the bot", extra=extra)
         return row.id
@@ -68,10 +60,10 @@ class FoulRecords:
         command = session.log[-1] if session.log else None
         for ev in events:
             try:
-                if ev.type == "foul" and not isinstance(command, engine.Foul):
+                if ev.type == "foul" and command is not None and not isinstance(command, engine.Foul):
                     seat = int(ev.data["seat"])
                     label = reason_label(str(ev.data.get("reason", "")))
-                    foul_id = await self._store_foul(table, seat, label, len(session.log) - 1, None)
+                    foul_id = await self._store_foul(table, seat, label, command, None)
                     self._announce_auto(table, seat, label, foul_id)
                 elif ev.type == "removed":
                     await self._mark_removed(table, int(ev.data["seat"]), str(ev.data.get("reason", "")))
@@ -88,22 +80,22 @@ class FoulRecords:
         if not rows:
             return
         session = table.session
-        positions = foul_commands(table)
+        positions = session.positions_of("foul")
         if len(positions) != len(rows):
             log.warning("Stored fouls do not match the game's log", extra={"game_id": table.game_id})
             return
+        commands = [session.log[i] for i in positions]
         withdrawn = {i for i, row in zip(positions, rows, strict=True) if row.withdrawn_at is not None}
         if withdrawn:
             try:
-                state = replay_without(table, withdrawn)
+                # before the table runs (nothing else touches the game yet); its buttons stay good
+                session.withdraw(withdrawn, keep_controls=True)
             except UserFacingError:
                 log.warning("Withdrawn fouls could not be taken out", extra={"game_id": table.game_id})
                 return
-            session.state = state
-            session.log = [c for i, c in enumerate(session.log) if i not in withdrawn]
-        for i, row in zip(positions, rows, strict=True):
+        for command, row in zip(commands, rows, strict=True):
             if row.withdrawn_at is None and row.id is not None:
-                self.commands_of[row.id] = (table.game_id, i - sum(1 for w in withdrawn if w < i))
+                self.commands_of[row.id] = (table.game_id, command)
 
     def _announce_auto(self, table: Table, seat: int, label: str, foul_id: int | None) -> None:
         text = f"🤖 Автоматическое замечание игроку №{seat} ({table.session.name_of(seat)}): {label}."

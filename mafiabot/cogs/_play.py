@@ -11,13 +11,8 @@ import discord
 
 import engine
 from mafiabot.errors import reply_ephemeral
-from mafiabot.game.components import Handler
-from mafiabot.game.session import StaleAction
+from mafiabot.game.actions import Handler
 from mafiabot.game.table import Table
-
-STALE = "Этот шаг игры уже закончился: кнопка больше не действует."
-
-# Russian answers for the engine's typed errors come from the engine itself (its messages are Russian).
 
 
 def seat_of(interaction: discord.Interaction[Any], table: Table) -> int | None:
@@ -47,21 +42,14 @@ async def _acknowledge_later(interaction: discord.Interaction[Any], started: asy
 async def submit(
     interaction: discord.Interaction[Any], table: Table, command: engine.Command, serial: int, ok: str
 ) -> bool:
-    """Submit one command for the clicking player and answer them privately."""
+    """Submit one command for the clicking player and answer them privately. A refusal (the engine's,
+    a stale button) propagates to the component's error handler, which answers it."""
     started = asyncio.Event()
     guard = asyncio.create_task(_acknowledge_later(interaction, started))
-    refusal = None
     try:
-        events = await table.service.submit(table, command, serial=serial)
-    except StaleAction:
-        refusal = STALE
-    except engine.IllegalCommand as exc:
-        refusal = str(exc)
+        events = await interaction.client.games.submit(table, command, serial=serial)
     finally:
         await _settle(guard, started)
-    if refusal is not None:
-        await reply_ephemeral(interaction, refusal)
-        return False
     # D-F2: a self-nomination, self-vote or second vote the preset refuses with a foul is no error.
     refused = next((e for e in events if e.type == "refused"), None)
     if refused is not None:

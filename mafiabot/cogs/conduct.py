@@ -26,7 +26,6 @@ from mafiabot.cogs._conduct_parts import (
     ForgiveButton,
     ReviewButton,
     is_moderator,
-    replay_without,
     resolve_seat,
     table_here,
 )
@@ -46,9 +45,9 @@ def _choices(table: dict[str, str]) -> list[app_commands.Choice[str]]:
 class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
     def __init__(self, bot: MafiaBot) -> None:
         self.bot = bot
-        # foul id -> (game id, index of the command that gave it in the session's log): what a withdrawal
-        # takes out of a running game.
-        self.commands_of: dict[int, tuple[int, int]] = {}
+        # foul id -> (game id, the command of the session's log that gave it): what a withdrawal takes
+        # out of a running game.
+        self.commands_of: dict[int, tuple[int, engine.Command]] = {}
         self.text_fouls: dict[int, bool] = {}  # game id -> automatic fouls for messages (D-F2)
 
     async def cog_load(self) -> None:
@@ -90,18 +89,15 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
     ) -> None:
         table = await self._moderated_table(interaction)
         target = resolve_seat(table, seat, player)
-        try:
-            events = await table.session.submit(engine.Foul(seat=target, reason=reason))
-        except engine.IllegalCommand as exc:
-            raise UserFacingError(str(exc)) from None
-        index = len(table.session.log) - 1  # nothing else ran since: no await between the two
+        events = await self.games.submit(table, engine.Foul(seat=target, reason=reason))
+        command = table.session.log[-1]  # nothing else ran since: no await between the two
         label = FOUL_REASONS[reason] + (f": {note}" if note else "")
         if not any(e.type == "foul" for e in events):
             # D-F2: «клятвы, споры» — a foul by day, removal after «в городе ночь» (the preset decides).
             text = f"Игрок №{target} удалён из игры: {label} после объявления ночи."
             await interaction.response.send_message(text, ephemeral=True)
             return
-        foul_id = await self._store_foul(table, target, label, index, interaction.user.id)
+        foul_id = await self._store_foul(table, target, label, command, interaction.user.id)
         record = f" (запись №{foul_id})" if foul_id is not None else ""
         await interaction.response.send_message(
             f"Замечание игроку №{target}{record}: {label}.", ephemeral=True
@@ -135,24 +131,17 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
             raise UserFacingError(f"Замечание №{foul_id} уже снято.")
         session = table.session
         was_seated = foul.seat in session.state.alive
-        async with session.lock:
-            link = self.commands_of.pop(foul_id, None)
-            in_game = link is not None and link[0] == table.game_id and not session.over
-            if link is not None and in_game:
-                index = link[1]
-                state = replay_without(table, {index})
-                del session.log[index]
-                session.state = state
-                session.serial += 1  # buttons of the step as it was are stale now
-                for other, (game_id, i) in self.commands_of.items():
-                    if game_id == table.game_id and i > index:
-                        self.commands_of[other] = (game_id, i - 1)
+        link = self.commands_of.get(foul_id)
+        command = link[1] if link is not None and link[0] == table.game_id else None
+
+        async def persist(taken_out: bool) -> None:
+            self.commands_of.pop(foul_id, None)
             await asyncio.to_thread(storage.withdraw_foul, foul_id, by=interaction.user.id, reason=reason)
-            if not was_seated and foul.seat in session.state.alive:  # the foul that removed him is gone
+            if taken_out and not was_seated and foul.seat in session.state.alive:
+                # the foul that removed him is gone: he is back at the table
                 await asyncio.to_thread(storage.mark_participant, table.game_id, foul.seat, removed=False)
-        session._arm()
-        table.voice.update()
-        table.refresh_panel()
+
+        in_game = await self.games.withdraw(table, command, persist)
         count = session.state.fouls_of(foul.seat)
         table.post(f"Замечание игроку №{foul.seat} снято: {reason}. Замечаний сегодня: {count}.")
         log.info("Foul %s withdrawn by %s", foul_id, interaction.user.id, extra={"game_id": table.game_id})
@@ -238,10 +227,7 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
         moderator = interaction.user.id
 
         async def act() -> str:
-            try:
-                await table.session.submit(command)
-            except engine.IllegalCommand as exc:
-                raise UserFacingError(str(exc)) from None
+            await self.games.submit(table, command)
             log.info("%s confirmed by %s", command.to_json(), moderator, extra={"game_id": table.game_id})
             return done
 
@@ -260,10 +246,7 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
         """D-C5: «Игрок лишается его, если … вскрылся любой ролью, прикрываясь иммунитетом»."""
         table = await self._moderated_table(interaction)
         target = resolve_seat(table, seat, player)
-        try:
-            await table.session.submit(engine.RevokeImmunity(seat=target))
-        except engine.IllegalCommand as exc:
-            raise UserFacingError(str(exc)) from None
+        await self.games.submit(table, engine.RevokeImmunity(seat=target))
         await interaction.response.send_message(f"Игрок №{target} лишён иммунитета.", ephemeral=True)
 
     # -- automatic fouls for messages ---------------------------------------------------------------
@@ -300,10 +283,11 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
             return
         reason = "text_at_night" if s.phase == "night" else "text_out_of_turn"
         try:
-            await session.submit(engine.Foul(seat=seat, reason=reason))
+            await self.games.submit(table, engine.Foul(seat=seat, reason=reason))
         except engine.IllegalCommand:
-            return
-        foul_id = await self._store_foul(table, seat, AUTO_REASONS[reason], len(session.log) - 1, None)
+            return  # the rules give no foul here: the message stays
+        command = session.log[-1]
+        foul_id = await self._store_foul(table, seat, AUTO_REASONS[reason], command, None)
         self._announce_auto(table, seat, AUTO_REASONS[reason], foul_id)
         try:
             await message.delete()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 from typing import Any
@@ -13,7 +12,8 @@ from discord.ext import commands
 
 import engine
 from mafiabot.bot import MafiaBot, bind_interaction
-from mafiabot.errors import UserFacingError, reply_ephemeral
+from mafiabot.errors import UserFacingError, answering
+from mafiabot.game.lobbies import check_start, describe_lobby
 from mafiabot.game.lobby import Lobby
 from mafiabot.game.service import GameService
 from mafiabot.views import MafiaView
@@ -62,10 +62,7 @@ class LobbyButton(
         bind_interaction(interaction)
         cog = interaction.client.get_cog("Lobby")
         assert isinstance(cog, LobbyCog)
-        try:
-            await cog.on_button(interaction, self.voice_channel_id, self.action)
-        except UserFacingError as exc:
-            await reply_ephemeral(interaction, exc.message)
+        await answering(interaction, cog.on_button(interaction, self.voice_channel_id, self.action))
 
 
 class LobbyOptionsSelect(
@@ -108,10 +105,7 @@ class LobbyOptionsSelect(
         assert isinstance(cog, LobbyCog)
         data: Any = interaction.data or {}
         chosen = tuple(sorted(v for v in data.get("values", []) if v != "-"))
-        try:
-            await cog.set_options(interaction, self.voice_channel_id, chosen)
-        except UserFacingError as exc:
-            await reply_ephemeral(interaction, exc.message)
+        await answering(interaction, cog.set_options(interaction, self.voice_channel_id, chosen))
 
 
 def lobby_view(lobby: Lobby) -> MafiaView:
@@ -137,21 +131,11 @@ class LobbyCog(commands.Cog, name="Lobby"):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        if getattr(self.bot, "games", None) is None:
-            storage = None
-            try:
-                from mafiabot.storage import Storage
-
-                storage = await asyncio.to_thread(Storage.open, self.bot.settings.database_url)
-            except Exception:
-                log.exception("The database is not available: games will not survive a restart")
-            self.bot.games = GameService(self.bot, storage)  # type: ignore[attr-defined]
         self.bot.add_dynamic_items(LobbyButton, LobbyOptionsSelect)
 
     @property
     def games(self) -> GameService:
-        games: GameService = self.bot.games  # type: ignore[attr-defined]
-        return games
+        return self.bot.games
 
     @app_commands.command(name="new", description="Открыть набор в игру в вашем голосовом канале")
     @app_commands.describe(
@@ -173,7 +157,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
         if member.voice is None or member.voice.channel is None:
             raise UserFacingError("Сначала зайдите в голосовой канал: игра будет идти в нём.")
         chosen = tuple(sorted(o.strip() for o in options.split(",") if o.strip()))
-        lobby = self.games.open_lobby(
+        lobby = self.games.lobbies.open(
             guild_id=interaction.guild.id,
             text_channel_id=interaction.channel.id,
             voice_channel_id=member.voice.channel.id,
@@ -184,7 +168,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
             nicknames=nicknames,
         )
         await interaction.response.send_message(
-            self.games.describe_lobby(lobby, interaction.guild), view=lobby_view(lobby)
+            describe_lobby(lobby, interaction.guild), view=lobby_view(lobby)
         )
         message = await interaction.original_response()
         lobby.message_id = message.id
@@ -198,9 +182,9 @@ class LobbyCog(commands.Cog, name="Lobby"):
         member = interaction.user
         assert isinstance(member, discord.Member) and interaction.guild is not None
         if action == "join":
-            self.games.join(lobby, member)
+            self.games.lobbies.join(lobby, member)
         elif action == "leave":
-            self.games.leave(lobby, member.id)
+            self.games.lobbies.leave(lobby, member.id)
         elif action == "cancel":
             if member.id != lobby.creator_id:
                 raise UserFacingError("Отменить набор может только тот, кто его открыл.")
@@ -219,14 +203,14 @@ class LobbyCog(commands.Cog, name="Lobby"):
             )
             return
         elif action == "start":
-            self.games.check_start(lobby, interaction.guild, member.id)
+            check_start(lobby, interaction.guild, member.id)
             await interaction.response.defer()
             await self.games.start(lobby, interaction.guild, member.id)
             if interaction.message is not None:
                 await interaction.message.edit(content=lobby.describe() + "\n\n**Игра началась.**", view=None)
             return
         await interaction.response.edit_message(
-            content=self.games.describe_lobby(lobby, interaction.guild), view=lobby_view(lobby)
+            content=describe_lobby(lobby, interaction.guild), view=lobby_view(lobby)
         )
 
     async def set_options(
@@ -248,27 +232,12 @@ class LobbyCog(commands.Cog, name="Lobby"):
         assert interaction.guild is not None
         channel = interaction.guild.get_channel(lobby.text_channel_id)
         if lobby.message_id is not None and isinstance(channel, discord.TextChannel):
-            text = self.games.describe_lobby(lobby, interaction.guild)
+            text = describe_lobby(lobby, interaction.guild)
             await channel.get_partial_message(lobby.message_id).edit(content=text, view=lobby_view(lobby))
         summary = ", ".join(chosen) or "нет"
         await interaction.response.send_message(
             f"Варианты: {summary}. Состав: {lobby.composition_text()}", ephemeral=True
         )
-
-    @commands.Cog.listener()
-    async def on_voice_state_update(
-        self, member: discord.Member, before: discord.VoiceState, after: discord.VoiceState
-    ) -> None:
-        await self.games.on_voice_state_update(member, before, after)
-
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        if not getattr(self, "_restored", False):
-            self._restored = True
-            await self.games.restore()
-
-    async def cog_unload(self) -> None:
-        await self.games.shutdown()
 
 
 async def setup(bot: MafiaBot) -> None:

@@ -21,8 +21,7 @@ class ModerationCog(commands.Cog, name="Moderation"):
 
     @property
     def games(self) -> GameService:
-        games: GameService = self.bot.games  # type: ignore[attr-defined]
-        return games
+        return self.bot.games
 
     async def _table(self, interaction: discord.Interaction[MafiaBot]) -> Table:
         """The game of this text channel or of the moderator's voice channel; moderators only."""
@@ -64,13 +63,13 @@ class ModerationCog(commands.Cog, name="Moderation"):
     @app_commands.command(name="pause", description="Поставить таймер игры на паузу")
     async def pause(self, interaction: discord.Interaction[MafiaBot]) -> None:
         table = await self._table(interaction)
-        self.games.pause(table)
+        await self.games.pause(table)
         await interaction.response.send_message("Пауза.", ephemeral=True)
 
     @app_commands.command(name="resume", description="Продолжить игру после паузы")
     async def resume(self, interaction: discord.Interaction[MafiaBot]) -> None:
         table = await self._table(interaction)
-        self.games.resume(table)
+        await self.games.resume(table)
         await interaction.response.send_message("Продолжаем.", ephemeral=True)
 
     @app_commands.command(name="extend", description="Добавить время к текущему шагу")
@@ -79,16 +78,13 @@ class ModerationCog(commands.Cog, name="Moderation"):
         self, interaction: discord.Interaction[MafiaBot], seconds: app_commands.Range[int, 5, 600]
     ) -> None:
         table = await self._table(interaction)
-        self.games.extend(table, seconds)
+        await self.games.extend(table, seconds)
         await interaction.response.send_message(f"Добавлено {seconds} с.", ephemeral=True)
 
     @app_commands.command(name="skip", description="Завершить текущий шаг игры досрочно")
     async def skip(self, interaction: discord.Interaction[MafiaBot]) -> None:
         table = await self._table(interaction)
-        try:
-            await table.session.submit(engine.Advance())
-        except engine.IllegalCommand as exc:
-            raise UserFacingError(str(exc)) from None
+        await self.games.submit(table, engine.Advance())
         await interaction.response.send_message("Шаг завершён.", ephemeral=True)
 
     @app_commands.command(name="kick", description="Удалить игрока из-за стола")
@@ -97,10 +93,7 @@ class ModerationCog(commands.Cog, name="Moderation"):
         self, interaction: discord.Interaction[MafiaBot], seat: app_commands.Range[int, 1, 20]
     ) -> None:
         table = await self._table(interaction)
-        try:
-            await table.session.submit(engine.Remove(seat=seat, reason="moderator"))
-        except engine.IllegalCommand as exc:
-            raise UserFacingError(str(exc)) from None
+        await self.games.submit(table, engine.Remove(seat=seat, reason="moderator"))
         await interaction.response.send_message(f"Игрок №{seat} удалён из-за стола.", ephemeral=True)
 
 

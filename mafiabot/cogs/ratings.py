@@ -88,8 +88,7 @@ class RatingsCog(commands.Cog, name="Ratings"):
 
     @property
     def games(self) -> GameService:
-        games: GameService = self.bot.games  # type: ignore[attr-defined]
-        return games
+        return self.bot.games
 
     @property
     def storage(self) -> Storage:

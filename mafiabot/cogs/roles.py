@@ -10,7 +10,8 @@ from discord.ext import commands
 from engine.commands import Act, Answer, Propose, Skip, Vote
 from mafiabot.bot import MafiaBot
 from mafiabot.cogs._play import first_int, player_action, require_seat
-from mafiabot.game.components import ACTIONS, GameItem, prompt_for
+from mafiabot.game.actions import ACTIONS
+from mafiabot.game.components import GameItem, prompt_for
 from mafiabot.game.table import Table
 from mafiabot.view_helpers import send_private
 
@@ -41,7 +42,7 @@ async def my_turn(
     seat = await require_seat(interaction, table)
     if seat is None:
         return
-    prompt = prompt_for(table, seat)
+    prompt = prompt_for(table.session, seat)
     if prompt is None:
         await send_private(interaction, "Сейчас не ваш ход.")
         return

@@ -14,7 +14,7 @@ from engine.commands import Act, AskNominees, Permit, Vote
 from mafiabot.bot import MafiaBot
 from mafiabot.cogs._play import first_int, require_seat, submit
 from mafiabot.game import preset_controls
-from mafiabot.game.components import ACTIONS
+from mafiabot.game.actions import ACTIONS
 from mafiabot.game.service import GameService
 from mafiabot.game.table import Table
 from mafiabot.game.team_chat import TeamChats
@@ -120,8 +120,7 @@ class VariantsCog(commands.Cog, name="Variants"):
 
     @property
     def games(self) -> GameService:
-        games: GameService = self.bot.games  # type: ignore[attr-defined]
-        return games
+        return self.bot.games
 
     async def cog_load(self) -> None:
         preset_controls.install()

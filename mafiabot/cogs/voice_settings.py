@@ -32,7 +32,7 @@ class VoiceSettingsCog(commands.Cog, name="VoiceSettings"):
             raise UserFacingError("Эта команда работает только на сервере.")
         if not interaction.permissions.manage_guild:
             raise UserFacingError("Настраивать голос ведущего может только тот, кто управляет сервером.")
-        storage = getattr(getattr(self.bot, "games", None), "storage", None)
+        storage = self.bot.games.storage
         if storage is None:
             raise UserFacingError("База данных недоступна: настройки не сохранить.")
         changes: dict[str, object] = {}

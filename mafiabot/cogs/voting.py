@@ -7,7 +7,7 @@ from discord.ext import commands
 from engine.commands import Nominate, Pass, Unvote, Vote
 from mafiabot.bot import MafiaBot
 from mafiabot.cogs._play import first_int, player_action
-from mafiabot.game.components import ACTIONS
+from mafiabot.game.actions import ACTIONS
 
 pass_turn = player_action(lambda seat, arg, values: (Pass(seat=seat), "Пас."))
 

@@ -3,34 +3,32 @@
 earlier step or game) is recognised and refused.
 
 The handlers for each action live in the cogs (``roles``, ``voting``, ``variants``), registered in
-``ACTIONS``. What a preset adds to the panel or to a private prompt (city's «Разрешаю», a court ballot,
-the golden minute…) comes from the functions in ``PANEL_EXTRAS`` and ``PROMPT_EXTRAS``, so the core
-controls below stay those every preset shares.
+``mafiabot.game.actions.ACTIONS``; a click reaches them through the game service, which finds the
+game's table. Everything here reads only the game's session. What a preset adds to the panel or to a
+private prompt (city's «Разрешаю», a court ballot, the golden minute…) comes from the functions in
+``PANEL_EXTRAS`` and ``PROMPT_EXTRAS``, so the core controls below stay those every preset shares.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 import discord
 
 from engine import queries
 from engine.registry import STEP_KINDS
-
-if TYPE_CHECKING:
-    from mafiabot.game.table import Table
-
-Handler = Callable[[discord.Interaction[Any], "Table", int, str, list[str]], Awaitable[None]]
-ACTIONS: dict[str, Handler] = {}
+from mafiabot.errors import answering
+from mafiabot.game.session import GameSession
+from mafiabot.views import MafiaView
 
 # Items a preset adds to the public panel for the current step.
-PANEL_EXTRAS: list[Callable[[Table], list[discord.ui.Item[Any]]]] = []
+PANEL_EXTRAS: list[Callable[[GameSession], list[discord.ui.Item[Any]]]] = []
 # A seat's private prompt where a preset needs one of its own: (text, items), or None to fall through.
-PROMPT_EXTRAS: list[Callable[[Table, int], tuple[str, list[discord.ui.Item[Any]]] | None]] = []
+PROMPT_EXTRAS: list[Callable[[GameSession, int], tuple[str, list[discord.ui.Item[Any]]] | None]] = []
 # Lines a preset adds to the panel's status text (city: who has immunity).
-STATUS_EXTRAS: list[Callable[[Table], list[str]]] = []
+STATUS_EXTRAS: list[Callable[[GameSession], list[str]]] = []
 # Events after which the seats that may act now get their prompt privately.
 PROMPT_EVENTS: set[str] = {"night_step", "question", "tiebreak_ballot"}
 
@@ -40,18 +38,6 @@ _TEMPLATE = r"mafia:g:(?P<game>\d+):(?P<serial>\d+):(?P<action>[a-z_]+)(?::(?P<a
 
 def custom_id(game: int, serial: int, action: str, arg: int | str = "") -> str:
     return f"mafia:g:{game}:{serial}:{action}" + (f":{arg}" if arg != "" else "")
-
-
-async def _dispatch(interaction: discord.Interaction[Any], match: re.Match[str], values: list[str]) -> None:
-    from mafiabot.errors import reply_ephemeral
-
-    games = interaction.client.games
-    table = games.table_by_id(int(match["game"]))
-    handler = ACTIONS.get(match["action"])
-    if table is None or handler is None:
-        await reply_ephemeral(interaction, "Эта игра уже закончилась: кнопка больше не действует.")
-        return
-    await handler(interaction, table, int(match["serial"]), match["arg"] or "", values)
 
 
 class GameItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=_TEMPLATE):
@@ -74,62 +60,66 @@ class GameItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=_TEMPLATE)
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         assert self.match is not None
         data: Any = interaction.data or {}
-        await _dispatch(interaction, self.match, [str(v) for v in data.get("values", [])])
+        values = [str(v) for v in data.get("values", [])]
+        m = self.match
+        games = interaction.client.games  # the bot's game service: it knows the game's table
+        click = games.click(
+            interaction, int(m["game"]), int(m["serial"]), m["action"], m["arg"] or "", values
+        )
+        await answering(interaction, click)
 
 
 def button(
-    table: Table, action: str, label: str, style: discord.ButtonStyle, arg: int | str = ""
+    session: GameSession, action: str, label: str, style: discord.ButtonStyle, arg: int | str = ""
 ) -> GameItem:
-    cid = custom_id(table.game_id, table.session.serial, action, arg)
+    cid = custom_id(session.game_id, session.serial, action, arg)
     return GameItem(discord.ui.Button(label=label, custom_id=cid, style=style))
 
 
-def seat_select(table: Table, action: str, placeholder: str, seats: list[int]) -> GameItem:
+def seat_select(session: GameSession, action: str, placeholder: str, seats: list[int]) -> GameItem:
     options = [
-        discord.SelectOption(label=f"№{seat} {table.session.name_of(seat)}"[:100], value=str(seat))
+        discord.SelectOption(label=f"№{seat} {session.name_of(seat)}"[:100], value=str(seat))
         for seat in seats
     ]
-    cid = custom_id(table.game_id, table.session.serial, action)
+    cid = custom_id(session.game_id, session.serial, action)
     return GameItem(discord.ui.Select(custom_id=cid, placeholder=placeholder, options=options[:25]))
 
 
-def panel_view(table: Table) -> discord.ui.View:
+def panel_view(session: GameSession) -> discord.ui.View:
     """The public panel: «Моя роль», and the controls of the current step."""
-    from mafiabot.views import MafiaView
-
     view = MafiaView(timeout=None)
-    s = table.session.state
-    view.add_item(button(table, "role", "Моя роль", discord.ButtonStyle.secondary))
+    s = session.state
+    view.add_item(button(session, "role", "Моя роль", discord.ButtonStyle.secondary))
     if s.over:
         return view
     step = s.step
     if s.phase == "night" or step.kind in ("question", "tiebreak"):
-        view.add_item(button(table, "turn", "Мой ход", discord.ButtonStyle.primary))
+        view.add_item(button(session, "turn", "Мой ход", discord.ButtonStyle.primary))
     elif step.kind == "speech":
-        view.add_item(button(table, "pass", "Пас", discord.ButtonStyle.secondary))
+        view.add_item(button(session, "pass", "Пас", discord.ButtonStyle.secondary))
         if step.round == "day":
-            free = _nominable(table)
+            free = _nominable(session)
             if free:
-                view.add_item(seat_select(table, "nominate", "Выставить кандидатуру", free))
+                view.add_item(seat_select(session, "nominate", "Выставить кандидатуру", free))
     elif step.kind == "nominations":
-        free = _nominable(table)
+        free = _nominable(session)
         if free:
-            view.add_item(seat_select(table, "nominate", "Выставить кандидатуру", free))
+            view.add_item(seat_select(session, "nominate", "Выставить кандидатуру", free))
     elif step.kind == "vote":
-        label = f"Голосую: №{step.seat} {table.session.name_of(step.seat)}"[:80]
-        view.add_item(button(table, "vote", label, discord.ButtonStyle.danger, step.seat))
+        label = f"Голосую: №{step.seat} {session.name_of(step.seat)}"[:80]
+        view.add_item(button(session, "vote", label, discord.ButtonStyle.danger, step.seat))
         if s.ruleset.voting.withdraw:  # D-CL3: a hand may go down until the count closes
-            view.add_item(button(table, "unvote", "Снять голос", discord.ButtonStyle.secondary, step.seat))
+            view.add_item(button(session, "unvote", "Снять голос", discord.ButtonStyle.secondary, step.seat))
     for extra in PANEL_EXTRAS:
-        for item in extra(table):
+        for item in extra(session):
             view.add_item(item)
     return view
 
 
-def prompted_seats(table: Table) -> set[int]:
+def prompted_seats(session: GameSession) -> set[int]:
     """Who gets a private prompt now: the actors, the maniac or the tie-breaker asked, and the voters of
     a private ballot (a court)."""
-    s = table.session.state
+    s = session.state
     if s.step.kind in ("question", "tiebreak"):
         return {s.step.seat}
     seats = set(queries.actors(s))
@@ -138,31 +128,29 @@ def prompted_seats(table: Table) -> set[int]:
     return seats
 
 
-def _nominable(table: Table) -> list[int]:
-    s = table.session.state
+def _nominable(session: GameSession) -> list[int]:
+    s = session.state
     taken = {t for _, t in s.nominations}
     return [x for x in s.living() if x not in taken]
 
 
-def prompt_for(table: Table, seat: int) -> tuple[str, discord.ui.View] | None:
+def prompt_for(session: GameSession, seat: int) -> tuple[str, discord.ui.View] | None:
     """A seat's private controls for the current step (night action, the maniac's answer, a tie-break)."""
-    from mafiabot.views import MafiaView
-
-    s = table.session.state
+    s = session.state
     view = MafiaView(timeout=None)
     for extra in PROMPT_EXTRAS:
-        found = extra(table, seat)
+        found = extra(session, seat)
         if found is not None:
             text, items = found
             for item in items:
                 view.add_item(item)
             return text, view
     if s.step.kind == "question" and s.step.seat == seat:
-        view.add_item(button(table, "yes", "Да", discord.ButtonStyle.success))
-        view.add_item(button(table, "no", "Нет", discord.ButtonStyle.secondary))
+        view.add_item(button(session, "yes", "Да", discord.ButtonStyle.success))
+        view.add_item(button(session, "no", "Нет", discord.ButtonStyle.secondary))
         return "Вы играете за мирных жителей? Ответ будет объявлен всем.", view
     if s.step.kind == "tiebreak" and s.step.seat == seat:
-        view.add_item(seat_select(table, "tiebreak", "Кого исключить?", list(s.step.candidates)))
+        view.add_item(seat_select(session, "tiebreak", "Кого исключить?", list(s.step.candidates)))
         return "Ваш голос решающий.", view
     options = queries.targets_for(s, seat)
     if not options:
@@ -173,7 +161,7 @@ def prompt_for(table: Table, seat: int) -> tuple[str, discord.ui.View] | None:
             continue
         action = "propose" if name == "team" else "act"
         placeholder = "Цель команды" if name == "team" else "Выберите игрока"
-        view.add_item(seat_select(table, action, placeholder, targets))
+        view.add_item(seat_select(session, action, placeholder, targets))
     if "team" not in options and queries.is_optional(s, seat):
-        view.add_item(button(table, "skip", "Пропустить", discord.ButtonStyle.secondary))
+        view.add_item(button(session, "skip", "Пропустить", discord.ButtonStyle.secondary))
     return f"{role}, ваш ход. Выберите игрока.", view

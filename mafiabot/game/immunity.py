@@ -14,8 +14,8 @@ import engine
 from engine.kinds.city import shot_night
 
 if TYPE_CHECKING:
-    from mafiabot.game.service import GameService
     from mafiabot.game.table import Table
+    from mafiabot.storage import Storage
 
 KEY = "city_immunity"  # in the guild's ruleset_defaults: the user ids who earned it
 
@@ -37,13 +37,12 @@ def uses_immunity(ruleset: engine.Ruleset) -> bool:
 
 
 class ImmunityKeeper:
-    """Follows every game of the service; stores and hands out immunity per server."""
+    """Follows every game (the game service calls :meth:`on_events` and :meth:`on_finish`); stores and
+    hands out immunity per server."""
 
-    def __init__(self, service: GameService) -> None:
-        self.service = service
+    def __init__(self, storage: Storage | None) -> None:
+        self.storage = storage
         self.earners: dict[int, set[int]] = {}  # game id -> seats
-        service.event_hooks.append(self.on_events)
-        service.finish_hooks.append(self.on_finish)
 
     async def on_events(self, table: Table, events: list[engine.Event]) -> None:
         if uses_immunity(table.session.ruleset):
@@ -51,7 +50,7 @@ class ImmunityKeeper:
 
     async def on_finish(self, table: Table) -> None:
         seats = self.earners.pop(table.game_id, set())
-        storage = self.service.storage
+        storage = self.storage
         state = table.session.state
         if storage is None or not uses_immunity(state.ruleset) or "aborted" in state.flags:
             return
@@ -59,13 +58,13 @@ class ImmunityKeeper:
         await asyncio.to_thread(self._store, table.guild.id, users)
 
     def _store(self, guild_id: int, users: list[str]) -> None:
-        assert self.service.storage is not None
-        self.service.storage.set_guild_value(guild_id, KEY, users)
+        assert self.storage is not None
+        self.storage.set_guild_value(guild_id, KEY, users)
 
     async def take(self, guild_id: int, ruleset: engine.Ruleset, players: dict[int, int]) -> list[int]:
         """The seats immune in a new game (``players``: seat -> user id); the memory is used up by a game
         big enough for immunity to apply (it does not carry further)."""
-        storage = self.service.storage
+        storage = self.storage
         if storage is None or not uses_immunity(ruleset):
             return []
         settings = await asyncio.to_thread(storage.guild_settings, guild_id)

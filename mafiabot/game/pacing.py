@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from mafiabot.game.service import GameService
+    from mafiabot.storage import Storage
 
 log = logging.getLogger(__name__)
 
@@ -88,8 +88,8 @@ class PacingKeeper:
     """Each server's night pacing: every stored one is loaded once, when the first game starts after the
     bot does (a server's draws lean on the others' until it has its own); stored when a game closes."""
 
-    def __init__(self, service: GameService) -> None:
-        self.service = service
+    def __init__(self, storage: Storage | None) -> None:
+        self.storage = storage
         self.guilds: dict[int, NightPacing] = {}
         self._load: asyncio.Task[None] | None = None  # every caller waits for the one load
 
@@ -109,7 +109,7 @@ class PacingKeeper:
         return pacing
 
     async def _load_all(self) -> None:
-        storage = self.service.storage
+        storage = self.storage
         if storage is None:
             return
         try:
@@ -122,7 +122,7 @@ class PacingKeeper:
 
     async def save(self, guild_id: int) -> None:
         pacing = self.guilds.get(guild_id)
-        storage = self.service.storage
+        storage = self.storage
         if pacing is None or storage is None or not pacing.changed:
             return
         pacing.changed = False

@@ -26,7 +26,7 @@ from mafiabot.game.components import (
 )
 
 if TYPE_CHECKING:
-    from mafiabot.game.table import Table
+    from mafiabot.game.session import GameSession
 
 Items = list[discord.ui.Item[Any]]
 
@@ -47,50 +47,50 @@ ACT_NAMES = {"kill": "Убить", "check": "Проверить"}
 PRIVATE_STEPS = ("acquittal", "court", "court_choice")
 
 
-def _speech_controls(table: Table) -> Items:
+def _speech_controls(session: GameSession) -> Items:
     """City: «Разрешаю N / Запрещаю N» and «Кто выставлен?» during one's own minute."""
-    s = table.session.state
+    s = session.state
     step = s.step
     if s.phase != "day" or step.kind != "speech" or step.round != "day" or s.over:
         return []
     items: Items = []
     if s.ruleset.phrase("nominees_list"):
-        items.append(button(table, "nominees", "Кто выставлен?", discord.ButtonStyle.secondary))
+        items.append(button(session, "nominees", "Кто выставлен?", discord.ButtonStyle.secondary))
     if s.ruleset.params.get("speech_permissions"):
         allowed = set(step.permitted)
         others = [x for x in s.living() if x != step.seat and x not in s.no_speech]
         free = [x for x in others if x not in allowed]
         if free:
-            items.append(seat_select(table, "permit", "Разрешаю говорить…", free))
+            items.append(seat_select(session, "permit", "Разрешаю говорить…", free))
         if allowed:
-            items.append(seat_select(table, "forbid", "Запрещаю говорить…", sorted(allowed)))
+            items.append(seat_select(session, "forbid", "Запрещаю говорить…", sorted(allowed)))
     return items
 
 
-def _day_step_controls(table: Table) -> Items:
-    s = table.session.state
+def _day_step_controls(session: GameSession) -> Items:
+    s = session.state
     kind = s.step.kind
     if s.over or s.phase != "day":
         return []
     if kind == "lift":
         seats = ", ".join(f"№{x}" for x in s.step.candidates)
-        return [button(table, "lift", f"За то, чтобы {seats} покинули стол", discord.ButtonStyle.danger)]
+        return [button(session, "lift", f"За то, чтобы {seats} покинули стол", discord.ButtonStyle.danger)]
     if kind in PRIVATE_STEPS:
-        return [button(table, "turn", "Мой ход", discord.ButtonStyle.primary)]
+        return [button(session, "turn", "Мой ход", discord.ButtonStyle.primary)]
     if kind == "golden":
-        return [button(table, "golden", "Взять золотую минуту", discord.ButtonStyle.primary)]
+        return [button(session, "golden", "Взять золотую минуту", discord.ButtonStyle.primary)]
     if kind == "bets":
-        return [seat_select(table, "bet", "Пари: мафия — игрок…", s.living())]
+        return [seat_select(session, "bet", "Пари: мафия — игрок…", s.living())]
     if kind == "two_cards":
         return [
-            button(table, "hidden", "Мафия — закрытая карта", discord.ButtonStyle.secondary),
-            button(table, "opponent", "Мафия — соперник", discord.ButtonStyle.danger),
+            button(session, "hidden", "Мафия — закрытая карта", discord.ButtonStyle.secondary),
+            button(session, "opponent", "Мафия — соперник", discord.ButtonStyle.danger),
         ]
     return []
 
 
-def _immunity(table: Table) -> list[str]:
-    s = table.session.state
+def _immunity(session: GameSession) -> list[str]:
+    s = session.state
     if s.over or not s.immune:
         return []
     return ["Иммунитет: " + ", ".join(f"№{x}" for x in sorted(s.immune))]
@@ -99,23 +99,23 @@ def _immunity(table: Table) -> list[str]:
 # -- private prompts -------------------------------------------------------------------------------
 
 
-def ability_select(table: Table, act: str, placeholder: str, seats: list[int], count: int) -> GameItem:
+def ability_select(
+    session: GameSession, act: str, placeholder: str, seats: list[int], count: int
+) -> GameItem:
     """A select of the targets of one ability; ``count`` values exactly (the journalist's two)."""
-    options = [
-        discord.SelectOption(label=f"№{x} {table.session.name_of(x)}"[:100], value=str(x)) for x in seats
-    ]
-    cid = custom_id(table.game_id, table.session.serial, "ability", act or "one")
+    options = [discord.SelectOption(label=f"№{x} {session.name_of(x)}"[:100], value=str(x)) for x in seats]
+    cid = custom_id(session.game_id, session.serial, "ability", act or "one")
     select: discord.ui.Select[Any] = discord.ui.Select(
         custom_id=cid, placeholder=placeholder, options=options[:25], min_values=count, max_values=count
     )
     return GameItem(select)
 
 
-def _night_prompt(table: Table, seat: int) -> tuple[str, Items] | None:
+def _night_prompt(session: GameSession, seat: int) -> tuple[str, Items] | None:
     """A role with two abilities at one step (kill or check) or with two targets (journalist,
     revenant); the don who designates the mafia's target. (A prisoner is woken but is no actor: the
     engine tells him so, D-H15.)"""
-    s = table.session.state
+    s = session.state
     if s.phase != "night" or s.step.kind != "night":
         return None
     options = queries.targets_for(s, seat)
@@ -123,7 +123,7 @@ def _night_prompt(table: Table, seat: int) -> tuple[str, Items] | None:
         return None
     role = s.ruleset.roles[s.role_of(seat)].display
     if "team" in options:
-        return _designation(table, seat, options["team"])
+        return _designation(session, seat, options["team"])
     counts = {act: queries.targets_needed(s, seat, act) for act in options}
     if len(options) < 2 and all(n == 1 for n in counts.values()):
         return None  # the core prompt does
@@ -134,9 +134,9 @@ def _night_prompt(table: Table, seat: int) -> tuple[str, Items] | None:
             continue
         verb = ACT_NAMES.get(act, "Выбрать")
         placeholder = f"{verb}: двух игроков" if n == 2 else f"{verb}: игрока"
-        items.append(ability_select(table, act, placeholder, targets, n))
+        items.append(ability_select(session, act, placeholder, targets, n))
     if queries.is_optional(s, seat):
-        items.append(button(table, "skip", "Пропустить", discord.ButtonStyle.secondary))
+        items.append(button(session, "skip", "Пропустить", discord.ButtonStyle.secondary))
     if len(options) > 1:
         text = f"{role}, ваш ход. Выберите одно действие: " + " или ".join(
             f"«{ACT_NAMES.get(a, a)}»" for a in options
@@ -148,19 +148,19 @@ def _night_prompt(table: Table, seat: int) -> tuple[str, Items] | None:
     return text, items
 
 
-def _designation(table: Table, seat: int, targets: list[int]) -> tuple[str, Items] | None:
+def _designation(session: GameSession, seat: int, targets: list[int]) -> tuple[str, Items] | None:
     """City D-C10: the don's pick is the mafia's target; he is told so."""
-    s = table.session.state
+    s = session.state
     team = s.team_of(seat)
     tdef = s.ruleset.teams.get(team) if team else None
     if tdef is None or tdef.tie != "designate" or s.role_of(seat) != tdef.leader:
         return None
-    select = seat_select(table, "propose", "Цель мафии", targets)
+    select = seat_select(session, "propose", "Цель мафии", targets)
     return "Дон, ваш выбор назначает цель мафии: выберите игрока.", [select]
 
 
-def _day_prompt(table: Table, seat: int) -> tuple[str, Items] | None:
-    s = table.session.state
+def _day_prompt(session: GameSession, seat: int) -> tuple[str, Items] | None:
+    s = session.state
     kind = s.step.kind
     if s.phase != "day" or kind not in PRIVATE_STEPS:
         return None
@@ -168,18 +168,18 @@ def _day_prompt(table: Table, seat: int) -> tuple[str, Items] | None:
         if seat not in queries.actors(s):
             return None
         accused = s.step.seat
-        acquit = button(table, "acquit", f"Оправдать №{accused}", discord.ButtonStyle.success, accused)
+        acquit = button(session, "acquit", f"Оправдать №{accused}", discord.ButtonStyle.success, accused)
         return f"Игрок №{accused} осуждён. Вы можете его оправдать (раз в день).", [acquit]
     if seat not in queries.voters(s):
         return None
     if kind == "court":
         accused = s.step.seat
         return f"Суд решает судьбу игрока №{accused}.", [
-            button(table, "court", "Казнить", discord.ButtonStyle.danger, accused),
-            button(table, "court", "Помиловать", discord.ButtonStyle.success, 0),
+            button(session, "court", "Казнить", discord.ButtonStyle.danger, accused),
+            button(session, "court", "Помиловать", discord.ButtonStyle.success, 0),
         ]
     choices = STEP_KINDS[kind].choices(s, seat)
-    select = seat_select(table, "court_pick", "Кого казнить?", choices)
+    select = seat_select(session, "court_pick", "Кого казнить?", choices)
     return "Суд обязан казнить одного из помилованных сегодня. Ваш выбор:", [select]
 
 

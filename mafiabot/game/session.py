@@ -1,8 +1,8 @@
 """One running game: the engine state, its command log, a lock, and the step timer.
 
-Everything that changes a game goes through :meth:`GameSession.submit`, under the session's lock; the
-timer submits ``Advance`` when a step's time runs out. The session does no Discord I/O: it hands the
-events to its listener, which renders them and updates voice.
+The session applies commands (:meth:`GameSession.apply`, under its lock) and keeps the clock; it does
+no I/O. The game service holds the one door that locks, applies, persists and shows a change; the
+session's listener (the service) hears when a step's time is up and when ten seconds are left.
 """
 
 from __future__ import annotations
@@ -19,17 +19,15 @@ from typing import Any, Protocol
 import engine
 from engine import queries
 from engine.abilities import step_complete
-from engine.commands import Advance, Command
+from engine.commands import Command
 from engine.events import Event
+from engine.state import GameState
+from mafiabot.errors import StaleAction, UserFacingError
 from mafiabot.game.pacing import HIGH, LOW, NightPacing, step_key
 
 log = logging.getLogger(__name__)
 
 WAITING_STEPS = ("speech", "discussion", "nominations", "vote", "tiebreak", "question", "night", "meet")
-
-
-class StaleAction(Exception):
-    """A button or select from an earlier step (or an earlier game) was used."""
 
 
 @dataclass(frozen=True)
@@ -40,9 +38,8 @@ class SeatInfo:
 
 
 class Listener(Protocol):
-    async def on_events(self, session: GameSession, events: list[Event]) -> None: ...
-
-    async def on_command(self, session: GameSession, command: Command) -> None: ...
+    async def on_due(self, session: GameSession, serial: int) -> None:
+        """The step ``serial`` ran out of time: the listener advances the game (through its door)."""
 
     async def on_tick(self, session: GameSession, seconds_left: int) -> None: ...
 
@@ -141,38 +138,79 @@ class GameSession:
 
     # -- commands ---------------------------------------------------------------------------------
 
-    async def start(self) -> None:
-        await self.listener.on_events(self, self.opening_events)
-        self._arm()
+    def apply(self, command: Command, *, serial: int | None = None) -> tuple[Command, list[Event]]:
+        """Apply a command (the caller holds :attr:`lock`); ``serial`` (from a button) must match the
+        current step, or it is stale. Returns the command as logged (stamped with the time) and the
+        events; on an error (StaleAction, engine.IllegalCommand) nothing has changed."""
+        if self.closed:
+            raise StaleAction("game closed")
+        if serial is not None and serial != self.serial:
+            raise StaleAction(f"serial {serial} != {self.serial}")
+        stamped = replace(command, at=self.clock())
+        new_state, events = engine.apply(self.state, stamped)  # IllegalCommand propagates
+        step_changed = new_state.step is not self.state.step
+        if step_changed:
+            self._step_ended()
+        self.state = new_state
+        self.log.append(stamped)
+        if step_changed:
+            self._new_step()
+        return stamped, events
 
-    async def submit(self, command: Command, *, serial: int | None = None) -> list[Event]:
-        """Apply a command; ``serial`` (from a button) must match the current step, or it is stale."""
-        async with self.lock:
-            if self.closed:
-                raise StaleAction("game closed")
-            if serial is not None and serial != self.serial:
-                raise StaleAction(f"serial {serial} != {self.serial}")
-            stamped = replace(command, at=self.clock())
-            new_state, events = engine.apply(self.state, stamped)  # IllegalCommand propagates
-            step_changed = new_state.step is not self.state.step
-            if step_changed:
-                self._step_ended()
-            self.state = new_state
-            self.log.append(stamped)
-            if step_changed:
-                self.serial += 1
-                self.extension = 0.0
-                self._close_after = None
-                self._interfered = False
-                self._idle_step = self._opened_idle()
-            await self.listener.on_command(self, stamped)
-            await self.listener.on_events(self, events)
-            self._arm()
-            return events
+    def _new_step(self) -> None:
+        self.serial += 1
+        self.extension = 0.0
+        self._close_after = None
+        self._interfered = False
+        self._idle_step = self._opened_idle()
+
+    def withdraw(self, positions: set[int], *, keep_controls: bool = False) -> None:
+        """Take the commands at these positions of the log out of the game, as if never given (a
+        withdrawn foul: «a game is its command log»); buttons of the step as it was are stale after it
+        (unless ``keep_controls``: a restart takes out what was withdrawn before it, and the buttons sent
+        since stay good). Raises UserFacingError, changing nothing, when the rest no longer follows."""
+        state = self._replay(set())
+        if state != self.state:  # the log does not rebuild this game: change nothing
+            raise UserFacingError("Снять это замечание в идущей игре нельзя: запись игры не воспроизводится.")
+        try:
+            state = self._replay(positions)
+        except engine.IllegalCommand:
+            raise UserFacingError(
+                "Снять это замечание в идущей игре нельзя: игра уже пошла дальше с его последствиями."
+            ) from None
+        self.state = state
+        self.log = [c for i, c in enumerate(self.log) if i not in positions]
+        if not keep_controls:
+            self.serial += 1
+
+    def _replay(self, skip: set[int]) -> GameState:
+        state, _ = engine.new_game(
+            self.ruleset, self.roles, self.seed, immune=self.immune, at=self.started_at
+        )
+        for i, command in enumerate(self.log):
+            if i not in skip:
+                state, _ = engine.apply(state, command)
+        return state
+
+    def position_of(self, command: Command) -> int | None:
+        """Where this very command (not an equal one) stands in the log."""
+        return next((i for i, c in enumerate(self.log) if c is command), None)
+
+    def positions_of(self, event_type: str) -> list[int]:
+        """Positions in the log of the commands that gave an event of this type, one per event."""
+        state, _ = engine.new_game(
+            self.ruleset, self.roles, self.seed, immune=self.immune, at=self.started_at
+        )
+        found = []
+        for i, command in enumerate(self.log):
+            state, events = engine.apply(state, command)
+            found += [i for e in events if e.type == event_type]
+        return found
 
     # -- timers -----------------------------------------------------------------------------------
 
-    def _arm(self) -> None:
+    def arm(self) -> None:
+        """Start the current step's timer (after a change, once it is shown)."""
         if self._timer is not None and self._timer is not asyncio.current_task():
             self._timer.cancel()
         self._timer = None
@@ -233,7 +271,7 @@ class GameSession:
             if serial != self.serial or self.closed:
                 return
             with contextlib.suppress(StaleAction):
-                await self.submit(Advance(), serial=serial)
+                await self.listener.on_due(self, serial)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -281,13 +319,13 @@ class GameSession:
         # The step's own clock stood still: it ends as far from now as it was from the pause.
         self.extension = self.clock() + self.paused_left - (self.state.step.started_at + self._limit())
         self.paused_left = None
-        self._arm()
+        self.arm()
 
     def extend(self, seconds: float) -> None:
         self.extension += seconds
         self._close_after = None
         self._interfered = True
-        self._arm()
+        self.arm()
 
     async def close(self) -> None:
         self.closed = True

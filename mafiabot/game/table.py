@@ -1,5 +1,9 @@
 """A running game at a Discord table: renders the session's events into the text channel and private
-messages, keeps the control panel up to date, and drives the voice controller."""
+messages, keeps the control panel up to date, and drives the voice controller and the host's voice.
+
+The table changes no game: the game service applies every change (its one door) and hands the events
+here. All output goes through one queue, in order; what the voice controller must store before it mutes
+(a member's own mute state) goes to the game's records."""
 
 from __future__ import annotations
 
@@ -14,16 +18,16 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from engine import queries
-from engine.commands import Command
 from engine.events import Event
 from engine.state import GameState
+from mafiabot.game.components import PROMPT_EVENTS, STATUS_EXTRAS, panel_view, prompt_for, prompted_seats
+from mafiabot.game.records import GameRecords
 from mafiabot.game.render import render
 from mafiabot.game.session import GameSession
-from mafiabot.game.speaker import Speaker
 from mafiabot.game.voice import VoiceController, wanted_mutes
 
 if TYPE_CHECKING:
-    from mafiabot.game.service import GameService
+    from mafiabot.game.speaker import Speaker
 
 log = logging.getLogger(__name__)
 
@@ -62,14 +66,17 @@ def phase_title(s: GameState) -> str:
 class Table:
     def __init__(
         self,
-        service: GameService,
+        records: GameRecords,
         guild: discord.Guild,
         text_channel: discord.abc.Messageable,
         voice_channel_id: int,
         creator_id: int,
         voice_original: Mapping[int, bool] | None = None,
+        *,
+        mute_spectators: bool = True,
     ) -> None:
-        self.service = service
+        self.records = records
+        self.mute_spectators = mute_spectators
         self.guild = guild
         self.channel = text_channel
         self.voice_channel_id = voice_channel_id
@@ -106,12 +113,11 @@ class Table:
         self._sender = asyncio.create_task(self._send_loop(), name=f"game {self.game_id} sender")
         self.voice.start()
 
-    # -- the session's listener -------------------------------------------------------------------
+    # -- rendering --------------------------------------------------------------------------------
 
-    async def on_command(self, session: GameSession, command: Command) -> None:
-        await self.service.persist_command(session.game_id, command)
-
-    async def on_tick(self, session: GameSession, seconds_left: int) -> None:
+    def countdown(self, seconds_left: int) -> None:
+        """Ten seconds are left of the current step."""
+        session = self.session
         if session.state.phase == "night":
             # Only the players who act hear it: a dead role's step ends at a drawn moment (D-G8, see
             # pacing.py), so a public warning would tell the table the role is alive.
@@ -120,9 +126,9 @@ class Table:
             return
         self.post("⏳ Осталось десять секунд.")
 
-    async def on_events(self, session: GameSession, events: list[Event]) -> None:
-        for hook in self.service.event_hooks:
-            await hook(self, events)
+    def show(self, events: list[Event]) -> None:
+        """Render a change: public lines (spoken too), private ones, prompts, the mutes and the panel."""
+        session = self.session
         public: list[str] = []
         private: dict[int, list[str]] = {}
         spoken: list[asyncio.Future[Any]] = []
@@ -147,9 +153,6 @@ class Table:
         self._prompt_actors(events)
         self.voice.update()
         self.refresh_panel()
-        if session.over and not self.finished:
-            self.finished = True
-            self._enqueue(self._finish)
 
     def _names(self) -> dict[int, str]:
         return {info.seat: info.name for info in self.session.seats}
@@ -157,7 +160,7 @@ class Table:
     # -- output -----------------------------------------------------------------------------------
 
     def post(self, text: str, **kwargs: Any) -> None:
-        self._enqueue(lambda: self.channel.send(text[:2000], **kwargs))
+        self.enqueue(lambda: self.channel.send(text[:2000], **kwargs))
 
     def dm(self, seat: int, text: str, view: discord.ui.View | None = None) -> None:
         user_id = self.session.user_of(seat)
@@ -178,9 +181,9 @@ class Table:
                     extra={"game_id": self.game_id},
                 )
 
-        self._enqueue(send)
+        self.enqueue(send)
 
-    def _enqueue(self, job: Callable[[], Awaitable[Any]]) -> None:
+    def enqueue(self, job: Callable[[], Awaitable[Any]]) -> None:
         self._idle.clear()
         self._outbox.put_nowait(job)
 
@@ -222,17 +225,13 @@ class Table:
         lines = [f"**{phase}** — {step}{timer}", f"За столом: {alive}"]
         if nominees and s.phase == "day":
             lines.append(f"Выставлены: {nominees}")
-        from mafiabot.game.components import STATUS_EXTRAS
-
         for extra in STATUS_EXTRAS:
-            lines += extra(self)
+            lines += extra(self.session)
         return "\n".join(lines)
 
     def refresh_panel(self) -> None:
-        from mafiabot.game.components import panel_view
-
         async def update() -> None:
-            view = panel_view(self)
+            view = panel_view(self.session)
             text = self.status_text()
             # An edit that changes nothing is still seen («изменено», a gateway update): at night it
             # would tell the table that somebody acted, so the panel is edited only when it changes.
@@ -248,15 +247,13 @@ class Table:
                     self.panel = await self.channel.send(text, view=view)
             self._panel_shown = shown
 
-        self._enqueue(update)
+        self.enqueue(update)
 
     def _prompt_actors(self, events: list[Event]) -> None:
-        from mafiabot.game.components import PROMPT_EVENTS, prompt_for, prompted_seats
-
         if not any(e.type in PROMPT_EVENTS for e in events):
             return
-        for seat in sorted(prompted_seats(self)):
-            prompt = prompt_for(self, seat)
+        for seat in sorted(prompted_seats(self.session)):
+            prompt = prompt_for(self.session, seat)
             if prompt is not None:
                 text, view = prompt
                 self.dm(seat, text, view)
@@ -268,10 +265,10 @@ class Table:
         if s.over or self.session.closed:
             return {}
         seat_users = {info.seat: info.user_id for info in self.session.seats}
-        return wanted_mutes(s, seat_users, present, mute_spectators=self.service.mute_spectators)
+        return wanted_mutes(s, seat_users, present, mute_spectators=self.mute_spectators)
 
     async def _left_muted(self, user_id: int) -> None:
-        await self.service.remember_pending_unmute(self.guild.id, user_id)
+        await self.records.owe_unmute(self.guild.id, user_id)
 
     async def _forbidden(self) -> None:
         if not self._warned_forbidden:
@@ -280,13 +277,11 @@ class Table:
 
     # -- the end ----------------------------------------------------------------------------------
 
-    async def _finish(self) -> None:
-        record = self.service.record_of(self)
+    async def send_record(self, record: dict[str, Any]) -> None:
+        """The game's file, sent at its end (from the queue, after the final messages)."""
         data = json.dumps(record, ensure_ascii=False, indent=1).encode("utf-8")
-        await self.channel.send(
-            "Протокол игры:", file=discord.File(io.BytesIO(data), filename=f"mafia-game-{self.game_id}.json")
-        )
-        await self.service.finished(self)
+        file = discord.File(io.BytesIO(data), filename=f"mafia-game-{self.game_id}.json")
+        await self.channel.send("Протокол игры:", file=file)
 
     def timer_state(self) -> dict[str, Any]:
         return {
@@ -299,7 +294,10 @@ class Table:
     def save_timers(self) -> None:
         """Store the clock and voice originals, in order with everything else this table sends."""
         if not self.closed:
-            self._enqueue(lambda: self.service.save_timers(self))
+            self.enqueue(self.keep_timers)
+
+    async def keep_timers(self) -> None:
+        await self.records.save_timers(self.game_id, self.timer_state())
 
     def number_nicknames(self) -> None:
         """«1 · Имя»: seat numbers in front of the players' names, after the opening messages."""
@@ -310,7 +308,7 @@ class Table:
                 if member is None or info.user_id in self.nick_original:
                     continue
                 self.nick_original[info.user_id] = member.nick
-                await self.service.save_timers(self)  # stored before the change, for a restart
+                await self.keep_timers()  # stored before the change, for a restart
                 try:
                     await member.edit(
                         nick=f"{info.seat} · {member.display_name}"[:32], reason="Мафия: номер места"
@@ -318,7 +316,7 @@ class Table:
                 except discord.HTTPException:  # the server owner, or a member above the bot
                     del self.nick_original[info.user_id]
 
-        self._enqueue(rename)
+        self.enqueue(rename)
 
     def restore_nicknames(self) -> None:
         """Give every renamed player their own nickname back (queued after the final messages)."""
@@ -332,7 +330,7 @@ class Table:
                         await member.edit(nick=nick, reason="Мафия: игра окончена")
 
         if originals:
-            self._enqueue(restore)
+            self.enqueue(restore)
 
     def stop_sending(self) -> None:
         """The sender stops once everything queued so far is sent."""
@@ -350,15 +348,3 @@ class Table:
         if self._sender is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(self._sender, timeout=10)
-
-    async def close(self) -> None:
-        await self.session.close()
-        if self.speaker is not None:
-            await self.speaker.close()
-        for task in self.leave_timers.values():
-            task.cancel()
-        await self.voice.release()
-        self._outbox.put_nowait(None)
-        if self._sender is not None:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await asyncio.wait_for(self._sender, timeout=30)

@@ -53,12 +53,12 @@ class TeamChats:
         if team is not None and game not in self.open:
             self.open.add(game)
             users = {table.session.user_of(x) for x in queries.awake(s)}
-            table._enqueue(lambda: self._open(table, users))  # in order with the table's other messages
+            table.enqueue(lambda: self._open(table, users))  # in order with the table's other messages
         elif team is None and game in self.open:
             self.open.discard(game)
-            table._enqueue(lambda: self._close(table))
+            table.enqueue(lambda: self._close(table))
         if s.over:
-            table._enqueue(lambda: self._forget(game))
+            table.enqueue(lambda: self._forget(game))
 
     async def on_restored(self, table: Table) -> None:
         """After a restart: adopt the game's thread if Discord still lists it, and close it if the team
@@ -78,7 +78,7 @@ class TeamChats:
         if awake_team(s) is not None:
             self.open.add(game)
         elif not thread.locked:
-            table._enqueue(lambda: self._close(table))
+            table.enqueue(lambda: self._close(table))
 
     async def _open(self, table: Table, users: set[int]) -> None:
         game = table.game_id

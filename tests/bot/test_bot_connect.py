@@ -58,6 +58,22 @@ async def test_a_broken_cog_is_logged_and_the_others_still_load(
     logged_errors.clear()
 
 
+async def test_the_game_cogs_work_without_the_lobby_cog(
+    fake: FakeDiscord, club: Club, logged_errors: list[logging.LogRecord]
+) -> None:
+    """The game service is the bot's, not the lobby cog's: with the lobby cog failing to load, the
+    cogs that act on games still load and answer."""
+    settings = Settings(token=Secret(fake.token))
+    cogs = ("mafiabot.cogs.no_such_lobby", "mafiabot.cogs.moderation", "mafiabot.cogs.conduct")
+    client = MafiaBot(settings, cogs=cogs, guild_ready_timeout=0.05)
+    async with fake.connect(client):
+        assert list(client.failed_cogs) == ["mafiabot.cogs.no_such_lobby"]
+        assert {"stop", "skip", "foul", "conduct"} <= {c.name for c in client.mafia.commands}
+        answer = await fake.slash(club.players[0], "mafia skip", channel=club.text)
+        assert answer.ephemeral and answer.content == "Здесь сейчас нет игры."
+    logged_errors.clear()
+
+
 async def test_a_wrong_token_ends_run_with_a_clear_message(
     fake: FakeDiscord, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -122,13 +122,13 @@ async def test_leaving_the_voice_channel_removes_the_player(
     await g.skip_until(lambda s: s.phase == "day")
     stays, leaves = g.state.living()[:2]
     # Back within the grace period: nothing happens.
-    g.games.leave_grace = 30.0
+    g.games.presence.leave_grace = 30.0
     await fake.leave_voice(g.member(stays))
     timer = table.leave_timers[g.member(stays).id]
     await fake.join_voice(g.member(stays), club.voice)
     await asyncio.wait([timer], timeout=5)
     assert timer.cancelled()
-    g.games.leave_grace = 0.0
+    g.games.presence.leave_grace = 0.0
     await fake.leave_voice(g.member(leaves))
     await fake.wait_for_message(club.text, lambda m: "покинул голосовой канал" in m.content)
     assert leaves not in g.state.alive and stays in g.state.alive

@@ -70,7 +70,7 @@ async def test_a_player_who_leaves_and_comes_back_within_the_grace_period_plays_
 ) -> None:
     fake.rate_limits.set(MEMBER_EDIT, 100, 1)
     d = TableDriver(fake, club, bot, club.players[:7])
-    d.games.leave_grace = 30.0
+    d.games.presence.leave_grace = 30.0
     await d.start("classic")
     leaver = d.member(3)
     await fake.leave_voice(leaver)
@@ -93,7 +93,7 @@ async def test_after_the_grace_period_the_player_leaves_the_table_and_is_unmuted
 ) -> None:
     fake.rate_limits.set(MEMBER_EDIT, 100, 1)
     d = TableDriver(fake, club, bot, club.players[:7])
-    d.games.leave_grace = 0.2
+    d.games.presence.leave_grace = 0.2
     await d.start("classic")
     leaver = d.member(4)
     assert d.fake.voice_state(leaver).mute  # type: ignore[union-attr]

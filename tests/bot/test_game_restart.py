@@ -79,7 +79,7 @@ async def test_a_pause_and_a_pending_unmute_survive_the_restart(
 ) -> None:
     fake.rate_limits.set(MEMBER_EDIT, 100, 1)
     d = TableDriver(fake, club, bot, club.players[:7])
-    d.games.leave_grace = 600.0
+    d.games.presence.leave_grace = 600.0
     await d.start("classic")
     paused = await fake.slash(d.players[0], "mafia pause", channel=club.text)
     assert paused.ephemeral

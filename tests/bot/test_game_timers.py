@@ -124,14 +124,14 @@ async def test_a_slow_click_is_acknowledged_first_and_answered_when_done(
     assert fast.callback_type == 4 and d.state.step.seat == 2
 
     monkeypatch.setattr(_play, "ACK_AFTER", 0.05)
-    games = d.games
-    store = games.persist_command
+    records = d.games.records
+    store = records.append_command
 
     async def slow_store(game_id: int, command: Command) -> None:
         await asyncio.sleep(0.5)
         await store(game_id, command)
 
-    monkeypatch.setattr(games, "persist_command", slow_store)
+    monkeypatch.setattr(records, "append_command", slow_store)
     slow = await fake.click(d.member(2), d.panel(), label="Пас")
     assert slow.callback_type == 5, slow.callback  # «думает…», privately
     answer = await slow.wait_followup()

@@ -88,7 +88,7 @@ async def test_without_voice_the_game_goes_on_in_text(
     bot: MafiaBot, fake: FakeDiscord, club: Club, logged_errors: list[logging.LogRecord]
 ) -> None:
     """If the bot cannot join the voice channel, the host writes instead and says why (issue 6)."""
-    bot.games.voice_connect_timeout = 2.0  # type: ignore[attr-defined]
+    bot.games.host_voice.connect_timeout = 2.0
     await fake.voice.stop()  # the voice server is gone: the connection fails like a dead region
     await _start(fake, club, "simple", 8)
     games = bot.games  # type: ignore[attr-defined]

@@ -3,14 +3,14 @@
 RULESETS D-G8: in city, simple and classic «every role in the composition is called every night with its
 wake/sleep lines and a normal wait …, whether or not its holder is alive». The issue asks that timing
 reveal nothing: a dead role's step must not be recognisable by its length. The session runs on a clock
-moved by hand; no Discord is involved (the session does no Discord I/O).
+moved by hand; no Discord is involved (the session does no Discord I/O): ``play`` does what the game
+service's door does with a command, without storing or showing it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
-from types import SimpleNamespace
 from typing import Any
 
 from engine import load_ruleset
@@ -26,16 +26,20 @@ COMMISSAR = "classic/commissar"
 
 
 class Quiet:
-    """A listener that renders nothing."""
+    """A listener that lets a step's time run out unheard (the tests move the clock by hand)."""
 
-    async def on_events(self, session: GameSession, events: list[Event]) -> None:
-        pass
-
-    async def on_command(self, session: GameSession, command: Command) -> None:
+    async def on_due(self, session: GameSession, serial: int) -> None:
         pass
 
     async def on_tick(self, session: GameSession, seconds_left: int) -> None:
         pass
+
+
+async def play(session: GameSession, command: Command) -> list[Event]:
+    async with session.lock:
+        _, events = session.apply(command)
+        session.arm()
+    return events
 
 
 class Clock:
@@ -70,7 +74,7 @@ async def _session(day_two: dict[str, Any], pacing: NightPacing, seed: int, cloc
         pacing=pacing,
     )
     while session.state.phase != "night" or session.state.step.night_step != "commissar":
-        await session.submit(Advance())
+        await play(session, Advance())
     return session
 
 
@@ -104,9 +108,9 @@ async def test_a_living_players_step_teaches_the_pacing_its_length() -> None:
     session = await _session({}, pacing, 1, clock)
     assert 3 in session.state.alive
     clock.now += 22.0
-    await session.submit(Act(seat=3, targets=(1,)))
+    await play(session, Act(seat=3, targets=(1,)))
     assert _length(session) == 22.0, "acted after 15 s: the step closes now"
-    await session.submit(Advance())
+    await play(session, Advance())
     assert pacing.lengths[COMMISSAR] == [22.0]
     await session.close()
 
@@ -115,7 +119,7 @@ async def test_a_step_closed_by_its_actor_early_still_lasts_a_normal_while() -> 
     clock = Clock()
     session = await _session({}, NightPacing(), 2, clock)
     clock.now += 1.0
-    await session.submit(Act(seat=3, targets=(1,)))
+    await play(session, Act(seat=3, targets=(1,)))
     assert 5.0 <= _length(session) <= 15.0
     await session.close()
 
@@ -126,7 +130,7 @@ async def test_a_paused_or_extended_step_teaches_nothing() -> None:
     session = await _session({}, pacing, 1, clock)
     session.extend(20)
     clock.now += 40.0
-    await session.submit(Advance())
+    await play(session, Advance())
     assert COMMISSAR not in pacing.lengths
     await session.close()
 
@@ -199,14 +203,13 @@ def test_a_new_server_draws_from_the_other_servers_lengths() -> None:
 async def test_each_servers_lengths_are_stored_and_read_back(tmp_path: Any) -> None:
     storage = Storage.open(f"sqlite:///{tmp_path / 'pacing.db'}")
     try:
-        service: Any = SimpleNamespace(storage=storage)
-        keeper = PacingKeeper(service)
+        keeper = PacingKeeper(storage)
         pacing = await keeper.for_guild(10)
         pacing.record(COMMISSAR, 21.5)
         await keeper.save(10)
         assert storage.guild_settings(10).ruleset_defaults[KEY] == {COMMISSAR: [21.5]}
         assert storage.guild_settings(11).ruleset_defaults == {}
-        restarted = PacingKeeper(service)  # a restarted bot loads every server's lengths at once
+        restarted = PacingKeeper(storage)  # a restarted bot loads every server's lengths at once
         again, other = await asyncio.gather(restarted.for_guild(10), restarted.for_guild(11))
         assert again.lengths == {COMMISSAR: [21.5]}
         assert other.lengths == {} and other.elsewhere is not None

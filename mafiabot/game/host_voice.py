@@ -1,0 +1,50 @@
+"""The host's voice: the bot's one Announcer (TTS engine + clip cache) and joining a game's voice channel.
+Without voice the game goes on in text (and says why)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from mafiabot.config import AudioSettings
+from mafiabot.game.records import GameRecords
+from mafiabot.game.speaker import Speaker
+from mafiabot.game.table import Table
+
+
+class HostVoice:
+    def __init__(self, settings: AudioSettings, records: GameRecords) -> None:
+        self.settings = settings
+        self.records = records
+        self.announcer: Any = None  # made on first use (tests may put their own in)
+        self.connect_timeout = 15.0
+
+    def _announcer(self) -> Any:
+        if self.announcer is None:
+            from audio.announcer import Announcer
+            from audio.cache import ClipCache
+            from audio.cli import default_cache_dir
+            from audio.engines import make_engine
+
+            cache = ClipCache(self.settings.cache_dir or default_cache_dir())
+            self.announcer = Announcer(make_engine(self.settings.engine), cache)
+        return self.announcer
+
+    async def join(self, table: Table) -> None:
+        """The host speaks in the game's voice channel, when the server wants it."""
+        enabled, volume = await self.records.voice_settings(table.guild.id, self.settings.volume)
+        if not enabled:
+            return
+        channel = table.guild.get_channel(table.voice_channel_id)
+        if not isinstance(channel, discord.VoiceChannel | discord.StageChannel):
+            return
+        speaker = Speaker(self._announcer(), game_id=table.game_id, volume=volume)
+        if await speaker.connect(channel, timeout=self.connect_timeout):
+            table.speaker = speaker
+        else:
+            await speaker.close()
+            why = speaker.failure
+            table.post(
+                f"🔇 Не удалось подключиться к голосовому каналу ({why}): ведущий будет писать текстом."
+            )

@@ -1,0 +1,77 @@
+"""Who is in the games' voice channels: a living player who leaves is removed from the table after a
+grace period (unless he comes back); a player the bot left server-muted is unmuted when he next joins
+voice outside a game."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+
+import discord
+
+import engine
+from mafiabot.game.records import GameRecords
+from mafiabot.game.table import Table
+
+log = logging.getLogger(__name__)
+
+# The game service's door: apply a command to a table's game.
+Submit = Callable[[Table, engine.Command], Awaitable[list[engine.Event]]]
+
+
+class Presence:
+    def __init__(self, tables: Mapping[int, Table], records: GameRecords, submit: Submit) -> None:
+        self.tables = tables  # by voice channel id
+        self.records = records
+        self.submit = submit
+        self.leave_grace = 60.0
+
+    async def on_voice_state_update(
+        self, member: discord.Member, before: discord.VoiceState, after: discord.VoiceState
+    ) -> None:
+        # Bookkeeping first, with no await in between: discord.py runs each event's listener as its own
+        # task, so a quick leave-and-return must not see the return handled before the leave.
+        for table in self.tables.values():
+            if table.guild.id == member.guild.id:
+                table.voice.observed(member.id)
+        joined = after.channel is not None and (
+            before.channel is None or before.channel.id != after.channel.id
+        )
+        left_table = None
+        if before.channel is not None and (after.channel is None or after.channel.id != before.channel.id):
+            left_table = self.tables.get(before.channel.id)
+            if left_table is not None:
+                self._start_leave_timer(left_table, member.id)
+        joined_table = self.tables.get(after.channel.id) if after.channel is not None else None
+        if joined_table is not None:
+            task = joined_table.leave_timers.pop(member.id, None)
+            if task is not None:
+                task.cancel()
+        if left_table is not None:
+            await left_table.voice.member_left(member)
+        if joined:
+            await self._unmute_if_owed(member)
+
+    async def _unmute_if_owed(self, member: discord.Member) -> None:
+        owed = await self.records.take_owed_unmute(member.guild.id, member.id)
+        if owed and member.voice is not None and member.voice.mute:
+            table = self.tables.get(member.voice.channel.id) if member.voice.channel else None
+            if table is None:
+                await member.edit(mute=False, reason="Мафия: снимаем заглушение после игры")
+
+    def _start_leave_timer(self, table: Table, user_id: int) -> None:
+        seat = table.session.seat_of(user_id)
+        if seat is None or seat not in table.session.state.alive or table.session.over:
+            return
+
+        async def expire() -> None:
+            await asyncio.sleep(self.leave_grace)
+            table.leave_timers.pop(user_id, None)
+            if seat in table.session.state.alive and not table.session.over:
+                try:
+                    await self.submit(table, engine.Remove(seat=seat, reason="left"))
+                except engine.IllegalCommand:
+                    log.info("Could not remove seat %s after leaving", seat, extra={"game_id": table.game_id})
+
+        table.leave_timers[user_id] = asyncio.create_task(expire(), name=f"leave {user_id}")

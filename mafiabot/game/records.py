@@ -1,0 +1,141 @@
+"""What the running games store: the game and its seats, every command, the clock and voice originals,
+the end, and the unmutes owed to players who left voice muted. Without a database (it did not open) the
+games still run: ids are counted here and owed unmutes kept in memory, and nothing survives a restart.
+
+Every call runs the blocking database work in a thread, so the event loop never waits on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from engine.commands import Command
+from mafiabot.game.session import GameSession, SeatInfo
+
+if TYPE_CHECKING:
+    from mafiabot.game.lobby import Lobby
+    from mafiabot.storage import Storage
+
+
+class GameRecords:
+    def __init__(self, storage: Storage | None) -> None:
+        self.storage = storage
+        self._ids = 0  # game ids without a database
+        self._pending: set[tuple[int, int]] = set()  # owed unmutes without a database
+
+    async def create_game(
+        self, lobby: Lobby, seed: int, seats: Sequence[SeatInfo], roles: Sequence[str], started_at: float
+    ) -> int:
+        if self.storage is None:
+            self._ids += 1
+            return self._ids
+        from mafiabot.storage import SeatAssignment
+
+        storage = self.storage
+        ruleset = lobby.ruleset
+
+        def create() -> int:
+            game = storage.create_game(
+                guild_id=lobby.guild_id,
+                voice_channel_id=lobby.voice_channel_id,
+                text_channel_id=lobby.text_channel_id,
+                ruleset_id=lobby.ruleset_id,
+                seed=seed,
+                options={o: True for o in lobby.options},
+                at=datetime.fromtimestamp(started_at, UTC),
+            )
+            assert game.id is not None
+            storage.set_participants(
+                game.id,
+                [
+                    SeatAssignment(
+                        seat=s.seat,
+                        user_id=s.user_id,
+                        display_name=s.name,
+                        role_id=roles[s.seat - 1],
+                        side_id=ruleset.roles[roles[s.seat - 1]].side,
+                    )
+                    for s in seats
+                ],
+            )
+            return game.id
+
+        return await asyncio.to_thread(create)
+
+    async def append_command(self, game_id: int, command: Command) -> None:
+        if self.storage is not None:
+            await asyncio.to_thread(self.storage.append_command, game_id, command.to_json())
+
+    async def save_timers(self, game_id: int, timers: dict[str, Any]) -> None:
+        """What a restart needs beyond the command log: the clock, the creator, voice originals."""
+        if self.storage is not None:
+            await asyncio.to_thread(self.storage.set_timers, game_id, timers)
+
+    async def abort(self, game_id: int, reason: str) -> None:
+        if self.storage is not None:
+            await asyncio.to_thread(self.storage.abort_game, game_id, reason)
+
+    async def finish(self, session: GameSession) -> bool:
+        """Store the results of a game the engine ended; False when there is nothing to store (no
+        database, or the game was stopped)."""
+        s = session.state
+        if self.storage is None or "aborted" in s.flags:
+            return False
+        from mafiabot.storage import SeatResult
+
+        storage = self.storage
+        # The engine counts fouls as its rules need them (city: by the day, D-F1); the game's total
+        # is what the fouls table holds (withdrawn ones left out), when the conduct cog keeps it.
+        rows = await asyncio.to_thread(storage.fouls, session.game_id)
+        recorded = Counter(row.seat for row in rows)
+        winners = list(s.winners or ())
+        results = []
+        for info in session.seats:
+            side = s.ruleset.roles[s.role_of(info.seat)].side
+            won = side in winners or (
+                s.role_of(info.seat) == "maniac" and "maniac_town" in s.flags and "town" in winners
+            )
+            result = "draw" if s.draw else ("win" if won else "loss")
+            fouls = max(recorded[info.seat], s.fouls_of(info.seat))
+            results.append(SeatResult(seat=info.seat, result=result, fouls=fouls))
+        await asyncio.to_thread(storage.finish_game, session.game_id, winners=winners, results=results)
+        return True
+
+    async def voice_settings(self, guild_id: int, volume: float) -> tuple[bool, float]:
+        """Does the host speak on this server, and how loud (``volume`` without a database)."""
+        if self.storage is None:
+            return True, volume
+        settings = await asyncio.to_thread(self.storage.guild_settings, guild_id)
+        return settings.audio_enabled, settings.volume
+
+    # -- unmutes owed ------------------------------------------------------------------------------
+
+    async def owe_unmute(self, guild_id: int, user_id: int) -> None:
+        if self.storage is not None:
+            await asyncio.to_thread(self.storage.add_pending_unmute, guild_id, user_id)
+        else:
+            self._pending.add((guild_id, user_id))
+
+    async def take_owed_unmute(self, guild_id: int, user_id: int) -> bool:
+        if self.storage is not None:
+            return await asyncio.to_thread(self.storage.pop_pending_unmute, guild_id, user_id)
+        key = (guild_id, user_id)
+        owed = key in self._pending
+        self._pending.discard(key)
+        return owed
+
+
+def game_record(session: GameSession) -> dict[str, Any]:
+    """The game's file posted at its end: enough to replay it."""
+    return {
+        "ruleset": session.ruleset.id,
+        "options": {o: True for o in session.ruleset.selected_options},
+        "seed": session.seed,
+        "seats": list(session.roles),
+        "players": [{"seat": i.seat, "user_id": str(i.user_id), "name": i.name} for i in session.seats],
+        "commands": [c.to_json() for c in session.log],
+    }

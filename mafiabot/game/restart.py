@@ -1,0 +1,74 @@
+"""After a restart: every running game stored for the guilds the bot is in resumes at the step it was in,
+with the time it had left, the mutes it needs and the cogs' own memory of it (the restore hooks)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+
+import engine
+from engine.commands import command_from_json
+from mafiabot.game.service import GameService
+from mafiabot.game.session import GameSession, SeatInfo
+
+log = logging.getLogger(__name__)
+
+
+async def restore(games: GameService) -> None:
+    if games.storage is None:
+        return
+    stored = await asyncio.to_thread(games.storage.running_games)
+    for game in stored:
+        try:
+            await _restore_one(games, game)
+        except Exception:
+            log.exception("Could not resume a game", extra={"game_id": game.id, "guild_id": game.guild_id})
+
+
+async def _restore_one(games: GameService, game: Any) -> None:
+    storage = games.storage
+    assert storage is not None
+    guild = games.client.get_guild(game.guild_id)
+    if guild is None:
+        return
+    participants = await asyncio.to_thread(storage.participants, game.id)
+    log_rows = await asyncio.to_thread(storage.command_log, game.id)
+    commands = [command_from_json(row) for row in log_rows]
+    ruleset = engine.load_ruleset(game.ruleset_id, game.options or {})
+    seats = []
+    for p in participants:
+        member = guild.get_member(p.user_id)
+        seats.append(SeatInfo(p.seat, p.user_id, member.display_name if member else str(p.user_id)))
+    roles = [p.role_id for p in participants]
+    text_channel = guild.get_channel(game.text_channel_id)
+    if not isinstance(text_channel, discord.abc.Messageable):
+        return
+    timers = game.timers or {}
+    original = {int(uid): bool(muted) for uid, muted in (timers.get("voice_original") or {}).items()}
+    table = games.new_table(
+        guild, text_channel, game.voice_channel_id, int(timers.get("creator_id", 0)), original
+    )
+    table.nick_original = {int(uid): nick for uid, nick in (timers.get("nicknames") or {}).items()}
+    table.session = GameSession(
+        game_id=game.id,
+        ruleset=ruleset,
+        seats=seats,
+        roles=roles,
+        seed=game.seed,
+        listener=games,
+        commands=commands,
+        immune=[int(x) for x in timers.get("immune", [])],
+        pacing=await games.pacing.for_guild(guild.id),
+    )
+    table.session.restore_clock(timers)
+    for restore_hook in games.restore_hooks:
+        await restore_hook(table)
+    await games.seat(table)
+    await games.host_voice.join(table)
+    table.post("Бот перезапущен: игра продолжается с того же места.")
+    table.refresh_panel()
+    table.session.arm()
+    log.info("Game resumed", extra={"guild_id": guild.id, "game_id": game.id})
