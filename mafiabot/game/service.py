@@ -98,8 +98,7 @@ class GameService:
             if position is not None:
                 session.withdraw({position})
             await persist(position is not None)
-            table.voice.update()
-            table.refresh_panel()
+            table.refresh()
             session.arm()
         return position is not None
 
@@ -240,19 +239,10 @@ class GameService:
         """Give voice back and stop the table's timers and workers; what is queued is still sent."""
         if table.closed:
             return
-        table.closed = True
         if self.tables.get(table.voice_channel_id) is table:
             del self.tables[table.voice_channel_id]
-        for task in table.leave_timers.values():
-            task.cancel()
-        table.restore_nicknames()
-        await table.voice.release()
-        await table.session.close()
+        await table.release()
         await self._save_pacing(table)
-        if table.speaker is not None:
-            await table.speaker.queue.drain()  # the last lines (the winners) are still heard
-            await table.speaker.close()
-        table.stop_sending()
 
     async def _save_pacing(self, table: Table) -> None:
         try:

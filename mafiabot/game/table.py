@@ -151,6 +151,10 @@ class Table:
         if spoken and any(ev.type in _STEP_OPENERS for ev in events):
             session.hold(spoken[-1])  # the step's clock starts when the host has finished speaking
         self._prompt_actors(events)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """The mutes and the panel follow the game's state (also after a change without events)."""
         self.voice.update()
         self.refresh_panel()
 
@@ -332,8 +336,19 @@ class Table:
         if originals:
             self.enqueue(restore)
 
-    def stop_sending(self) -> None:
-        """The sender stops once everything queued so far is sent."""
+    async def release(self) -> None:
+        """The game is over: voice and nicknames given back, every timer of the table stopped, the last
+        lines still heard; what is queued so far is still sent, then the sender stops. (This may run
+        from the sender itself: it does not wait for it.)"""
+        self.closed = True
+        for task in self.leave_timers.values():
+            task.cancel()
+        self.restore_nicknames()
+        await self.voice.release()
+        await self.session.close()
+        if self.speaker is not None:
+            await self.speaker.queue.drain()  # the last lines (the winners) are still heard
+            await self.speaker.close()
         self._outbox.put_nowait(None)
 
     async def shutdown(self) -> None:
