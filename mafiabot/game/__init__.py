@@ -1,4 +1,16 @@
 """Hosting games: the session around the rules engine, the voice controller and the text renderer.
 
-Cogs talk to :class:`~mafiabot.game.service.GameService` only; it owns every lobby and running table.
+Cogs talk to :class:`~mafiabot.game.service.GameService` (``bot.games``, built in ``MafiaBot.setup_hook``):
+every change to a game goes through its door, ``GameService.submit`` (lock, apply, store, then show).
+The modules, from the top floor down (``[tool.importlinter]`` keeps the floors and forbids circles):
+
+- ``restart``: resumes the stored games after a restart.
+- ``service``: the running tables, the door, starting, stopping and ending a game; listens to sessions.
+- ``actions`` (the click handlers by name), ``host_voice`` (TTS, joining voice), ``presence`` (voice
+  events, leave timers, owed unmutes), ``immunity`` (city's, between games), ``team_chat``,
+  ``preset_controls`` (the presets' own panel and prompt items).
+- ``table``: renders events into messages, DMs, the panel and prompts; drives the voice controller.
+- ``components`` (buttons and selects, read from the session) and ``records`` (every database call).
+- ``session`` (state, log, lock, clock; no I/O), ``lobbies``, ``render``, ``speaker``, ``voice``.
+- ``pacing`` (D-G8 night-step lengths per server), ``lobby``.
 """
