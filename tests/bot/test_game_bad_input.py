@@ -9,6 +9,7 @@ from fakediscord import Club, FakeDiscord
 from fakediscord import permissions as perms
 from game_driver import MEMBER_EDIT, TableDriver
 
+import engine
 from engine import queries
 from mafiabot.bot import MafiaBot
 
@@ -75,6 +76,15 @@ async def test_clicks_from_outsiders_dead_players_and_the_wrong_role_change_noth
     await d.settled()
     assert _snapshot(d) == before
     assert d.muted_seats() >= {mafia[1]}  # the removed player stays muted like the dead
+
+    # A moderator's command the engine refuses (he is removed already) is answered with the engine's
+    # own words, by the command tree's error handler, and changes nothing.
+    with pytest.raises(engine.IllegalCommand) as refused:
+        engine.apply(d.state, engine.Remove(seat=mafia[1], reason="moderator"))
+    again = await fake.slash(d.players[0], "mafia kick", channel=club.text, seat=mafia[1])
+    assert again.ephemeral and again.content == str(refused.value)
+    await d.settled()
+    assert _snapshot(d) == before
 
 
 async def test_stale_buttons_and_illegal_candidates_are_refused(
