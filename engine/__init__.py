@@ -4,7 +4,7 @@
 returns the new state and the events. Nothing here does I/O, reads a clock or uses global randomness.
 """
 
-from engine import abilities, conduct, day, wins  # noqa: F401  (register ability kinds, steps, wins)
+from engine import ballot, day, resolution, wins  # noqa: F401  (register ability kinds, steps, tallies, wins)
 from engine.commands import (
     Abort,
     Act,

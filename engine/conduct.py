@@ -7,9 +7,10 @@ removal threshold removes him at once.
 
 from __future__ import annotations
 
+from engine.announce import Out
 from engine.errors import DeadPlayer, IllegalCommand
 from engine.events import EVERYONE, Event
-from engine.flow import Out, check_win, eliminate, finish
+from engine.outcome import check_win, eliminate, finish
 from engine.state import GameState, put
 
 

@@ -1,28 +1,20 @@
-"""Day procedure as steps: morning, speeches, discussion, nominations, last words, voting and ties.
+"""Day procedure as steps: morning, speeches, discussion, nominations, last words and the vote.
 
 The bot mutes and unmutes by these steps, so each one says exactly who holds the floor
 (:func:`engine.queries.speakers`). Steps are registered by name; a ruleset lists them in ``[day]``.
+The ballots themselves, their tallies and ties are in :mod:`engine.ballot`.
 """
 
 from __future__ import annotations
 
-import math
-from typing import Any
-
+from engine.announce import Out, say
+from engine.ballot import after_elimination, candidates, no_elimination, refuse, start_ballot, vote_threshold
 from engine.errors import AlreadyActed, DeadPlayer, IllegalCommand, IllegalTarget, NotYourTurn, WrongPhase
 from engine.events import EVERYONE, Event, to_seats
-from engine.flow import (
-    PARTING_ROUNDS,
-    Out,
-    announce_speech,
-    begin_speeches,
-    check_win,
-    eliminate,
-    first_speaker_order,
-    next_day_step,
-    say,
-)
-from engine.registry import STEP_KINDS, TALLIES, TIE_CHAINS, day_step, tally, tie_chain
+from engine.flow import announce_speech, begin_speeches, next_day_step
+from engine.outcome import check_win, eliminate
+from engine.registry import day_step
+from engine.seats import PARTING_ROUNDS, first_speaker_order
 from engine.state import GameState, Step, put, put_step
 
 # -- steps -----------------------------------------------------------------------------------------
@@ -94,18 +86,10 @@ def _vote(s: GameState, out: Out) -> bool:
         out.append(Event("no_elimination", EVERYONE, {"reason": "no_vote"}, s.ruleset.phrase("no_vote")))
         put(s, flags=s.flags - {"vote_cancelled"})
         return False
-    threshold = _threshold(s)
+    threshold = vote_threshold(s)
     say(s, out, "vote_start", seats=list(cands), count=threshold)
     start_ballot(s, out, cands, "main")
     return True
-
-
-def candidates(s: GameState) -> list[int]:
-    return [t for _, t in s.nominations if t in s.alive]
-
-
-def _threshold(s: GameState) -> int:
-    return math.ceil(len(s.alive) / 2)
 
 
 # -- nominations -----------------------------------------------------------------------------------
@@ -149,18 +133,6 @@ def nominate(s: GameState, seat: int, target: int, out: Out) -> None:
         put(s, immune=s.immune - {seat})
         phrase = s.ruleset.phrase("immunity_lost")
         out.append(Event("immunity_lost", EVERYONE, {"seat": seat}, phrase, {"seat": seat}))
-
-
-def refuse(s: GameState, seat: int, reason: str, error: IllegalCommand, out: Out) -> None:
-    """D-F2: where the preset says so, a self-nomination, a self-vote or a second vote is refused with a
-    foul («За выставление себя на голосование, голосование за себя, повторное голосование … замечание»);
-    elsewhere it is an illegal command."""
-    if not s.ruleset.voting.foul_refusals or s.ruleset.conduct.kind == "none":
-        raise error
-    from engine.conduct import give_foul
-
-    out.append(Event("refused", to_seats(seat), {"seat": seat, "reason": reason, "message": str(error)}))
-    give_foul(s, seat, reason, out)
 
 
 # -- speeches --------------------------------------------------------------------------------------
@@ -231,277 +203,3 @@ def end_speech(s: GameState, out: Out) -> None:
         after_elimination(s, out)
     else:
         next_day_step(s, out)
-
-
-def after_elimination(s: GameState, out: Out) -> None:
-    if not check_win(s, out):
-        next_day_step(s, out)
-
-
-# -- ballots ---------------------------------------------------------------------------------------
-
-
-def start_ballot(s: GameState, out: Out, cands: list[int], round_name: str) -> None:
-    s.__dict__.update(
-        ballots=(),
-        voted=frozenset(),
-        step=Step(
-            "vote",
-            seat=cands[0],
-            queue=tuple(cands[1:]),
-            candidates=tuple(cands),
-            round=round_name,
-            seconds=s.ruleset.timer("vote"),
-        ),
-    )
-    _announce_candidate(s, out)
-
-
-def _announce_candidate(s: GameState, out: Out) -> None:
-    seat = s.step.seat
-    out.append(
-        Event(
-            "ballot",
-            EVERYONE,
-            {"candidate": seat, "round": s.step.round},
-            s.ruleset.phrases.get("vote_candidate"),
-            {"seat": seat},
-        )
-    )
-
-
-def may_vote(s: GameState, seat: int) -> bool:
-    """Living, not deprived of the vote (fouls, D-H19), not a prisoner (D-H15) and not bound to vote as
-    another player does (D-H18)."""
-    if seat not in s.alive or seat in s.no_vote:
-        return False
-    if s.jail and seat in s.prisoners():
-        return False
-    return not (s.vote_links and _follower(s, seat))
-
-
-def _follower(s: GameState, seat: int) -> bool:
-    """D-H18: the swindler's target votes as the swindler while the swindler himself may vote."""
-    for leader, follower in s.vote_links:
-        if follower == seat and leader in s.alive and leader not in s.no_vote and leader not in s.prisoners():
-            return True
-    return False
-
-
-def unvote(s: GameState, seat: int, out: Out) -> None:
-    """D-CL3: a voter «may change until the candidate's count closes («три»)»: his hand goes down, and he
-    may vote for a later candidate (or, not voting at all, is counted as the preset says)."""
-    step = s.step
-    if step.kind != "vote":
-        raise WrongPhase("Сейчас нет голосования.")
-    if not s.ruleset.voting.withdraw:
-        raise AlreadyActed("По этим правилам голос не снимают.")
-    if not any(v == seat and c == step.seat for v, c in s.ballots):
-        raise NotYourTurn(f"Вы не голосовали против игрока {step.seat}.")
-    # A voter whose vote is bound to this one (hobbyworld's swindler) lowers his hand with him.
-    followers = {f for leader, f in s.vote_links if leader == seat and _follower(s, f)}
-    gone = {seat} | followers
-    put(s, ballots=tuple(b for b in s.ballots if not (b[0] in gone and b[1] == step.seat)))
-    for voter in sorted(gone):
-        out.append(Event("unvoted", EVERYONE, {"seat": voter, "candidate": step.seat}))
-
-
-def vote(s: GameState, seat: int, candidate: int, out: Out) -> None:
-    step = s.step
-    if step.kind == "tiebreak":
-        _tiebreak_vote(s, seat, candidate, out)
-        return
-    if step.kind != "vote":
-        raise WrongPhase("Сейчас нет голосования.")
-    if seat not in s.alive:
-        raise DeadPlayer(f"Игрок {seat} выбыл и не голосует.")
-    if seat in s.no_vote:
-        raise NotYourTurn(f"Игрок {seat} сегодня лишён права голоса.")
-    if s.jail and seat in s.prisoners():
-        raise NotYourTurn(f"Игрок {seat} в тюрьме и не голосует.")
-    if s.vote_links and _follower(s, seat):
-        raise NotYourTurn(f"Игрок {seat} сегодня голосует так же, как аферист.")
-    if candidate != step.seat:
-        raise IllegalTarget(f"Сейчас голосуем за игрока {step.seat}, а не за {candidate}.")
-    if seat in dict(s.ballots):  # the ballots by voter
-        refuse(s, seat, "second_vote", AlreadyActed("Вы уже проголосовали."), out)
-        return
-    if seat == candidate and not s.ruleset.voting.self_vote:
-        refuse(s, seat, "self_vote", IllegalTarget("Нельзя голосовать за себя."), out)
-        return
-    s.__dict__["ballots"] = (*s.ballots, (seat, candidate))  # put(s, ballots=…), written out (every vote)
-    out.append(Event("voted", EVERYONE, {"seat": seat, "candidate": candidate}))
-    for leader, follower in s.vote_links:
-        if leader == seat and _follower(s, follower) and not any(v == follower for v, _ in s.ballots):
-            put(s, ballots=(*s.ballots, (follower, candidate)))
-            out.append(Event("voted", EVERYONE, {"seat": follower, "candidate": candidate}))
-
-
-def close_candidate(s: GameState, out: Out) -> None:
-    """«ведущий досчитает до трех, назовет число голосов и попросит проголосовать за следующего»."""
-    step = s.step
-    if not step.queue and s.ruleset.voting.abstain == "last_candidate":
-        voters = dict(s.ballots)  # by voter
-        if not s.jail and not s.vote_links:  # may_vote, when nobody is jailed or bound to another's vote
-            no_vote = s.no_vote
-            missing = [x for x in s.living() if x not in no_vote and x not in voters]
-        else:
-            missing = [x for x in s.living() if may_vote(s, x) and x not in voters]
-        if missing:
-            put(s, ballots=s.ballots + tuple((x, step.seat) for x in missing))
-            out.append(
-                Event(
-                    "abstainers_added",
-                    EVERYONE,
-                    {"seats": missing, "candidate": step.seat},
-                    s.ruleset.phrase("vote_abstainers"),
-                    {"seat": step.seat},
-                )
-            )
-    count = [c for _, c in s.ballots].count(step.seat)
-    say(s, out, "vote_count")
-    out.append(
-        Event(
-            "vote_count",
-            EVERYONE,
-            {"candidate": step.seat, "count": count, "round": step.round},
-            s.ruleset.phrases.get("vote_result"),
-            {"seat": step.seat, "count": count},
-        )
-    )
-    if step.queue:
-        put_step(s, seat=step.queue[0], queue=step.queue[1:])
-        _announce_candidate(s, out)
-        return
-    counts = dict.fromkeys(step.candidates, 0)  # each candidate's votes, in ballot order
-    for _, x in s.ballots:
-        if x in counts:
-            counts[x] += 1
-    verdict = TALLIES[s.ruleset.voting.tally](s, counts)
-    if verdict[0] == "elect":
-        condemn(s, verdict[1], out)
-    elif verdict[0] == "tie":
-        TIE_CHAINS[s.ruleset.voting.ties](s, list(verdict[1]), out)
-    else:
-        # A ballot of one candidate (the sequential variant) names him: «счесть его невиновным».
-        no_elimination(s, out, "below_threshold", step.seat if len(step.candidates) == 1 else 0)
-
-
-def condemn(s: GameState, seat: int, out: Out) -> None:
-    """The vote named ``seat``. Where the preset has an acquittal (judge D-H16, queen), its step kind may
-    first offer it; the execution then waits for that step."""
-    if seat not in s.alive:
-        # D-F5: removed during the vote («голоса засчитываются»): he has already left, without last words.
-        after_elimination(s, out)
-        return
-    acquittal = s.ruleset.params.get("acquittal")
-    if acquittal and STEP_KINDS[acquittal].offer(s, seat, out):
-        return
-    execute(s, seat, out)
-
-
-def execute(s: GameState, seat: int, out: Out) -> None:
-    eliminate(s, seat, "executed", out, reveal=s.ruleset.reveal_on_vote)
-    if s.ruleset.timer("farewell") > 0 and not s.over:
-        s.__dict__.update(
-            step=Step("speech", seat=seat, round="farewell", seconds=s.ruleset.timer("farewell"))
-        )
-        announce_speech(s, out)
-        return
-    after_elimination(s, out)
-
-
-def no_elimination(s: GameState, out: Out, reason: str, seat: int = 0) -> None:
-    key = {"below_threshold": "nobody_voted_out", "tie": "no_elimination"}.get(reason, "no_elimination")
-    data: dict[str, Any] = {"reason": reason, "seat": seat} if seat else {"reason": reason}
-    out.append(Event("no_elimination", EVERYONE, data, s.ruleset.phrase(key), {"seat": seat} if seat else {}))
-    next_day_step(s, out)
-
-
-def _tiebreak_vote(s: GameState, seat: int, candidate: int, out: Out) -> None:
-    if seat != s.step.seat:
-        raise NotYourTurn("Решающий голос принадлежит другому игроку.")
-    if candidate not in s.step.candidates:
-        raise IllegalTarget(f"Игрок {candidate} не участвует в переголосовании.")
-    out.append(Event("tiebreak_vote", EVERYONE, {"seat": seat, "candidate": candidate}))
-    condemn(s, candidate, out)
-
-
-# -- tallies and tie chains ------------------------------------------------------------------------
-
-
-@tally("plurality")
-def _plurality(s: GameState, counts: dict[int, int]) -> tuple[str, Any]:
-    top = max(counts.values())
-    tied = [c for c, n in counts.items() if n == top]
-    return ("elect", tied[0]) if len(tied) == 1 else ("tie", tied)
-
-
-@tally("half")
-def _half(s: GameState, counts: dict[int, int]) -> tuple[str, Any]:
-    """004: «Тот, кто получил половину или более голосов - признан виновным» (D-S5: half of the living,
-    rounded up; several above it → the most votes; equal top → nobody)."""
-    threshold = _threshold(s)
-    over = {c: n for c, n in counts.items() if n >= threshold}
-    if not over:
-        return ("none", None)
-    top = max(over.values())
-    tied = [c for c, n in over.items() if n == top]
-    return ("elect", tied[0]) if len(tied) == 1 else ("tie", tied)
-
-
-@tie_chain("none")
-def _no_tie_rule(s: GameState, tied: list[int], out: Out) -> None:
-    out.append(Event("tie", EVERYONE, {"seats": tied}, s.ruleset.phrase("vote_tie"), {"seats": tied}))
-    no_elimination(s, out, "tie")
-
-
-@tie_chain("classic")
-def _classic_ties(s: GameState, tied: list[int], out: Out) -> None:
-    """002 and D-CL3: two tied of three or more → revote between the two; two candidates tied → a word
-    each and a revote; still tied → the honest citizen killed last night decides; three or more tied
-    → one revote among them, then nobody."""
-    step = s.step
-    out.append(Event("tie", EVERYONE, {"seats": tied, "round": step.round}))
-    if len(tied) >= 3:
-        if step.round == "main":
-            say(s, out, "vote_tie", seats=tied)
-            start_ballot(s, out, tied, "revote")
-        else:
-            no_elimination(s, out, "tie")
-        return
-    if len(step.candidates) >= 3:
-        say(s, out, "vote_tie", seats=tied)
-        start_ballot(s, out, tied, "revote")
-        return
-    if not s.tie_words_given:
-        put(s, tie_words_given=True)
-        say(s, out, "tie_words", seats=tied)
-        put(
-            s,
-            step=Step(
-                "speech",
-                seat=tied[0],
-                queue=tuple(tied[1:]),
-                candidates=tuple(tied),
-                round="tie_word",
-                seconds=s.ruleset.timer("tie_word"),
-            ),
-        )
-        announce_speech(s, out)
-        return
-    breaker = s.tiebreaker
-    if not breaker:
-        no_elimination(s, out, "tie")
-        return
-    say(s, out, "tiebreaker", seat=breaker)
-    put(s, step=Step("tiebreak", seat=breaker, candidates=tuple(tied), seconds=s.ruleset.timer("tiebreak")))
-    out.append(
-        Event(
-            "tiebreak_ballot",
-            to_seats(breaker),
-            {"seat": breaker, "candidates": tied},
-            s.ruleset.phrase("tiebreak_private"),
-            {"seats": tied},
-        )
-    )

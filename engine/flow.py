@@ -1,174 +1,24 @@
-"""Phase flow: nights, days and the steps inside them, eliminations and the end of the game.
+"""Phase flow: nights, days and the steps inside them, in the order the preset plays them.
 
 Every function here works on a private copy of the state (see :func:`engine.state.thaw`) and appends
-the events it causes to ``out``.
+the events it causes to ``out``. What an elimination leads to, and the end of the game, are in
+:mod:`engine.outcome`; the night's resolution in :mod:`engine.resolution`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.events import EVERYONE, HOST_ONLY, Audience, Event, to_seats, to_team
-from engine.registry import DAY_STEPS, GAME_OVER_HOOKS, NIGHT_RESOLUTIONS, WIN_CHECKS
+from engine.abilities import actors_of_step, victims_so_far
+from engine.announce import Out, event, say
+from engine.conduct import end_of_day, start_of_day
+from engine.events import EVERYONE, Event, to_seats, to_team
+from engine.outcome import check_win
+from engine.registry import DAY_STEPS, NIGHT_RESOLUTIONS
+from engine.resolution import resolve_attempts, resolve_step
 from engine.rules.model import StepDef
+from engine.seats import PARTING_ROUNDS, holders_of
 from engine.state import EMPTY_LEDGER, GameState, Step, put, put_ledger
-
-Out = list[Event]
-
-# Speeches of players who are leaving or have left: they hold the floor although not living.
-PARTING_ROUNDS = frozenset({"farewell", "night_words"})
-
-
-# -- announcements ---------------------------------------------------------------------------------
-
-
-def say(s: GameState, out: Out, key: str, audience: Audience = EVERYONE, **params: Any) -> None:
-    """A line of the host: an ``announce`` event with the preset's phrase for ``key``, if it has one."""
-    phrase = s.ruleset.phrases.get(key)  # Ruleset.phrase, without the call (a line for most commands)
-    if phrase is not None:
-        out.append(Event("announce", audience, {"key": key}, phrase, params))
-
-
-def event(out: Out, kind: str, audience: Audience = EVERYONE, phrase: str | None = None, **data: Any) -> None:
-    params = dict(data)  # the same fields as placeholders, but the role id
-    params.pop("role_id", None)
-    out.append(Event(kind, audience, data, phrase, params))
-
-
-# -- eliminations ----------------------------------------------------------------------------------
-
-
-_LEAVING_PHRASES = {"killed": "player_killed", "executed": "executed", "removed": "removed"}
-
-
-def eliminate(
-    s: GameState, seat: int, how: str, out: Out, reveal: bool, phrase: str = "", **extra: Any
-) -> None:
-    """A seat leaves the table (``how``: killed, executed, removed; ``phrase`` overrides the phrase key,
-    ``extra`` adds fields such as a removal's reason). A role revealed only because it is always shown
-    on leaving (city's maniac) uses the ``…_revealed`` phrase and then the ``revealed_left`` line."""
-    s.__dict__.update(alive=s.alive - {seat})
-    data: dict[str, Any] = {"seat": seat, **extra}
-    params: dict[str, Any] = {"seat": seat}
-    by_role = not reveal and s.ruleset.roles[s.role_of(seat)].reveal_on_leave
-    if reveal or by_role:
-        role = s.role_of(seat)
-        data["role"] = role
-        data["role_name"] = params["role"] = s.ruleset.roles[role].display
-        s.__dict__.update(revealed=s.revealed | {seat})
-    phrase_key = _LEAVING_PHRASES[how]
-    if how == "killed" and s.ruleset.phrase("player_killed_neutral") and _several_killers(s):
-        phrase_key = "player_killed_neutral"
-    if how == "executed" and not reveal and s.ruleset.phrase("executed_hidden"):
-        phrase_key = "executed_hidden"
-    phrase_key = phrase or phrase_key
-    if by_role and s.ruleset.phrase(f"{phrase_key}_revealed"):
-        phrase_key = f"{phrase_key}_revealed"
-    out.append(Event(how, EVERYONE, data, s.ruleset.phrase(phrase_key), params))
-    if by_role:
-        say(s, out, "revealed_left", seat=seat, role=params["role"])
-    _werewolf_trigger(s, seat, out)
-    _release_prisoners(s, seat, out)
-
-
-def _release_prisoners(s: GameState, seat: int, out: Out) -> None:
-    """D-H15: «Если тюремщик убит, все заключённые выходят на свободу» (their release is announced with
-    his death; at night they were already free from the moment he was killed)."""
-    if not s.jail:
-        return
-    freed = sorted(p for j, p in s.jail if j == seat and p in s.alive)
-    if any(j == seat for j, _ in s.jail):
-        put(s, jail=tuple(e for e in s.jail if e[0] != seat))
-    if freed:
-        out.append(Event("released", EVERYONE, {"seats": freed}, s.ruleset.phrase("prisoners_released")))
-
-
-def _several_killers(s: GameState) -> bool:
-    """D-CL12: the exact «мафия коварно убила» line only when the mafia is the only killer in play."""
-    facts = s.ruleset.deal_facts(s.roles)
-    several: bool | None = facts.get("several_killers")
-    if several is None:
-        several = facts["several_killers"] = _count_killers(s) > 1
-    return several
-
-
-def _count_killers(s: GameState) -> int:
-    killers = set()
-    for role_id in set(s.roles):
-        role = s.ruleset.roles[role_id]
-        if role.team and s.ruleset.teams[role.team].kill_step:
-            killers.add(role.team)
-        if any(a.kind == "kill" for a in role.abilities):
-            killers.add(role_id)
-    return len(killers)
-
-
-def _werewolf_trigger(s: GameState, seat: int, out: Out) -> None:
-    """D-CL7: the first elimination of a clan member turns a dormant werewolf into that clan's member
-    «ближайшей же ночью»."""
-    team = s.team_of(seat)
-    if not team or not s.ruleset.teams[team].kill_step:
-        return
-    dealt = s.ruleset.seats_by_role(s.roles)
-    if not any(role in dealt for role in s.ruleset.joining_roles()):
-        return  # nobody at the table joins a team
-    for other in s.living():
-        role = s.ruleset.roles[s.role_of(other)]
-        if not role.joins_team_on_loss or any(j[0] == other for j in s.team_joins):
-            continue
-        pending = [t for x, t in s.pending_joins if x == other]
-        if not pending:
-            put(s, pending_joins=(*s.pending_joins, (other, team)))
-        elif s.step.kind == "dawn" and _wakes_first(s, team, pending[0]):
-            # «mafia if both lost one at once»: the night's victims are one batch, announced at dawn.
-            rest = tuple(j for j in s.pending_joins if j[0] != other)
-            put(s, pending_joins=(*rest, (other, team)))
-
-
-def _wakes_first(s: GameState, team: str, other: str) -> bool:
-    order = [step.id for step in s.ruleset.night_steps]
-    teams = s.ruleset.teams
-    return order.index(teams[team].kill_step) < order.index(teams[other].kill_step)
-
-
-def check_win(s: GameState, out: Out) -> bool:
-    """Evaluate the preset's win check (D-G7). True when the game stopped (over, or a question asked)."""
-    if s.phase == "over":
-        return True
-    verdict = WIN_CHECKS[s.ruleset.win_check](s)
-    if verdict is None:
-        return False
-    if verdict == "ask_maniac":
-        maniac = next(x for x in s.living() if s.role_of(x) == "maniac")
-        put(s, flags=s.flags | {"maniac_asked"})
-        put(s, step=Step("question", seat=maniac, seconds=s.ruleset.timer("question")))
-        say(s, out, "maniac_question")
-        event(out, "question", to_seats(maniac), s.ruleset.phrase("maniac_question_private"), seat=maniac)
-        return True
-    finish(s, out, tuple(verdict))
-    return True
-
-
-def finish(s: GameState, out: Out, winners: tuple[str, ...]) -> None:
-    draw = not winners
-    put(s, phase="over", winners=winners, draw=draw, step=Step("over"), agenda=())
-    if draw:
-        out.append(Event("game_over", EVERYONE, {"winners": [], "draw": True}, s.ruleset.phrase("draw")))
-    else:
-        key = f"win_{winners[0]}"
-        params: dict[str, Any] = {}
-        loners = [x for x in s.living() if s.ruleset.roles[s.role_of(x)].side == "solo"]
-        if winners == ("solo",) and len(loners) == 1:  # «Победил одиночка — {role}!»
-            params = {"seat": loners[0], "role": s.ruleset.roles[s.role_of(loners[0])].display}
-        out.append(Event("game_over", EVERYONE, {"winners": list(winners)}, s.ruleset.phrase(key), params))
-    for hook in GAME_OVER_HOOKS:
-        hook(s, out)
-    roles = [{"seat": i + 1, "role": s.ruleset.roles[r].display, "role_id": r} for i, r in enumerate(s.roles)]
-    put(s, revealed=frozenset(range(1, s.n_seats + 1)))
-    out.append(
-        Event("roles_revealed", EVERYONE, {"roles": roles}, s.ruleset.phrase("roles"), {"roles_list": roles})
-    )
-
 
 # -- night -----------------------------------------------------------------------------------------
 
@@ -219,7 +69,7 @@ def start_night(s: GameState, out: Out) -> None:
     )
     if joined and check_win(s, out):
         return  # D-G7: wins are checked after the werewolf joins (D-CL7): his clan may now be the majority
-    _conduct.end_of_day(s)
+    end_of_day(s)
     key = "night_falls"
     if intro and s.ruleset.phrase("intro_night_falls"):
         key = "intro_night_falls"
@@ -247,18 +97,6 @@ def step_in_play(s: GameState, step: StepDef) -> bool:
     return any(h in s.alive for h in holders)
 
 
-def holders_of(s: GameState, step: StepDef, living_only: bool = True) -> list[int]:
-    if step.team:
-        if s.team_joins:
-            return s.team_members(step.team, living_only)
-        seats = s.ruleset.seats_by_team(s.roles).get(step.team, ())  # team_members without joins
-    else:
-        seats = s.ruleset.seats_by_role(s.roles).get(step.role, ())
-    if not living_only:
-        return list(seats)
-    return list(filter(s.alive.__contains__, seats))  # the living ones, without a comprehension's frame
-
-
 def next_night_step(s: GameState, out: Out) -> None:
     agenda = s.agenda
     while agenda:
@@ -270,7 +108,7 @@ def next_night_step(s: GameState, out: Out) -> None:
             continue
         fields = s.__dict__  # put(s, …), written out: this runs for every night step
         fields["agenda"] = agenda
-        actors = _abilities.actors_of_step(s, step)
+        actors = actors_of_step(s, step)
         kind, seconds, wake, revives, prompt = _step_call(s, step)
         # A step nobody can act in (its holder is dead, jailed, out of uses) is still called, with the same
         # timer as any other (D-G8): the event is public and its length must not tell who can act. How
@@ -363,7 +201,7 @@ def _tell_unable(
 
 def _show_revive_list(s: GameState, actors: list[int], out: Out) -> None:
     """D-CL8 variant 2: «Ведущий показывает, какие игроки «убиты»» to the reviving doctor."""
-    victims = _abilities.victims_so_far(s)
+    victims = victims_so_far(s)
     for seat in actors:
         out.append(
             Event(
@@ -405,7 +243,7 @@ def _show_team(s: GameState, team: str, awake: list[int], out: Out) -> None:
 
 def close_night_step(s: GameState, out: Out) -> None:
     step = s.ruleset.night_step(s.step.night_step, s.intro)
-    if step.kind == "act" and _abilities.resolve_step(s, step, out):
+    if step.kind == "act" and resolve_step(s, step, out):
         return  # the step opened again (a team's extra shot, D-H7)
     out.append(Event("night_step_ended", EVERYONE, {"step": step.id}, step.sleep or None))
     next_night_step(s, out)
@@ -413,7 +251,7 @@ def close_night_step(s: GameState, out: Out) -> None:
 
 def dawn(s: GameState, out: Out) -> None:
     """The end of the night: attempts meet protections, deaths take effect (end-of-night presets)."""
-    resolve = NIGHT_RESOLUTIONS.get(s.ruleset.night_resolution, _abilities.resolve_attempts)
+    resolve = NIGHT_RESOLUTIONS.get(s.ruleset.night_resolution, resolve_attempts)
     victims = resolve(s) if not s.intro else []
     s.__dict__.update(last_night_victims=tuple(victims))
     start_day(s, out)
@@ -438,7 +276,7 @@ def start_day(s: GameState, out: Out) -> None:
         claimable=frozenset(),
         step=Step("dawn"),
     )
-    _conduct.start_of_day(s, out)
+    start_of_day(s, out)
     next_day_step(s, out)
 
 
@@ -487,24 +325,3 @@ def announce_speech(s: GameState, out: Out) -> None:
         key = "speech_skipped"
     data = {"seat": seat, "purpose": s.step.round, "seconds": 0 if muted else s.step.seconds}
     out.append(Event("speech", EVERYONE, data, s.ruleset.phrases.get(key), {"seat": seat}))
-
-
-def first_speaker_order(s: GameState) -> list[int]:
-    """Living seats clockwise, starting from the seat whose turn it is today (rotating by day)."""
-    living = s.living()
-    if not living:
-        return []
-    start = (s.day - 1) % s.n_seats + 1
-    first = next((x for x in living if x >= start), living[0])
-    i = living.index(first)
-    return living[i:] + living[:i]
-
-
-def host_note(out: Out, kind: str, **data: Any) -> None:
-    out.append(Event(kind, HOST_ONLY, data))
-
-
-# The night's abilities and the club conduct build on this module and import it; imported last, they
-# find it complete whichever of them is imported first (a function-level import costs a lookup per call).
-from engine import abilities as _abilities  # noqa: E402
-from engine import conduct as _conduct  # noqa: E402

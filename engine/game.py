@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engine import abilities, conduct, day, rng
+from engine import abilities, ballot, conduct, day, rng
+from engine.announce import say
 from engine.commands import (
     Abort,
     Act,
@@ -29,17 +30,11 @@ from engine.commands import (
 )
 from engine.errors import GameOver, IllegalCommand, NotYourTurn, WrongPhase
 from engine.events import EVERYONE, Event, to_seats
-from engine.flow import (
-    PARTING_ROUNDS,
-    check_win,
-    close_night_step,
-    enter_phase,
-    next_day_step,
-    next_night_step,
-    say,
-)
+from engine.flow import close_night_step, enter_phase, next_day_step, next_night_step
+from engine.outcome import check_win
 from engine.registry import STEP_KINDS
 from engine.rules import Ruleset
+from engine.seats import PARTING_ROUNDS
 from engine.state import GameState, Step, evolve, fresh_state, put
 
 
@@ -162,9 +157,9 @@ def _advance(s: GameState, c: Command, out: list[Event]) -> None:
     elif kind == "nominations":
         next_day_step(s, out)
     elif kind == "vote":
-        day.close_candidate(s, out)
+        ballot.close_candidate(s, out)
     elif kind == "tiebreak":
-        day.no_elimination(s, out, "tie")
+        ballot.no_elimination(s, out, "tie")
     elif kind == "question":
         _question_silence(s, out)
     elif kind == "night":
@@ -228,12 +223,12 @@ def _vote(s: GameState, c: Command, out: list[Event]) -> None:
     if hasattr(STEP_KINDS.get(s.step.kind), "vote"):
         STEP_KINDS[s.step.kind].vote(s, c.seat, c.candidate, out)  # a vote of a preset's own (lift)
         return
-    day.vote(s, c.seat, c.candidate, out)
+    ballot.vote(s, c.seat, c.candidate, out)
 
 
 def _unvote(s: GameState, c: Command, out: list[Event]) -> None:
     assert isinstance(c, Unvote)
-    day.unvote(s, c.seat, out)
+    ballot.unvote(s, c.seat, out)
 
 
 def _permit(s: GameState, c: Command, out: list[Event]) -> None:

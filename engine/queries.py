@@ -4,9 +4,9 @@ whom, which targets a seat may choose. The voice controller mutes by these answe
 from __future__ import annotations
 
 from engine.abilities import abilities_now, actors_of_step, legal_targets, team_targets
-from engine.day import may_vote
-from engine.flow import PARTING_ROUNDS, holders_of
+from engine.ballot import may_vote
 from engine.registry import STEP_KINDS
+from engine.seats import PARTING_ROUNDS, holders_of
 from engine.state import GameState
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.announce import Out
 from engine.events import Event, to_seats
-from engine.flow import Out
 from engine.registry import ability_kind, night_resolution, win_check
 from engine.rules.model import AbilityDef
 from engine.state import GameState, put, put_ledger

@@ -8,19 +8,13 @@ together. An alibi (agent's or lawyer's) keeps a condemned player at the table.
 
 from __future__ import annotations
 
-from engine.day import candidates, may_vote, refuse, start_ballot
+from engine.announce import Out, say
+from engine.ballot import candidates, may_vote, refuse, start_ballot
 from engine.errors import AlreadyActed, DeadPlayer, NotYourTurn, WrongPhase
 from engine.events import EVERYONE, Event
-from engine.flow import (
-    Out,
-    announce_speech,
-    begin_speeches,
-    check_win,
-    eliminate,
-    next_day_step,
-    say,
-)
+from engine.flow import announce_speech, begin_speeches, next_day_step
 from engine.kinds.city import MISSED, has_mark
+from engine.outcome import check_win, eliminate
 from engine.registry import day_step, step_kind, tie_chain
 from engine.state import GameState, Step, put
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from engine import rng
-from engine.day import execute
+from engine.announce import Out, say
+from engine.ballot import execute
 from engine.errors import IllegalTarget, NotYourTurn
 from engine.events import EVERYONE, HOST_ONLY, Event, to_seats
-from engine.flow import Out, next_day_step, say
+from engine.flow import next_day_step
 from engine.registry import day_step, step_kind, win_check
 from engine.state import GameState, Step, put
 from engine.wins import classic_clans

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.day import candidates
+from engine.announce import Out, say
+from engine.ballot import candidates
 from engine.errors import AlreadyActed, IllegalCommand, IllegalTarget, NotYourTurn
 from engine.events import EVERYONE, Event, to_seats
-from engine.flow import Out, begin_speeches, finish, next_day_step, say
+from engine.flow import begin_speeches, next_day_step
+from engine.outcome import finish
 from engine.registry import composer, day_step, game_over_hook, step_kind
 from engine.rules.model import Ruleset
 from engine.state import GameState, Step, put

@@ -3,17 +3,17 @@ ability kinds that the core does not have, and the win check.
 
 The kinds only write the night ledger; the sequential resolution itself (an actor killed earlier this
 night is ineffective, group shots are simultaneous, the bodyguard dies instead of his ward) is the
-core's ``night.deaths = "immediate"`` mode in :mod:`engine.abilities`.
+core's ``night.deaths = "immediate"`` mode in :mod:`engine.resolution`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.abilities import seen_role
+from engine.announce import Out
 from engine.events import Event, to_seats
-from engine.flow import Out
 from engine.registry import ability_kind, win_check
+from engine.resolution import seen_role
 from engine.rules.model import AbilityDef
 from engine.state import GameState, put, put_ledger
 

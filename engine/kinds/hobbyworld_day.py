@@ -9,10 +9,11 @@ and the judge's once-a-day acquittal.
 from __future__ import annotations
 
 from engine import rng
-from engine.day import condemn, execute, may_vote, no_elimination, start_ballot
+from engine.announce import Out, say
+from engine.ballot import condemn, execute, may_vote, no_elimination, start_ballot
 from engine.errors import AlreadyActed, IllegalTarget, NotYourTurn
 from engine.events import EVERYONE, Event, to_seats
-from engine.flow import Out, next_day_step, say
+from engine.flow import next_day_step
 from engine.registry import day_step, step_kind, tally, tie_chain
 from engine.state import GameState, Step, put
 

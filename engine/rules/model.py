@@ -144,9 +144,6 @@ class Ruleset:
         """A talking and voting phase (a day), as opposed to a phase of role steps (a night)."""
         return self.phase_kinds[phase] == "talk"
 
-    def role(self, role_id: str) -> RoleDef:
-        return self.roles[role_id]
-
     def phrase(self, key: str) -> str | None:
         return self.phrases.get(key)
 

@@ -1,4 +1,4 @@
-"""One unit test per ability kind registered in ``engine/abilities.py``, played through ``new_game`` and
+"""One unit test per ability kind registered in ``engine/resolution.py``, played through ``new_game`` and
 ``apply`` with explicit seats."""
 
 from __future__ import annotations

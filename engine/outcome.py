@@ -1,0 +1,145 @@
+"""The outcome of the game: eliminations and what follows from them, the win check, the end.
+
+A seat leaving the table (killed, executed, removed) may turn a werewolf and free prisoners; after it the
+preset's win check (D-G7) decides whether the game is over, and :func:`finish` reveals the roles.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.announce import Out, event, say
+from engine.events import EVERYONE, Event, to_seats
+from engine.registry import GAME_OVER_HOOKS, WIN_CHECKS
+from engine.state import GameState, Step, put
+
+_LEAVING_PHRASES = {"killed": "player_killed", "executed": "executed", "removed": "removed"}
+
+
+def eliminate(
+    s: GameState, seat: int, how: str, out: Out, reveal: bool, phrase: str = "", **extra: Any
+) -> None:
+    """A seat leaves the table (``how``: killed, executed, removed; ``phrase`` overrides the phrase key,
+    ``extra`` adds fields such as a removal's reason). A role revealed only because it is always shown
+    on leaving (city's maniac) uses the ``…_revealed`` phrase and then the ``revealed_left`` line."""
+    s.__dict__.update(alive=s.alive - {seat})
+    data: dict[str, Any] = {"seat": seat, **extra}
+    params: dict[str, Any] = {"seat": seat}
+    by_role = not reveal and s.ruleset.roles[s.role_of(seat)].reveal_on_leave
+    if reveal or by_role:
+        role = s.role_of(seat)
+        data["role"] = role
+        data["role_name"] = params["role"] = s.ruleset.roles[role].display
+        s.__dict__.update(revealed=s.revealed | {seat})
+    phrase_key = _LEAVING_PHRASES[how]
+    if how == "killed" and s.ruleset.phrase("player_killed_neutral") and _several_killers(s):
+        phrase_key = "player_killed_neutral"
+    if how == "executed" and not reveal and s.ruleset.phrase("executed_hidden"):
+        phrase_key = "executed_hidden"
+    phrase_key = phrase or phrase_key
+    if by_role and s.ruleset.phrase(f"{phrase_key}_revealed"):
+        phrase_key = f"{phrase_key}_revealed"
+    out.append(Event(how, EVERYONE, data, s.ruleset.phrase(phrase_key), params))
+    if by_role:
+        say(s, out, "revealed_left", seat=seat, role=params["role"])
+    _werewolf_trigger(s, seat, out)
+    _release_prisoners(s, seat, out)
+
+
+def _release_prisoners(s: GameState, seat: int, out: Out) -> None:
+    """D-H15: «Если тюремщик убит, все заключённые выходят на свободу» (their release is announced with
+    his death; at night they were already free from the moment he was killed)."""
+    if not s.jail:
+        return
+    freed = sorted(p for j, p in s.jail if j == seat and p in s.alive)
+    if any(j == seat for j, _ in s.jail):
+        put(s, jail=tuple(e for e in s.jail if e[0] != seat))
+    if freed:
+        out.append(Event("released", EVERYONE, {"seats": freed}, s.ruleset.phrase("prisoners_released")))
+
+
+def _several_killers(s: GameState) -> bool:
+    """D-CL12: the exact «мафия коварно убила» line only when the mafia is the only killer in play."""
+    facts = s.ruleset.deal_facts(s.roles)
+    several: bool | None = facts.get("several_killers")
+    if several is None:
+        several = facts["several_killers"] = _count_killers(s) > 1
+    return several
+
+
+def _count_killers(s: GameState) -> int:
+    killers = set()
+    for role_id in set(s.roles):
+        role = s.ruleset.roles[role_id]
+        if role.team and s.ruleset.teams[role.team].kill_step:
+            killers.add(role.team)
+        if any(a.kind == "kill" for a in role.abilities):
+            killers.add(role_id)
+    return len(killers)
+
+
+def _werewolf_trigger(s: GameState, seat: int, out: Out) -> None:
+    """D-CL7: the first elimination of a clan member turns a dormant werewolf into that clan's member
+    «ближайшей же ночью»."""
+    team = s.team_of(seat)
+    if not team or not s.ruleset.teams[team].kill_step:
+        return
+    dealt = s.ruleset.seats_by_role(s.roles)
+    if not any(role in dealt for role in s.ruleset.joining_roles()):
+        return  # nobody at the table joins a team
+    for other in s.living():
+        role = s.ruleset.roles[s.role_of(other)]
+        if not role.joins_team_on_loss or any(j[0] == other for j in s.team_joins):
+            continue
+        pending = [t for x, t in s.pending_joins if x == other]
+        if not pending:
+            put(s, pending_joins=(*s.pending_joins, (other, team)))
+        elif s.step.kind == "dawn" and _wakes_first(s, team, pending[0]):
+            # «mafia if both lost one at once»: the night's victims are one batch, announced at dawn.
+            rest = tuple(j for j in s.pending_joins if j[0] != other)
+            put(s, pending_joins=(*rest, (other, team)))
+
+
+def _wakes_first(s: GameState, team: str, other: str) -> bool:
+    order = [step.id for step in s.ruleset.night_steps]
+    teams = s.ruleset.teams
+    return order.index(teams[team].kill_step) < order.index(teams[other].kill_step)
+
+
+def check_win(s: GameState, out: Out) -> bool:
+    """Evaluate the preset's win check (D-G7). True when the game stopped (over, or a question asked)."""
+    if s.phase == "over":
+        return True
+    verdict = WIN_CHECKS[s.ruleset.win_check](s)
+    if verdict is None:
+        return False
+    if verdict == "ask_maniac":
+        maniac = next(x for x in s.living() if s.role_of(x) == "maniac")
+        put(s, flags=s.flags | {"maniac_asked"})
+        put(s, step=Step("question", seat=maniac, seconds=s.ruleset.timer("question")))
+        say(s, out, "maniac_question")
+        event(out, "question", to_seats(maniac), s.ruleset.phrase("maniac_question_private"), seat=maniac)
+        return True
+    finish(s, out, tuple(verdict))
+    return True
+
+
+def finish(s: GameState, out: Out, winners: tuple[str, ...]) -> None:
+    draw = not winners
+    put(s, phase="over", winners=winners, draw=draw, step=Step("over"), agenda=())
+    if draw:
+        out.append(Event("game_over", EVERYONE, {"winners": [], "draw": True}, s.ruleset.phrase("draw")))
+    else:
+        key = f"win_{winners[0]}"
+        params: dict[str, Any] = {}
+        loners = [x for x in s.living() if s.ruleset.roles[s.role_of(x)].side == "solo"]
+        if winners == ("solo",) and len(loners) == 1:  # «Победил одиночка — {role}!»
+            params = {"seat": loners[0], "role": s.ruleset.roles[s.role_of(loners[0])].display}
+        out.append(Event("game_over", EVERYONE, {"winners": list(winners)}, s.ruleset.phrase(key), params))
+    for hook in GAME_OVER_HOOKS:
+        hook(s, out)
+    roles = [{"seat": i + 1, "role": s.ruleset.roles[r].display, "role_id": r} for i, r in enumerate(s.roles)]
+    put(s, revealed=frozenset(range(1, s.n_seats + 1)))
+    out.append(
+        Event("roles_revealed", EVERYONE, {"roles": roles}, s.ruleset.phrase("roles"), {"roles_list": roles})
+    )

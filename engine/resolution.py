@@ -1,0 +1,313 @@
+"""The night's resolution and the basic ability kinds.
+
+Resolution is a fold over the night order into the :class:`~engine.state.NightLedger`
+(RULESETS.md 4.9): each step, when it closes, applies its actions to the ledger; the attempts meet
+the protections at dawn (:func:`resolve_attempts`). The ability kinds registered here (kill, protect,
+block, checks) are the ones every preset shares; a preset's own kinds live in :mod:`engine.kinds`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from engine.abilities import abilities_now, actors_of_step, hit_tonight, step_index, uses_of
+from engine.announce import Out
+from engine.events import HOST_ONLY, Event, to_seats, to_team
+from engine.registry import ABILITY_KINDS, INFORMING_KINDS, ability_kind
+from engine.rules.model import AbilityDef, StepDef
+from engine.seats import holders_of
+from engine.state import GameState, Step, put, put_ledger
+
+
+def effective(s: GameState, seat: int) -> bool:
+    """RULESETS.md 1: living, not blocked, not jailed, and (where deaths are immediate) not killed earlier
+    tonight; in end-of-night presets a player killed tonight still acts."""
+    led = s.ledger
+    return (
+        seat in s.alive
+        and seat not in led.blocked
+        and seat not in led.dead_tonight
+        and (not s.jail or seat not in s.prisoners())
+    )
+
+
+def immediate(s: GameState) -> bool:
+    return s.ruleset.night_deaths == "immediate"
+
+
+def resolve_step(s: GameState, step: StepDef, out: Out) -> bool:
+    """Apply the step's actions to the ledger. True when the step opens again (a team's extra shot)."""
+    index = step_index(s, step.id)
+    if step.team:
+        return _resolve_team(s, step, index, out)
+    flush_pending(s)
+    chosen = list(s.ledger.chosen)
+    for seat, act_name, targets in s.ledger.actions:
+        ab = next(a for a in abilities_now(s, seat, step.id) if a.act == act_name)
+        _count_use(s, seat, step.id, targets)
+        chosen.append((seat, step.id, targets))
+        if not effective(s, seat):
+            if (
+                ab.kind in INFORMING_KINDS
+                and s.ruleset.params.get("ineffective_check_feedback") == "true_result"
+            ):
+                # D-H5 variant: he learns what he would have learned, and nothing else happens.
+                info_only = replace(ab, params={**ab.params, "inform_only": True})
+                ABILITY_KINDS[ab.kind](s, seat, info_only, targets, index, out)
+            elif ab.kind in INFORMING_KINDS:
+                out.append(
+                    Event("check_nothing", to_seats(seat), {"seat": seat}, s.ruleset.phrase("check_nothing"))
+                )
+            continue
+        ABILITY_KINDS[ab.kind](s, seat, ab, targets, index, out)
+    put_ledger(s, chosen=tuple(chosen))
+    _idle_actors(s, step, index, out)
+    return False
+
+
+def _idle_actors(s: GameState, step: StepDef, index: int, out: Out) -> None:
+    """An actor who neither acted nor skipped: the kind named by his ability's ``if_idle`` applies
+    (city D-C17: a sheriff, agent or doctor who does not wake up leaves the table)."""
+    if step.id not in s.ruleset.idle_steps():
+        return  # no ability of this step says what happens to an idle actor
+    done = {a[0] for a in s.ledger.actions} | s.ledger.skipped
+    for seat in actors_of_step(s, step):
+        if seat in done:
+            continue
+        for ab in abilities_now(s, seat, step.id):
+            if ab.params.get("if_idle"):
+                ABILITY_KINDS[str(ab.params["if_idle"])](s, seat, ab, (), index, out)
+                break
+
+
+def _count_use(s: GameState, seat: int, step_id: str, targets: tuple[int, ...]) -> None:
+    n = uses_of(s, seat, step_id)
+    uses = (*tuple(u for u in s.uses if not (u[0] == seat and u[1] == step_id)), (seat, step_id, n + 1))
+    s.__dict__.update(uses=uses)
+    if seat in targets:
+        put(s, self_used=s.self_used | {(seat, step_id)})
+
+
+def _resolve_team(s: GameState, step: StepDef, index: int, out: Out) -> bool:
+    """D-H8: the team's target is the most proposed one; a tie or no proposal is a miss (the leader's
+    proposal breaks ties where the preset says so)."""
+    tdef = s.ruleset.teams[step.team]
+    members = holders_of(s, step)
+    target = s.ledger.team_target
+    if not target and tdef.tie == "designate":
+        target = _designated(s, tdef.leader, members)
+    elif not target and s.ledger.proposals:
+        counts: dict[int, int] = {}  # votes per target, in the order first proposed
+        for _, t in s.ledger.proposals:
+            counts[t] = counts.get(t, 0) + 1
+        top = max(counts.values())
+        tied = [t for t, c in counts.items() if c == top]
+        if len(tied) == 1:
+            target = tied[0]
+        elif tdef.tie == "leader":
+            leader_pick = [t for x, t in s.ledger.proposals if s.role_of(x) == tdef.leader]
+            target = leader_pick[0] if leader_pick and leader_pick[0] in tied else 0
+    if not target:
+        out.append(Event("team_missed", HOST_ONLY, {"team": step.team, "reason": "no_target"}))
+        return False
+    # A team with a leader misses only when the leader is blocked (004: «Если «Путана» пригласит в гости
+    # одного из мафиози, то это не влияет на выстрел «Мафии» (за исключением, если будет приглашен «Дон»)»).
+    # Otherwise it shoots while one real member is effective; an impostor (the sleepwalker) does not
+    # keep the shot alive (D-H6).
+    real = [m for m in members if not s.ruleset.roles[s.role_of(m)].impostor]
+    shoots = bool(tdef.leader) or any(effective(s, m) for m in real)
+    if step.team in s.ledger.team_miss or not shoots:
+        out.append(
+            Event("team_missed", HOST_ONLY, {"team": step.team, "reason": "blocked", "target": target})
+        )
+        return False
+    attempt(s, target, step.team, index)
+    return _extra_shot(s, step, target, out)
+
+
+def _extra_shot(s: GameState, step: StepDef, target: int, out: Out) -> bool:
+    """D-H7: «Если убит мафией, мафия может застрелить ещё одного игрока» — only when the team's own shot
+    killed its impostor, once a night; the step opens again at once."""
+    role = s.ruleset.roles[s.role_of(target)]
+    if not (immediate(s) and role.impostor and role.team == step.team and target in s.ledger.pending):
+        return False
+    if step.team in s.ledger.extra_shots:
+        return False
+    put_ledger(
+        s,
+        extra_shots=s.ledger.extra_shots | {step.team},
+        actions=(),
+        skipped=frozenset(),
+        proposals=(),
+        team_target=0,
+    )
+    put(s, step=Step("night", night_step=step.id, round="extra", seconds=s.ruleset.timer("group_kill")))
+    members = actors_of_step(s, step)
+    out.append(
+        Event("extra_shot", to_team(step.team, members), {"team": step.team}, s.ruleset.phrase("extra_shot"))
+    )
+    return True
+
+
+def _designated(s: GameState, leader: str, members: list[int]) -> int:
+    """City D-C10: while the leader (the don) lives only his pick counts; without him every living member
+    must pick, and only identical picks make a target."""
+    picks = dict(s.ledger.proposals)
+    leaders = [m for m in members if s.role_of(m) == leader]
+    if leaders:
+        return picks.get(leaders[0], 0)
+    chosen = {picks.get(m, 0) for m in members}
+    return chosen.pop() if len(chosen) == 1 else 0
+
+
+def attempt(s: GameState, target: int, source: str, index: int) -> None:
+    """A kill attempt. End-of-night presets resolve every attempt at dawn; where deaths are immediate it
+    is resolved now, so that a player killed at this step is ineffective at the later ones."""
+    put_ledger(s, attempts=(*s.ledger.attempts, (target, source, index)))
+    if immediate(s):
+        _strike(s, target, group=source in s.ruleset.teams)
+
+
+def _living_tonight(s: GameState, seat: int) -> bool:
+    return seat in s.alive and seat not in s.ledger.dead_tonight
+
+
+def _strike(s: GameState, target: int, group: bool) -> None:
+    """RULESETS.md 4.9 ``attempt`` and D-H10: protection first; then a bodyguard still living who has not
+    taken an attempt tonight dies instead of his ward, unless he is protected himself."""
+    led = s.ledger
+    if not _living_tonight(s, target) or target in led.pending:
+        return
+    if target in led.protected or s.ruleset.roles[s.role_of(target)].night_immune:
+        return
+    for guard, ward in led.guards:
+        if ward == target and guard != target and _living_tonight(s, guard) and guard not in led.absorbed:
+            put_ledger(s, absorbed=led.absorbed | {guard})
+            if guard in led.protected or guard in led.pending:
+                return
+            target = guard
+            break
+    if _survives(s, target):
+        return
+    if group:
+        # D-H9: group shots are simultaneous; their victims die together when the next step begins.
+        put_ledger(s, pending=(*s.ledger.pending, target))
+    else:
+        put_ledger(s, dead_tonight=(*s.ledger.dead_tonight, target))
+
+
+def _survives(s: GameState, target: int) -> bool:
+    """A role with several lives (blood's ghoul, D-B6: «Может быть убит только со второй попытки») lives
+    through its first attempts of the game; an attempt stopped by a protection or a guard never gets
+    here, so it does not count («Если упырь защищён …, считается, что покушения на него не было»)."""
+    lives = s.ruleset.roles[s.role_of(target)].lives
+    if lives < 2:
+        return False
+    mark = f"survived:{target}:"
+    survived = sum(1 for f in s.flags if f.startswith(mark))
+    if survived >= lives - 1:
+        return False
+    put(s, flags=s.flags | {f"{mark}{survived + 1}"})
+    return True
+
+
+def flush_pending(s: GameState) -> None:
+    if s.ledger.pending:
+        put_ledger(s, dead_tonight=s.ledger.dead_tonight + s.ledger.pending, pending=())
+
+
+def resolve_attempts(s: GameState) -> list[int]:
+    """Dawn: every attempt meets the protections; returns the victims in ascending seat order (D-G11)."""
+    if immediate(s):
+        flush_pending(s)
+        s.__dict__.update(tiebreaker=0, last_targets=s.ledger.chosen)
+        return sorted(set(s.ledger.dead_tonight))
+    victims: dict[int, int] = {}
+    for target, _source, index in s.ledger.attempts:
+        if target not in s.alive or target in s.ledger.protected:
+            continue
+        if s.ruleset.roles[s.role_of(target)].night_immune:
+            continue
+        victims[target] = max(index, victims.get(target, -1))
+    town = [v for v in victims if s.ruleset.roles[s.role_of(v)].side == "town"]
+    tiebreaker = max(town, key=lambda v: victims[v]) if town else 0
+    s.__dict__.update(tiebreaker=tiebreaker, last_targets=s.ledger.chosen)
+    return sorted(victims)
+
+
+# -- ability kinds ---------------------------------------------------------------------------------
+
+
+@ability_kind("kill")
+def _kill(s: GameState, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out) -> None:
+    """«может «убить» любого игрока» — a kill attempt that protections may stop."""
+    spare = ab.params.get("spare_roles", [])
+    for t in targets:
+        if s.role_of(t) not in spare:
+            attempt(s, t, s.role_of(seat), index)
+
+
+@ability_kind("protect")
+def _protect(s: GameState, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out) -> None:
+    """«не страшен в эту ночь ни кинжал маньяка, ни шальная пуля мафии» — kill attempts on the target fail.
+    With ``revive`` (classic doctor, variant 2) the target is one of tonight's victims."""
+    put_ledger(s, protected=s.ledger.protected | set(targets))
+
+
+@ability_kind("block")
+def _block(s: GameState, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out) -> None:
+    """«блокирует действие любого игрока» — the target's ability has no effect tonight; blocking a
+    team's leader (the don) makes the team miss."""
+    put_ledger(s, blocked=s.ledger.blocked | set(targets))
+    for t in targets:
+        for tid, team in s.ruleset.teams.items():
+            if team.leader and s.role_of(t) == team.leader:
+                put_ledger(s, team_miss=s.ledger.team_miss | {tid})
+
+
+def status_seen(s: GameState, target: int, ab: AbilityDef) -> str:
+    role = s.role_of(target)
+    seen: dict[str, str] = dict(ab.params.get("seen_as", {}))
+    if role in seen:
+        return seen[role]
+    if any(x == target for x, _ in s.team_joins):
+        return "mafia"
+    return "mafia" if s.ruleset.roles[role].status == "mafia" else "not_mafia"
+
+
+@ability_kind("check_status", informs=True)
+def _check_status(
+    s: GameState, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out
+) -> None:
+    """«ведущий показывает таблички «мафия», «честный» или «убит»» (classic) / «мафия» — «не мафия»."""
+    target = targets[0]
+    result = (
+        "killed" if ab.params.get("killed_plate") and hit_tonight(s, target) else status_seen(s, target, ab)
+    )
+    phrases: dict[str, Any] = dict(ab.params.get("phrases", {}))
+    data = {"seat": seat, "target": target, "result": result}
+    out.append(Event("check", to_seats(seat), data, phrases.get(result), {"seat": target}))
+
+
+def seen_role(s: GameState, target: int) -> str:
+    """The role a check sees: a frame tonight shows its role instead of the real one (D-H14)."""
+    for seat, shown in s.ledger.framed:
+        if seat == target:
+            return shown
+    return s.role_of(target)
+
+
+@ability_kind("check_role", informs=True)
+def _check_role(
+    s: GameState, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out
+) -> None:
+    """The host shows the target's role card to the checker («ведущий показывает … маленькую карточку с
+    ролью проверяемого игрока»); a framed target shows the frame's card."""
+    target = targets[0]
+    role = seen_role(s, target)
+    if role == s.role_of(target):
+        put(s, knowledge=s.knowledge | {(seat, target)})
+    data = {"seat": seat, "target": target, "result": role}
+    params = {"seat": target, "role": s.ruleset.roles[role].display}
+    out.append(Event("check", to_seats(seat), data, s.ruleset.phrase("role_card"), params))

@@ -1,0 +1,36 @@
+"""Who is where at the table: the holders of a night step and the order of a day's speeches.
+
+Plain questions about the seats, asked by the night (who wakes), the day (who speaks first) and the
+queries the bot makes; they change nothing.
+"""
+
+from __future__ import annotations
+
+from engine.rules.model import StepDef
+from engine.state import GameState
+
+# Speeches of players who are leaving or have left: they hold the floor although not living.
+PARTING_ROUNDS = frozenset({"farewell", "night_words"})
+
+
+def holders_of(s: GameState, step: StepDef, living_only: bool = True) -> list[int]:
+    if step.team:
+        if s.team_joins:
+            return s.team_members(step.team, living_only)
+        seats = s.ruleset.seats_by_team(s.roles).get(step.team, ())  # team_members without joins
+    else:
+        seats = s.ruleset.seats_by_role(s.roles).get(step.role, ())
+    if not living_only:
+        return list(seats)
+    return list(filter(s.alive.__contains__, seats))  # the living ones, without a comprehension's frame
+
+
+def first_speaker_order(s: GameState) -> list[int]:
+    """Living seats clockwise, starting from the seat whose turn it is today (rotating by day)."""
+    living = s.living()
+    if not living:
+        return []
+    start = (s.day - 1) % s.n_seats + 1
+    first = next((x for x in living if x >= start), living[0])
+    i = living.index(first)
+    return living[i:] + living[:i]
