@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import discord
 import discord.gateway
@@ -40,10 +41,15 @@ async def test_help_is_answered_ephemerally(bot: MafiaBot, fake: FakeDiscord, cl
     assert fake.messages(club.text) == []  # nobody else sees it
 
 
+def _settings(fake: FakeDiscord, tmp_path: Path) -> Settings:
+    # Every bot opens its database in setup_hook: a test's own, not a file where the tests run.
+    return Settings(token=Secret(fake.token), database_url=f"sqlite:///{tmp_path}/bot.db")
+
+
 async def test_a_broken_cog_is_logged_and_the_others_still_load(
-    fake: FakeDiscord, club: Club, logged_errors: list[logging.LogRecord]
+    fake: FakeDiscord, club: Club, logged_errors: list[logging.LogRecord], tmp_path: Path
 ) -> None:
-    settings = Settings(token=Secret(fake.token))
+    settings = _settings(fake, tmp_path)
     cogs = ("mafiabot.cogs.help", "mafiabot.cogs.no_such_cog", "mafiabot.cogs.readiness")
     client = MafiaBot(settings, cogs=cogs, guild_ready_timeout=0.05)
     async with fake.connect(client):
@@ -59,11 +65,11 @@ async def test_a_broken_cog_is_logged_and_the_others_still_load(
 
 
 async def test_the_game_cogs_work_without_the_lobby_cog(
-    fake: FakeDiscord, club: Club, logged_errors: list[logging.LogRecord]
+    fake: FakeDiscord, club: Club, logged_errors: list[logging.LogRecord], tmp_path: Path
 ) -> None:
     """The game service is the bot's, not the lobby cog's: with the lobby cog failing to load, the
     cogs that act on games still load and answer."""
-    settings = Settings(token=Secret(fake.token))
+    settings = _settings(fake, tmp_path)
     cogs = ("mafiabot.cogs.no_such_lobby", "mafiabot.cogs.moderation", "mafiabot.cogs.conduct")
     client = MafiaBot(settings, cogs=cogs, guild_ready_timeout=0.05)
     async with fake.connect(client):
@@ -84,10 +90,10 @@ async def test_a_wrong_token_ends_run_with_a_clear_message(
 
 
 async def test_the_token_is_never_logged_even_at_debug(
-    fake: FakeDiscord, club: Club, caplog: pytest.LogCaptureFixture
+    fake: FakeDiscord, club: Club, caplog: pytest.LogCaptureFixture, tmp_path: Path
 ) -> None:
     caplog.set_level(logging.DEBUG)
-    client = MafiaBot(Settings(token=Secret(fake.token)), guild_ready_timeout=0.05)
+    client = MafiaBot(_settings(fake, tmp_path), guild_ready_timeout=0.05)
     async with fake.connect(client):
         await fake.slash(club.players[0], "mafia help", channel=club.text)
         voice_channel = client.get_channel(club.voice.id)
