@@ -4,6 +4,11 @@ spoken, so that a speaker's minute starts after «Слово игроку …» 
 
 If the bot cannot join voice (permissions, region, no connection) the game goes on with the text
 mirror only, and the table says why.
+
+Discord voice is end-to-end encrypted (DAVE): after joining, the channel's clients first agree on a
+group key, and until then nobody can decrypt what the bot sends. The first line therefore waits (a
+moment on Discord, at most `E2EE_WAIT`) for the group; the log says whether voice is end-to-end
+encrypted and gives the privacy code players see in their clients.
 """
 
 from __future__ import annotations
@@ -21,6 +26,22 @@ from audio.announcer import Announcement, Announcer
 from audio.scheduler import AnnouncementQueue, Played
 
 log = logging.getLogger(__name__)
+
+E2EE_WAIT = 5.0  # seconds the first line waits for the voice group's key; then it is said regardless
+E2EE_POLL = 0.05  # discord.py signals no event when the group is ready; its state is polled
+
+
+def e2ee_status(voice: discord.VoiceClient | None) -> tuple[bool, str | None]:
+    """(end-to-end encrypted now, privacy code): the code is what clients show to compare."""
+    if voice is None or not voice.is_connected():
+        return False, None
+    code = voice.voice_privacy_code
+    return code is not None, code
+
+
+def format_privacy_code(code: str) -> str:
+    """Groups of five digits, as Discord's clients show the voice privacy code."""
+    return " ".join(code[i : i + 5] for i in range(0, len(code), 5))
 
 
 class ClipSource(discord.AudioSource):
@@ -50,6 +71,7 @@ class Speaker:
         ]
         self._pending = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None
+        self._e2ee_checked = False
 
     async def connect(
         self, channel: discord.VoiceChannel | discord.StageChannel, *, timeout: float = 15
@@ -62,7 +84,28 @@ class Speaker:
             self.failure = str(exc) or type(exc).__name__
             log.warning("Could not join voice: %s", self.failure, extra={"game_id": self.game_id})
             return False
+        self._e2ee_checked = False
         return True
+
+    async def wait_for_e2ee(self, timeout: float = E2EE_WAIT) -> bool:
+        """Wait until the voice group's key is agreed (True), or the timeout passes (False); logs it."""
+        voice = self.voice
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while voice is not None and voice.is_connected() and not e2ee_status(voice)[0]:
+            if loop.time() >= deadline:
+                break
+            await asyncio.sleep(E2EE_POLL)
+        encrypted, code = e2ee_status(voice)
+        if encrypted and code is not None:
+            log.info(
+                "Voice is end-to-end encrypted (DAVE); privacy code %s",
+                format_privacy_code(code),
+                extra={"game_id": self.game_id},
+            )
+        else:
+            log.warning("Voice is not end-to-end encrypted yet", extra={"game_id": self.game_id})
+        return encrypted
 
     def _start_worker(self) -> None:
         if self._worker is None:
@@ -97,6 +140,9 @@ class Speaker:
         voice = self.voice
         if voice is None or not voice.is_connected() or announcement.clip is None:
             return
+        if not self._e2ee_checked:
+            self._e2ee_checked = True
+            await self.wait_for_e2ee()
         loop = asyncio.get_running_loop()
         finished: asyncio.Future[Exception | None] = loop.create_future()
 

@@ -1,4 +1,5 @@
-"""Voice: the bot joins a channel, plays a tone, and the stand-in hears that very tone."""
+"""Voice: the bot joins a channel, plays a tone, and the channel's listener hears that very tone
+(decrypted end to end: DAVE is the only voice Discord accepts)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ async def test_playback_reaches_the_voice_server_as_the_right_tone(
     voice = await channel.connect(timeout=10, self_deaf=True)
     try:
         assert fake.world.guilds[club.id].voice_states[bot.user.id].channel_id == club.voice.id  # type: ignore[union-attr]
+        await fake.wait_for(lambda: voice.voice_privacy_code, what="the DAVE group to be agreed")
         voice.play(
             OpusFrames(frames, with_ogg_headers=True),
             after=lambda error: loop.call_soon_threadsafe(finished.set_result, error),
@@ -36,6 +38,7 @@ async def test_playback_reaches_the_voice_server_as_the_right_tone(
 
     assert fake.voice.audio.skipped_headers == 2  # OpusHead and OpusTags were not taken for audio
     assert fake.voice.audio.undecryptable == 0
+    assert fake.voice.audio.not_end_to_end == 0  # every frame was end-to-end encrypted for the listener
     speaking = fake.voice.speaking[bot_id]
     assert 1 in speaking and speaking[-1] == 0  # said it was speaking, then that it stopped
     frequency = dominant_frequency(fake.voice.audio.pcm(bot_id))

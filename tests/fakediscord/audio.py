@@ -59,7 +59,9 @@ class AudioStore:
     def __init__(self) -> None:
         self.frames: dict[int, list[bytes]] = {}
         self.skipped_headers = 0
-        self.undecryptable = 0
+        self.undecryptable = 0  # transport encryption failed
+        self.not_end_to_end = 0  # frames the listener could not decrypt end to end (dropped)
+        self.unheard = 0  # frames sent while no listener was in the channel
 
     def of(self, user_id: int) -> list[bytes]:
         return self.frames.get(user_id, [])

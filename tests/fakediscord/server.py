@@ -125,6 +125,15 @@ class FakeDiscord(Driver):
             raise AssertionError(
                 "the stand-in failed while serving the bot:\n" + "\n".join(self.server_errors)
             )
+        if self.voice.audio.not_end_to_end:
+            raise AssertionError(
+                f"the bot sent {self.voice.audio.not_end_to_end} voice frame(s) that the channel's listener "
+                "could not decrypt end to end (before the DAVE group was agreed, or for a stale epoch)"
+            )
+        listeners = [li for channel in self.voice.dave.listeners.values() for li in channel]
+        failures = [failure for listener in listeners for failure in listener.failures]
+        if failures:
+            raise AssertionError(f"a simulated listener could not process DAVE messages: {failures}")
         if self.unknown_routes:
             raise AssertionError(
                 "the bot called REST routes the stand-in does not serve (add them to tests/fakediscord/"

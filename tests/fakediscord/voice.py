@@ -1,8 +1,11 @@
 """Voice: the bot's voice state (gateway op 4), the voice gateway over TLS, and the UDP media server.
 
-The media server answers IP discovery, decrypts each RTP packet (aead_xchacha20_poly1305_rtpsize,
-DAVE protocol version 0, so the payload is plain Opus) and keeps the Opus frames per speaker.
-`AudioStore.pcm()` decodes them with libopus so a test can check that real sound arrived.
+The voice gateway speaks DAVE protocol version 1 (end-to-end encryption, `e2ee.py`) and closes a
+client without it with 4017, as Discord does since March 2026. The media server answers IP discovery,
+removes the transport encryption of each RTP packet (aead_xchacha20_poly1305_rtpsize) and hands the
+end-to-end encrypted frame to the channel's simulated listeners; the Opus frames the first listener
+decrypted are kept per speaker. `AudioStore.pcm()` decodes them with libopus so a test can check that
+real sound arrived.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import nacl.secret
 from aiohttp import WSMsgType, web
 
 from .audio import AudioStore
+from .e2ee import CLOSE_DAVE_REQUIRED, BotMember, DaveVoice
 from .world import VoiceState
 
 if TYPE_CHECKING:
@@ -39,7 +43,9 @@ class VoiceSession:
     guild_id: int
     ssrc: int
     ws: web.WebSocketResponse
+    channel_id: int
     secret_key: bytes | None = None
+    dave: BotMember | None = None
 
 
 class _MediaProtocol(asyncio.DatagramProtocol):
@@ -71,6 +77,7 @@ class VoiceServer:
         self.tokens: dict[str, tuple[int, int]] = {}  # voice token -> (guild id, user id)
         self.speaking: dict[int, list[int]] = {}  # user id -> every SPEAKING flag sent (1: voice, 0: stopped)
         self.client_addresses: set[tuple[str, int]] = set()  # the bot's UDP sockets, from IP discovery
+        self.dave = DaveVoice(fake.server_errors.append, fake.notify)
         self.port = 0
         self.udp_port = 0
         self._runner: web.AppRunner | None = None
@@ -103,6 +110,7 @@ class VoiceServer:
                 self._transport.sendto(b"\0", address)
 
     async def stop(self) -> None:
+        self.dave.cancel()
         for task in self._closing:
             task.cancel()
         await asyncio.gather(*self._closing, return_exceptions=True)
@@ -155,16 +163,19 @@ class VoiceServer:
         session: VoiceSession | None = None
         try:
             async for message in ws:
-                if message.type != WSMsgType.TEXT:
-                    continue
                 try:
-                    session = await self._receive(ws, session, json.loads(message.data)) or session
+                    if message.type == WSMsgType.BINARY and session is not None:
+                        self.dave.binary(session.channel_id, session.user_id, message.data)
+                    elif message.type == WSMsgType.TEXT:
+                        session = await self._receive(ws, session, json.loads(message.data)) or session
                 except Exception:
                     self.fake.server_errors.append(f"voice gateway: {traceback.format_exc()}")
                 self.fake.notify()
         finally:
             if session is not None:
                 self.sessions.pop(session.ssrc, None)
+                if session.dave is not None:
+                    self.dave.bot_left(session.channel_id, session.user_id)
             self.fake.notify()
         return ws
 
@@ -183,6 +194,8 @@ class VoiceServer:
             self.speaking.setdefault(session.user_id, []).append(int(data.get("speaking", 0)))
         elif op == V_RESUME:
             await ws.send_json({"op": V_RESUMED, "d": None})
+        elif session is not None and session.dave is not None:
+            self.dave.json(session.channel_id, session.user_id, int(op or 0), data)
         return None
 
     async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> VoiceSession | None:
@@ -190,8 +203,16 @@ class VoiceServer:
         if owner is None or owner != (int(data["server_id"]), int(data["user_id"])):
             await ws.close(code=4004)
             return None
+        if int(data.get("max_dave_protocol_version") or 0) < 1:
+            self.dave.refused.append(owner[1])
+            await ws.close(code=CLOSE_DAVE_REQUIRED, message=b"E2EE/DAVE protocol required")
+            return None
+        state = self.fake.world.guilds[owner[0]].voice_states.get(owner[1])
+        if state is None or state.channel_id is None:
+            await ws.close(code=4006)  # Session no longer valid
+            return None
         ssrc = len(self.sessions) + 1000 + secrets.randbelow(1000)
-        session = self.sessions[ssrc] = VoiceSession(owner[1], owner[0], ssrc, ws)
+        session = self.sessions[ssrc] = VoiceSession(owner[1], owner[0], ssrc, ws, state.channel_id)
         await ws.send_json(
             {
                 "op": V_READY,
@@ -220,12 +241,14 @@ class VoiceServer:
                 "d": {
                     "mode": MODE,
                     "secret_key": list(session.secret_key),
-                    "dave_protocol_version": 0,
+                    "dave_protocol_version": 1,
                     "audio_codec": "opus",
                     "media_session_id": secrets.token_hex(8),
                 },
             }
         )
+        session.dave = BotMember(session.user_id, ws)
+        self.dave.bot_joined(session.channel_id, session.dave)
 
     # -- media ------------------------------------------------------------------------------------
 
@@ -243,6 +266,16 @@ class VoiceServer:
         except nacl.exceptions.CryptoError:
             self.audio.undecryptable += 1
             return
+        if not self.dave.listeners.get(session.channel_id):
+            self.audio.unheard += 1  # nobody else is in the channel
+            self.fake.notify()
+            return
+        heard = self.dave.hear(session.channel_id, session.user_id, opus)
+        if heard is None:  # sent in the clear, or encrypted for a group the listener is not in
+            self.audio.not_end_to_end += 1
+            self.fake.notify()
+            return
+        opus = heard
         if opus.startswith(OGG_HEADERS):
             self.audio.skipped_headers += 1
             return

@@ -1,0 +1,149 @@
+"""End-to-end encrypted voice (DAVE v1): the bot joins the channel's MLS group through the stand-in's
+voice gateway (the external sender), listeners come and go, and each hears the bot only while it is in
+the group. A client without DAVE is refused with 4017, as Discord refuses it since March 2026."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+import pytest
+from fakediscord import Club, FakeDiscord, OpusFrames, dominant_frequency, encode_opus, tone_pcm
+from fakediscord.e2ee import SimulatedListener
+
+from mafiabot.bot import MafiaBot
+
+
+async def _play(voice: discord.VoiceClient, frequency: float, seconds: float = 0.3) -> int:
+    """Plays a tone to the end; returns how many frames it had."""
+    frames = encode_opus(tone_pcm(frequency, seconds))
+    loop = asyncio.get_running_loop()
+    finished: asyncio.Future[Exception | None] = loop.create_future()
+    voice.play(OpusFrames(frames), after=lambda error: loop.call_soon_threadsafe(finished.set_result, error))
+    assert await asyncio.wait_for(finished, timeout=10) is None
+    return len(frames)
+
+
+async def _connect(bot: MafiaBot, club: Club) -> discord.VoiceClient:
+    channel = bot.get_channel(club.voice.id)
+    assert isinstance(channel, discord.VoiceChannel)
+    return await channel.connect(timeout=10, self_deaf=True)
+
+
+async def _heard(fake: FakeDiscord, listener: SimulatedListener, speaker: int, count: int) -> bytes:
+    await fake.wait_for(lambda: len(listener.heard.get(speaker, [])) >= count, what="the listener to hear")
+    from discord.opus import Decoder
+
+    decoder = Decoder()
+    return b"".join(decoder.decode(frame) for frame in listener.heard[speaker][-count:])
+
+
+async def test_the_bot_joins_the_group_and_the_listener_decrypts_its_tone(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    voice = await _connect(bot, club)
+    try:
+        await fake.wait_for(lambda: voice.voice_privacy_code, what="the DAVE group")
+        group = fake.voice.dave.sessions[club.voice.id]
+        (listener,) = fake.voice.dave.listeners[club.voice.id]
+        bot_id = fake.world.bot_user.id
+        assert group.leaves == [listener.user_id, bot_id]  # the listener was there first and committed
+        assert group.epoch == 1 and group.commits_announced == 1
+        assert voice.voice_privacy_code == listener.privacy_code  # both sides derived the same group
+        assert len(voice.voice_privacy_code) == 30
+        count = await _play(voice, 660.0)
+        pcm = await _heard(fake, listener, bot_id, count)
+    finally:
+        await voice.disconnect()
+    assert abs(dominant_frequency(pcm) - 660.0) < 5
+    assert fake.voice.audio.not_end_to_end == 0
+    assert listener.failures == []
+
+
+@pytest.mark.parametrize("listener_commits", [True, False], ids=["listener-commit-wins", "bot-commit-wins"])
+async def test_a_second_listener_is_added_and_a_leaving_one_removed(
+    bot: MafiaBot, fake: FakeDiscord, club: Club, listener_commits: bool
+) -> None:
+    dave = fake.voice.dave
+    dave.listener_commits = listener_commits
+    voice = await _connect(bot, club)
+    bot_id = fake.world.bot_user.id
+    try:
+        await fake.wait_for(lambda: voice.voice_privacy_code, what="the DAVE group")
+        group = dave.sessions[club.voice.id]
+        (first,) = dave.listeners[club.voice.id]
+        if not listener_commits:  # the bot's own commit created the group
+            assert group.leaves == [bot_id, first.user_id]
+        first_code = voice.voice_privacy_code
+
+        second = dave.add_listener(club.voice.id)
+        await fake.wait_for(lambda: group.epoch == 2 and group.transition is None, what="the second add")
+        await fake.wait_for(lambda: voice.voice_privacy_code != first_code, what="the bot's new epoch")
+        assert set(group.in_group()) == {bot_id, first.user_id, second.user_id}
+        assert voice.voice_privacy_code == first.privacy_code == second.privacy_code
+        count = await _play(voice, 440.0)
+        for listener in (first, second):
+            assert abs(dominant_frequency(await _heard(fake, listener, bot_id, count)) - 440.0) < 5
+
+        before = len(first.heard[bot_id])
+        second_code = voice.voice_privacy_code
+        await dave.remove_listener(first)
+        await fake.wait_for(lambda: group.epoch == 3 and group.transition is None, what="the removal")
+        await fake.wait_for(lambda: voice.voice_privacy_code != second_code, what="the bot's third epoch")
+        assert set(group.in_group()) == {bot_id, second.user_id}
+        count = await _play(voice, 550.0)
+        assert abs(dominant_frequency(await _heard(fake, second, bot_id, count)) - 550.0) < 5
+        assert len(first.heard[bot_id]) == before  # a removed member cannot decrypt the next epoch
+
+        await dave.remove_listener(second)  # the bot is alone: sole member reset, a new pending group
+        await fake.wait_for(lambda: not group.established, what="the sole member reset")
+        await fake.wait_for(lambda: bot_id in group.key_packages, what="the bot's fresh key package")
+        assert voice.is_connected()
+    finally:
+        await voice.disconnect()
+    assert fake.voice.audio.not_end_to_end == 0
+    assert first.failures == [] and second.failures == []
+
+
+async def test_a_client_without_dave_is_closed_with_4017(
+    bot: MafiaBot,
+    fake: FakeDiscord,
+    club: Club,
+    monkeypatch: pytest.MonkeyPatch,
+    logged_errors: list[logging.LogRecord],
+) -> None:
+    # discord.py announces max_dave_protocol_version from whether davey is importable; this is the
+    # bot as it would be without the package (which pyproject.toml therefore pins).
+    monkeypatch.setattr(discord.voice_state, "has_dave", False)
+    channel = bot.get_channel(club.voice.id)
+    assert isinstance(channel, discord.VoiceChannel)
+    with pytest.raises(discord.ConnectionClosed) as closed:
+        await channel.connect(timeout=5, self_deaf=True, reconnect=False)
+    assert closed.value.code == 4017
+    assert fake.voice.dave.refused == [fake.world.bot_user.id]
+    assert "Error connecting to voice" in logged_errors[0].getMessage()  # discord.py's own report
+    logged_errors.clear()
+    assert fake.voice.dave.sessions == {}  # it never reached a DAVE group
+
+
+async def test_the_hosts_first_line_waits_for_the_group_and_the_log_gives_the_code(
+    bot: MafiaBot, fake: FakeDiscord, club: Club, caplog: pytest.LogCaptureFixture
+) -> None:
+    from mafiabot.game.speaker import Speaker
+
+    channel = bot.get_channel(club.voice.id)
+    assert isinstance(channel, discord.VoiceChannel)
+    speaker = Speaker(None, game_id=1)  # type: ignore[arg-type]  # it says nothing: no announcer needed
+    caplog.set_level(logging.INFO, logger="mafiabot.game.speaker")
+    try:
+        assert await speaker.connect(channel, timeout=10)
+        assert await speaker.wait_for_e2ee()
+        (listener,) = fake.voice.dave.listeners[club.voice.id]
+        code = listener.privacy_code
+        assert code is not None
+        grouped = " ".join(code[i : i + 5] for i in range(0, 30, 5))
+        logged = [r.getMessage() for r in caplog.records if "end-to-end" in r.getMessage()]
+        assert logged == [f"Voice is end-to-end encrypted (DAVE); privacy code {grouped}"]
+    finally:
+        await speaker.close()
