@@ -174,20 +174,26 @@ def _living_tonight(s: GameState, seat: int) -> bool:
 
 
 def _strike(s: GameState, target: int, group: bool) -> None:
-    """RULESETS.md 4.9 ``attempt`` and D-H10: protection first; then a bodyguard still living who has not
-    taken an attempt tonight dies instead of his ward, unless he is protected himself."""
+    """RULESETS.md 4.9 ``attempt`` and D-H10: protection first; then the bodyguard's ward. Seed 000:
+    «Если в течение этой ночи выбранный телохранителем игрок должен быть убит, он не умирает, вместо него
+    погибает телохранитель» — the ward survives every attempt of the night, and the bodyguard dies once,
+    at the first of them, unless he is protected himself; killed earlier that night, he still saves
+    his ward (D-H10 as revised: the seed wins over the reading that he absorbs one attempt only)."""
     led = s.ledger
     if not _living_tonight(s, target) or target in led.pending:
         return
     if target in led.protected or s.ruleset.roles[s.role_of(target)].night_immune:
         return
     for guard, ward in led.guards:
-        if ward == target and guard != target and _living_tonight(s, guard) and guard not in led.absorbed:
-            put_ledger(s, absorbed=led.absorbed | {guard})
-            if guard in led.protected or guard in led.pending:
-                return
-            target = guard
-            break
+        if ward != target or guard == target or guard not in s.alive:
+            continue  # a guard who has left the table (executed in blood's long night) guards nobody
+        if guard in led.absorbed or guard in led.protected or guard in led.dead_tonight:
+            return  # the ward «не умирает» all night; the bodyguard dies once, or is saved himself
+        put_ledger(s, absorbed=led.absorbed | {guard})
+        if guard in led.pending:
+            return  # already dying in this group shot: he dies once
+        target = guard
+        break
     if _survives(s, target):
         return
     if group:

@@ -177,13 +177,32 @@ def test_d_h9_a_yakuza_killing_the_sleepwalker_gets_nothing() -> None:
 
 def test_d_h10_doctor_beauty_and_bodyguard() -> None:
     """D-H10: a protected ward costs the bodyguard nothing; a protected bodyguard who takes the attempt
-    does not die; he takes at most one attempt a night."""
+    does not die; seed 000: «Если в течение этой ночи выбранный телохранителем игрок должен быть убит, он
+    не умирает, вместо него погибает телохранитель» — the mafia's and the sheriff's shots at the ward
+    both fail, and the bodyguard dies once."""
     t = hw(["mafioso", "mafioso", "bodyguard", "doctor", "sheriff", *CIVS, *CIVS])
     lynch(t, 15)
     assert brief(t.night(act(4, 6), act(3, 6), shot("mafia", 6)), "killed") == []
     assert brief(next_night(t, 14, act(4, 3), act(3, 6), shot("mafia", 6)), "killed") == []
     events = next_night(t, 13, act(3, 7), shot("mafia", 7), act(5, 7))
-    assert brief(events, "killed") == [("killed", 3), ("killed", 7)]
+    assert brief(events, "killed") == [("killed", 3)]
+    assert 7 in t.state.alive
+
+
+def test_d_h10_the_ward_survives_the_night_even_after_the_bodyguard_was_shot() -> None:
+    """Seed 000, «Если в течение этой ночи выбранный телохранителем игрок должен быть убит, он не умирает»
+    (D-H10 as revised): the mafia shoots the bodyguard himself, the sheriff then shoots the ward — the
+    bodyguard dies, once, and the ward lives; a protected bodyguard makes every attempt on the ward fail
+    and lives too."""
+    t = hw(["mafioso", "mafioso", "bodyguard", "doctor", "sheriff", *CIVS, *CIVS])
+    lynch(t, 15)
+    events = t.night(act(3, 7), shot("mafia", 3), act(5, 7))
+    assert brief(events, "killed") == [("killed", 3)]
+    assert 7 in t.state.alive
+    t = hw(["mafioso", "mafioso", "bodyguard", "doctor", "sheriff", *CIVS, *CIVS])
+    lynch(t, 15)
+    events = t.night(act(4, 3), act(3, 7), shot("mafia", 7), act(5, 7))
+    assert brief(events, "killed") == []
 
 
 def test_d_h11_no_self_targets() -> None:
@@ -399,13 +418,14 @@ def test_d_g8_dead_roles_are_not_called() -> None:
     assert ("night_step", "doctor") not in brief(events, "night_step")
 
 
-def test_d_h9_the_bodyguard_takes_only_the_first_of_two_group_shots() -> None:
-    """D-H9 (3): «a bodyguard absorbs only the first attempt on his ward, the second kills the ward»."""
+def test_d_h9_the_ward_survives_both_group_shots_and_the_bodyguard_dies_once() -> None:
+    """D-H9 (3) as revised: «a bodyguard's ward survives every attempt of the night and the bodyguard dies
+    once in his place» (seed 000: «Если в течение этой ночи … должен быть убит, он не умирает»)."""
     roles = ["mafioso", "mafioso", "yakuza", "yakuza", "bodyguard", *CIVS, "civilian", "civilian"]
     t = hw(roles, "yakuza")
     lynch(t, 12)
     events = t.night(act(5, 6), shot("mafia", 6), shot("yakuza", 6))
-    assert brief(events, "killed") == [("killed", 5), ("killed", 6)]
+    assert brief(events, "killed") == [("killed", 5)]
 
 
 def test_d_h9_the_beauty_on_the_only_yakuza_stops_the_yakuza_shot() -> None:
