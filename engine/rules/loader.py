@@ -24,6 +24,7 @@ from engine.rules.model import (
     TeamDef,
     VotingDef,
 )
+from engine.rules.playable import check_playable
 from engine.rules.schema import SCHEMA, check_schema
 
 # Names registered by code modules; filled in by engine.registry at import time.
@@ -309,6 +310,7 @@ def _build(raw: dict[str, Any], source: str, selected: tuple[str, ...]) -> Rules
     resolution = night.get("resolve", "standard")
     if resolution not in KNOWN_NIGHT_RESOLUTIONS:
         raise RulesetError(source, "night.resolve", f"unknown night resolution {resolution!r}")
+    check_playable(raw, source, roles, teams)
     reveal = raw.get("reveal", {})
     return Ruleset(
         id=raw["id"],
