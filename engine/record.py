@@ -319,9 +319,9 @@ def _day(rp: Replay, obj: Any) -> None:
                 raise rp.fail({kind.record_key: entries[:1]}, str(exc)) from None
             before = rp.state.step
             for command, entry in taken:
-                rp.send(command, {kind.record_key: entry})
                 if rp.state.over:
-                    break
+                    raise rp.fail({kind.record_key: entry}, "the game was already over")
+                rp.send(command, {kind.record_key: entry})
             if rp.state.step is before and not rp.state.over:
                 rp.send(Advance())
         elif step.kind == "lift":
@@ -334,20 +334,25 @@ def _day(rp: Replay, obj: Any) -> None:
             tiebreak = None
         else:
             rp.send(Advance())
+    # Every entry of the day must have been used, whether or not the game ended that day.
+    over = " (the game ended this day)" if rp.state.over else ""
     if nominations or any(groups):
         left = nominations[0] if nominations else next(g for g in groups if g)[0]
-        raise rp.fail(left, "nomination out of speaking order (or after the nominations closed)")
+        raise rp.fail(left, f"nomination out of speaking order (or after the nominations closed){over}")
     for key, entries in inputs.items():
-        if entries and not rp.state.over:
-            raise rp.fail({key: entries[0]}, f"no {key} step took this entry this day")
+        if entries:
+            raise rp.fail({key: entries[0]}, f"no {key} step took this entry this day{over}")
     if actions:
-        raise rp.fail(actions[0], "no acquittal was possible at this point of the day")
-    if rounds and any(v for _, v in rounds[0]):
-        raise rp.fail(rounds[0], "no such ballot took place this day")
+        raise rp.fail(actions[0], f"no acquittal was possible at this point of the day{over}")
+    for ballot in rounds:
+        if any(not isinstance(e, list) or len(e) != 2 or e[1] for e in ballot):
+            raise rp.fail(ballot, f"no such ballot took place this day{over}")
+    if tiebreak is not None:
+        raise rp.fail({"tiebreak": tiebreak}, f"no deciding ballot took place this day{over}")
     if lift:
-        raise rp.fail({"lift": lift}, "no vote to leave together took place this day")
-    if answer is not None and not rp.state.over:
-        raise rp.fail({"maniac_answer": answer}, "the maniac was not asked this day")
+        raise rp.fail({"lift": lift}, f"no vote to leave together took place this day{over}")
+    if answer is not None:
+        raise rp.fail({"maniac_answer": answer}, f"the maniac was not asked this day{over}")
 
 
 def _ballot(rp: Replay, queue: list[Any]) -> None:
