@@ -149,6 +149,8 @@ def close_candidate(s: GameState, out: Out) -> None:
             missing = [x for x in s.living() if x not in no_vote and x not in voters]
         else:
             missing = [x for x in s.living() if may_vote(s, x) and x not in voters]
+        if not s.ruleset.voting.self_vote:
+            missing = [x for x in missing if x != step.seat]  # no vote for himself where self-votes are out
         if missing:
             put(s, ballots=s.ballots + tuple((x, step.seat) for x in missing))
             out.append(

@@ -46,6 +46,8 @@ def awake(s: GameState) -> frozenset[int]:
 def voters(s: GameState) -> frozenset[int]:
     if s.step.kind == "vote":
         voted = dict(s.ballots)  # by voter
+        if not s.ruleset.voting.self_vote:
+            voted[s.step.seat] = s.step.seat  # the candidate may not vote for himself (city, club variants)
         if not s.jail and not s.vote_links:  # may_vote, when nobody is jailed or bound to another's vote
             no_vote = s.no_vote
             return frozenset([x for x in s.alive if x not in voted and x not in no_vote])

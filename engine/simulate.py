@@ -110,9 +110,10 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
     elif step.kind == "nominations":
         living = s.living()
         nominated = {t for _, t in s.nominations} | s.cleared  # cleared: voted on already today
+        self_nomination = s.ruleset.voting.self_nomination
         for seat in living:
             if rnd.random() < 0.25:
-                free = [x for x in living if x not in nominated]
+                free = [x for x in living if x not in nominated and (self_nomination or x != seat)]
                 if free:
                     target = rnd.choice(free)
                     nominated.add(target)
