@@ -24,6 +24,9 @@ def _replay(args: argparse.Namespace) -> int:
         result = play_record(record)
     except EngineError as exc:
         print(f"{args.file}: {exc}", file=sys.stderr)
+        rule = getattr(exc, "rule", "")
+        if args.explain:
+            print(f"rule: {rule or 'none known beyond the message above'}", file=sys.stderr)
         return 2
     for ev in result.events:
         print(json.dumps(ev.to_json(), ensure_ascii=False))
@@ -70,6 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("replay", help="print the events of a game record as JSON lines")
     p.add_argument("file")
+    p.add_argument("--explain", action="store_true", help="for a rejected record, print the rule too")
     p.set_defaults(func=_replay)
     p = sub.add_parser("simulate", help="play random legal games and print wins per side")
     p.add_argument("--ruleset", default="classic")

@@ -78,6 +78,23 @@ def legal_targets(s: GameState, seat: int, ab: AbilityDef) -> list[int]:
     return allowed
 
 
+def _why_not(s: GameState, seat: int, ab: AbilityDef, target: int) -> str:
+    """The rule that keeps ``target`` out of :func:`legal_targets` (for a record's --explain)."""
+    if ab.params.get("revive"):
+        return "D-CL8 variant 2: the doctor «is shown the list of this night's victims» and revives one"
+    if target not in s.alive:
+        return "D-G6: «Убитые не могут никаким образом участвовать в игре» — nor be chosen"
+    if s.role_of(target) in ab.params.get("barred_roles", ()):
+        return "D-CL9: the judges are known to all; the checkers may not pick them"
+    if target == seat:
+        return (
+            "D-G4: «no ability may target its own user unless listed here» (city doctor once per game)"
+            if ab.self_target == "once"
+            else "D-G4: «no ability may target its own user unless listed here»"
+        )
+    return "«не может … две ночи подряд … к одному и тому же игроку»: not the same player two nights running"
+
+
 def _last_targets(s: GameState, seat: int, step_id: str) -> tuple[int, ...]:
     for x, st, targets in s.last_targets:
         if x == seat and st == step_id:
@@ -106,7 +123,9 @@ def act(s: GameState, seat: int, targets: tuple[int, ...], act_name: str, out: O
         raise NotYourTurn("Вы заблокированы этой ночью.")
     options = abilities_now(s, seat, step.id)
     if not options:
-        raise IllegalCommand(f"Игрок {seat} не может использовать способность этой ночью.")
+        refusal = IllegalCommand(f"Игрок {seat} не может использовать способность этой ночью.")
+        refusal.rule = "RULESETS.md 4: an ability is used from the night and as often as its rulebook says"
+        raise refusal
     if act_name:
         chosen = [a for a in options if a.act == act_name]
         if not chosen:
@@ -121,7 +140,9 @@ def act(s: GameState, seat: int, targets: tuple[int, ...], act_name: str, out: O
     legal = legal_targets(s, seat, ab)
     for t in targets:
         if t not in legal:
-            raise IllegalTarget(f"Игрока {t} нельзя выбрать для этого действия.")
+            refusal = IllegalTarget(f"Игрока {t} нельзя выбрать для этого действия.")
+            refusal.rule = _why_not(s, seat, ab, t)
+            raise refusal
     actions = (*tuple(a for a in s.ledger.actions if a[0] != seat), (seat, ab.act, targets))
     put_ledger(s, actions=actions, skipped=s.ledger.skipped - {seat})
     out.append(Event("action", HOST_ONLY, {"seat": seat, "step": step.id, "targets": list(targets)}))

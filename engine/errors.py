@@ -24,6 +24,8 @@ class RulesetError(EngineError):
 class IllegalCommand(EngineError, ValueError):
     """A command that the rules do not allow now. The state is left unchanged."""
 
+    rule = ""  # where the refusal knows it: the rule that forbids the command (a record's --explain)
+
 
 class WrongPhase(IllegalCommand):
     """The command does not belong to the current phase or step."""

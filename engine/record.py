@@ -2,7 +2,8 @@
 
 The format is the fixed contract of the project (README, "Game records"). :func:`play_record` turns
 each phase of the script into engine commands in the order the preset runs them; anything the rules
-forbid raises :class:`RecordError` naming the phase and the entry.
+forbid raises :class:`RecordError` naming the phase and the entry (and the rule that forbids it). The
+days are replayed by :mod:`engine.record_day`.
 
 Day keys beyond the contract's, read by the step kinds that declare them (``record_key``):
 ``"court": [[accused, [judges voting «казнить»]], …]`` and ``"court_choice": [[judge, candidate], …]``
@@ -14,67 +15,23 @@ round: ``[[[8, 7]], [[7, 1]]]``, every ballot of the day in order.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
-from engine.commands import Act, Advance, Answer, Claim, Command, Foul, Nominate, Remove, TeamAct, Vote
-from engine.errors import EngineError, IllegalCommand
-from engine.events import Event
-from engine.game import apply, new_game
-from engine.registry import STEP_KINDS
-from engine.rules import Ruleset, load_ruleset
+from engine.commands import Act, Advance, Command, Propose, TeamAct
+from engine.errors import IllegalCommand
+from engine.game import new_game
+from engine.record_day import DAY_KEYS, replay_day
+from engine.replaying import RecordError, Replay
+from engine.rules import load_ruleset
 from engine.state import GameState
 
-DAY_KEYS = {
-    "nominations",
-    "votes",
-    "revote",
-    "lift",
-    "fouls",
-    "actions",
-    "tiebreak",
-    "maniac_answer",
-    "claims",
-    "removals",
-}
-
-
-class RecordError(EngineError):
-    """A record that breaks the rules or the format. The message names the phase and the entry."""
-
-
-@dataclass
-class Replay:
-    ruleset: Ruleset
-    state: GameState
-    events: list[Event] = field(default_factory=list)
-    commands: list[Command] = field(default_factory=list)
-    where: str = ""
-
-    def send(self, command: Command, entry: Any = None) -> None:
-        try:
-            self.state, more = apply(self.state, command)
-        except IllegalCommand as exc:
-            raise RecordError(
-                f"{self.where}: {_show(entry if entry is not None else command)}: {exc}"
-            ) from None
-        self.commands.append(command)
-        self.events.extend(more)
-
-    def fail(self, entry: Any, message: str) -> RecordError:
-        return RecordError(f"{self.where}: {_show(entry)}: {message}")
-
-
-def _show(entry: Any) -> str:
-    import json
-
-    if isinstance(entry, Command):
-        return json.dumps(entry.to_json(), ensure_ascii=False)
-    return json.dumps(entry, ensure_ascii=False)
+__all__ = ["DAY_KEYS", "RecordError", "Replay", "play_record"]
 
 
 def play_record(record: Mapping[str, Any]) -> Replay:
+    record = copy.deepcopy(record)  # the replay takes entries off its lists; the caller's record stays
     for key in ("ruleset", "seats", "script"):
         if key not in record:
             raise RecordError(f"record: missing key {key!r}")
@@ -108,7 +65,11 @@ def play_record(record: Mapping[str, Any]) -> Replay:
         ((name, value),) = phase.items()
         rp.where = f"script[{i}] ({name})"
         if rp.state.over:
-            raise rp.fail(phase, "the game is already over")
+            raise rp.fail(
+                phase,
+                "the game is already over",
+                "README, Game records: «a phase after the end of the game is an error»",
+            )
         if expected < rp.state.position and name == rp.ruleset.phase_at(expected):
             # A phase of steps where nobody could act passed without waiting (blood's dawn without dawn
             # roles): the script may name it, with nothing in it.
@@ -118,11 +79,15 @@ def play_record(record: Mapping[str, Any]) -> Replay:
             continue
         expected = rp.state.position + 1
         if name != rp.state.phase_name:
-            raise rp.fail(name, f"the engine expects the phase {rp.state.phase_name!r} here")
+            raise rp.fail(
+                name,
+                f"the engine expects the phase {rp.state.phase_name!r} here",
+                "README, Game records: «script lists the phases in the order the preset runs them»",
+            )
         if rp.state.phase == "night":  # a phase of role steps, whatever the preset calls it
             _night(rp, value)
         else:
-            _day(rp, value)
+            replay_day(rp, value)
     return rp
 
 
@@ -156,7 +121,7 @@ def _night(rp: Replay, entries: Any) -> None:
                 rp.send(command, entry)
         rp.send(Advance())
     for (step_id, _), entry in pending:
-        raise rp.fail(entry, _why_not_called(rp, step_id, night))
+        raise rp.fail(entry, _why_not_called(rp, step_id, night), _step_rule(rp, step_id))
 
 
 def _night_entry(rp: Replay, e: Any) -> tuple[str, Command]:
@@ -164,19 +129,31 @@ def _night_entry(rp: Replay, e: Any) -> tuple[str, Command]:
     if not isinstance(e, dict):
         raise rp.fail(e, "an action entry is an object")
     if "team" in e:
-        if set(e) - {"team", "target"}:
-            raise rp.fail(e, "a team entry has only team and target")
+        if set(e) - {"team", "target", "seat"}:
+            raise rp.fail(e, "a team entry has team and target (and seat, for one member's proposal)")
         team = e["team"]
         if team not in rp.ruleset.teams or not rp.ruleset.teams[team].kill_step:
             raise rp.fail(e, f"no team {team!r} shoots in this preset")
-        return rp.ruleset.teams[team].kill_step, TeamAct(team=team, target=int(e.get("target", 0)))
+        step_id = rp.ruleset.teams[team].kill_step
+        if "seat" in e:
+            # One member's proposal (city D-C10: without the don every living member must pick, and only
+            # identical picks make a target); the engine works out the team's target from them.
+            seat = int(e["seat"])
+            if not 1 <= seat <= s.n_seats:
+                raise rp.fail(e, f"there is no seat {seat}")
+            return step_id, Propose(seat=seat, target=int(e.get("target", 0)))
+        return step_id, TeamAct(team=team, target=int(e.get("target", 0)))
     if set(e) - {"seat", "target", "targets", "act"} or "seat" not in e:
         raise rp.fail(e, "an action entry has seat and target (or targets, act)")
     seat = int(e["seat"])
     if not 1 <= seat <= s.n_seats:
         raise rp.fail(e, f"there is no seat {seat}")
     if seat not in s.alive:
-        raise rp.fail(e, f"seat {seat} has been eliminated and cannot act")
+        raise rp.fail(
+            e,
+            f"seat {seat} has been eliminated and cannot act",
+            "D-G6: «Убитые не могут никаким образом участвовать в игре»",
+        )
     targets = (
         tuple(int(t) for t in e["targets"])
         if "targets" in e
@@ -218,166 +195,7 @@ def _why_not_called(rp: Replay, step_id: str, night: int) -> str:
     return f"the step {step_id!r} could not be used on night {night}"
 
 
-# -- day -------------------------------------------------------------------------------------------
-
-
-def _step_keys() -> dict[str, Any]:
-    """Day inputs of the presets' own step kinds: a kind with ``record_key`` reads its entries with
-    ``record(state, entries)``, which takes those of the step now open from the front of the list and
-    returns ``(command, entry)`` pairs (classic: ``court``, ``court_choice``, ``golden_minute``,
-    ``bets``, ``cards``)."""
-    return {kind.record_key: kind for kind in STEP_KINDS.values() if getattr(kind, "record_key", "")}
-
-
-def _rounds(value: Any) -> bool:
-    """A list of rounds (a list of ballots, or of groups of nominations) rather than one."""
-    return (
-        isinstance(value, list)
-        and bool(value)
-        and isinstance(value[0], list)
-        and (not value[0] or isinstance(value[0][0], list))
-    )
-
-
-def _day(rp: Replay, obj: Any) -> None:
-    if not isinstance(obj, dict):
-        raise rp.fail(obj, "a day is an object with voting keys")
-    by_key = _step_keys()
-    for key in by_key:
-        if key in obj and not isinstance(obj[key], list):
-            raise rp.fail({key: obj[key]}, "must be a list")
-    inputs = {key: list(obj[key]) for key in by_key if key in obj}
-    unknown = set(obj) - DAY_KEYS - set(by_key)
-    if unknown:
-        raise rp.fail(sorted(unknown), "unknown keys for a day")
-    for entry in obj.get("fouls", []):
-        rp.send(Foul(seat=int(entry[0]), reason=str(entry[1]) if len(entry) > 1 else ""), entry)
-    for entry in obj.get("removals", []):
-        rp.send(Remove(seat=int(entry[0]), reason=str(entry[1]) if len(entry) > 1 else ""), entry)
-    for seat in obj.get("claims", []):
-        rp.send(Claim(seat=int(seat)), seat)
-    actions = list(obj.get("actions", []))
-    for entry in actions:
-        if not isinstance(entry, dict) or set(entry) != {"seat", "target"}:
-            raise rp.fail(entry, "a day action is {seat, target}")
-    if actions and not rp.ruleset.params.get("acquittal"):
-        raise rp.fail(actions, "nobody has a day ability in this preset")
-    lift = obj.get("lift")
-    # Several rounds of nominations in a day (classic judges: after a spare, D-CL9) are written as a list
-    # of groups, one per nominations step; likewise "votes" as a list of ballots.
-    groups = [[list(n) for n in g] for g in obj["nominations"]] if _rounds(obj.get("nominations")) else []
-    nominations = [] if groups else [list(n) for n in obj.get("nominations", [])]
-    rounds: list[list[Any]] = []
-    if _rounds(obj.get("votes")):
-        rounds.extend(obj["votes"])
-    elif "votes" in obj:
-        rounds.append(obj["votes"])
-    revote = obj.get("revote")
-    if revote:
-        rounds.extend(revote if isinstance(revote[0][0], list) else [revote])
-    answer = obj.get("maniac_answer")
-    tiebreak = obj.get("tiebreak")
-    day = rp.state.day
-    while rp.state.phase == "day" and rp.state.day == day and not rp.state.over:
-        step = rp.state.step
-        if step.kind == "question":
-            if answer is not None:
-                rp.send(Answer(seat=step.seat, yes=bool(answer)), {"maniac_answer": answer})
-                answer = None
-            else:
-                rp.send(Advance())
-        elif step.kind == "speech" and step.round == "day":
-            while nominations and int(nominations[0][0]) == step.seat:
-                n = nominations.pop(0)
-                rp.send(Nominate(seat=int(n[0]), target=int(n[1])), n)
-            rp.send(Advance())
-        elif step.kind == "nominations":
-            if groups:
-                nominations = groups.pop(0)
-            while nominations:
-                n = nominations.pop(0)
-                rp.send(Nominate(seat=int(n[0]), target=int(n[1])), n)
-            rp.send(Advance())
-        elif step.kind == "vote":
-            _ballot(rp, rounds[0] if rounds else [])
-            if rounds and (not rounds[0] or len(step.candidates) > 1):
-                rounds.pop(0)
-        elif (
-            actions
-            and int(actions[0]["target"]) == step.seat
-            and rp.state.phase == "day"
-            and rp.state.step.kind in STEP_KINDS
-        ):
-            entry = actions.pop(0)
-            rp.send(Act(seat=int(entry["seat"]), targets=(int(entry["target"]),)), entry)
-        elif getattr(STEP_KINDS.get(step.kind), "record_key", "") in inputs:
-            kind = STEP_KINDS[step.kind]
-            entries = inputs[kind.record_key]
-            try:
-                taken = kind.record(rp.state, entries)
-            except (ValueError, TypeError, IndexError) as exc:
-                raise rp.fail({kind.record_key: entries[:1]}, str(exc)) from None
-            before = rp.state.step
-            for command, entry in taken:
-                if rp.state.over:
-                    raise rp.fail({kind.record_key: entry}, "the game was already over")
-                rp.send(command, {kind.record_key: entry})
-            if rp.state.step is before and not rp.state.over:
-                rp.send(Advance())
-        elif step.kind == "lift":
-            for voter in lift or []:
-                rp.send(Vote(seat=int(voter)), {"lift": lift})
-            lift = None
-            rp.send(Advance())
-        elif step.kind == "tiebreak" and tiebreak is not None:
-            rp.send(Vote(seat=step.seat, candidate=int(tiebreak)), {"tiebreak": tiebreak})
-            tiebreak = None
-        else:
-            rp.send(Advance())
-    # Every entry of the day must have been used, whether or not the game ended that day.
-    over = " (the game ended this day)" if rp.state.over else ""
-    if nominations or any(groups):
-        left = nominations[0] if nominations else next(g for g in groups if g)[0]
-        raise rp.fail(left, f"nomination out of speaking order (or after the nominations closed){over}")
-    for key, entries in inputs.items():
-        if entries:
-            raise rp.fail({key: entries[0]}, f"no {key} step took this entry this day{over}")
-    if actions:
-        raise rp.fail(actions[0], f"no acquittal was possible at this point of the day{over}")
-    for ballot in rounds:
-        if any(not isinstance(e, list) or len(e) != 2 or e[1] for e in ballot):
-            raise rp.fail(ballot, f"no such ballot took place this day{over}")
-    if tiebreak is not None:
-        raise rp.fail({"tiebreak": tiebreak}, f"no deciding ballot took place this day{over}")
-    if lift:
-        raise rp.fail({"lift": lift}, f"no vote to leave together took place this day{over}")
-    if answer is not None:
-        raise rp.fail({"maniac_answer": answer}, f"the maniac was not asked this day{over}")
-
-
-def _ballot(rp: Replay, queue: list[Any]) -> None:
-    """Vote on the ballot now open, taking its entries from the front of ``queue``. A ballot of one
-    candidate (the sequential variant) takes only his entry and leaves the rest for the next ballots."""
-    s = rp.state
-    order = list(s.step.candidates)
-    if len(order) == 1 and queue and isinstance(queue[0], list) and queue[0][:1] != [order[0]]:
-        rp.send(Advance())
-        return
-    for candidate in order:
-        voters: list[int] = []
-        if queue:
-            entry = queue[0]
-            if not isinstance(entry, list) or len(entry) != 2:
-                raise rp.fail(entry, "a vote entry is [candidate, [voters]]")
-            if int(entry[0]) == candidate:
-                voters = [int(v) for v in entry[1]]
-                queue.pop(0)
-            elif int(entry[0]) not in order:
-                raise rp.fail(entry, f"{entry[0]} is not a candidate (candidates: {order})")
-            else:
-                raise rp.fail(entry, f"the candidates are voted in the order {order}")
-        for v in voters:
-            rp.send(Vote(seat=v, candidate=candidate), [candidate, voters])
-        rp.send(Advance())
-    if queue and len(order) > 1:
-        raise rp.fail(queue[0], f"{queue[0][0]} is not a candidate (candidates: {order})")
+def _step_rule(rp: Replay, step_id: str) -> str:
+    """Why an action can only be taken at its step: the night order of the preset (RULESETS.md 4)."""
+    order = ", ".join(st.id for st in rp.ruleset.night_steps)
+    return f"RULESETS.md 4: a role acts only when the host calls its step, in the night order ({order})"

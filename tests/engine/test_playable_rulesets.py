@@ -54,7 +54,8 @@ def test_blood_s_hunters_count_as_its_mafia(tmp_path: Path) -> None:
     without hunters is refused the same way."""
     path = tmp_path / "variant.toml"
     path.write_text(
-        'extends = "blood"\nid = "x"\ntitle = "x"\n[compositions]\n6 = { count = 1, vampire = 5, hunter = 0 }\n',
+        'extends = "blood"\nid = "x"\ntitle = "x"\n'
+        "[compositions]\n6 = { count = 1, vampire = 5, hunter = 0 }\n",
         encoding="utf-8",
     )
     with pytest.raises(RulesetError) as info:

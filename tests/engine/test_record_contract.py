@@ -1,0 +1,156 @@
+"""Issue 15 (2, 4): records are checked entry by entry, also on the day the game ends, and the record
+contract (README, "Game records") can say what happens at tables: a mafia without its don agreeing
+through each member's proposal, a nominee removed in the middle of a day, speeches and passes,
+permissions to speak; ``python -m engine replay --explain`` names the rule behind a refusal."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.record import RecordError, play_record
+
+ROOT = Path(__file__).resolve().parents[2]
+CITY = ["don", "city_lawyer", "mafioso", "mafioso", "city_sheriff", "ranger", "agent", "doctor", "maniac",
+        "civilian", "civilian", "civilian", "civilian"]  # fmt: skip
+# The don is voted out on day 1; on night 2 the mafia (lawyer 2, mafiosi 3 and 4) has no don.
+DAY_1 = {"day": {"nominations": [[5, 1], [6, 12]], "votes": [[1, [2, 3, 5, 6, 7, 8, 9, 10, 11]], [12, []]]}}
+NIGHT_ROLES = [
+    {"seat": 2, "target": 3},
+    {"seat": 5, "target": 9},
+    {"seat": 7, "target": 11},
+    {"seat": 8, "target": 13},
+]
+
+
+def _mafia(*targets: int) -> list[dict[str, int]]:
+    return [{"team": "mafia", "seat": seat, "target": t} for seat, t in zip((2, 3, 4), targets, strict=True)]
+
+
+def city(*script: dict[str, Any]) -> Any:
+    return play_record(
+        {"ruleset": "city", "seed": 3, "seats": CITY, "script": [{"night": []}, DAY_1, *script]}
+    )
+
+
+def brief(events: Any, *types: str) -> list[tuple[Any, ...]]:
+    fields = ("seat", "target", "allow", "reason")
+    return [(e.type, *(v for k, v in e.data.items() if k in fields)) for e in events if e.type in types]
+
+
+def test_a_mafia_without_its_don_agrees_through_each_member_s_proposal() -> None:
+    """D-C10: «Without the don, every living mafia member must pick; identical picks → target; otherwise
+    → miss» — written as one team entry per member, ``{"team": "mafia", "seat": s, "target": t}``."""
+    agreed = city({"night": [*_mafia(10, 10, 10), *NIGHT_ROLES]})
+    assert ("killed", 10) in brief(agreed.events, "killed")
+    split = city({"night": [*_mafia(10, 10, 11), *NIGHT_ROLES]})
+    assert brief(split.events, "killed") == [("killed", 1)] or ("killed", 10) not in brief(
+        split.events, "killed"
+    )
+    assert any(e.type == "team_missed" for e in split.events)
+
+
+SPOKE = [10, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13]  # the night victim's words, then the day's speeches
+DAY_2 = {
+    "permissions": [[3, 5], [3, 5, False]],
+    "passes": [4],
+    "nominations": [[3, 12], [4, 13]],
+}
+
+
+def test_speeches_passes_and_permissions_are_replayed_and_checked() -> None:
+    """001: «В свою минуту игрок может также разрешить говорить другому игроку, а затем отозвать
+    разрешение (например, - «разрешаю 5», «запрещаю 5»)» and «Минуту речи игрок может завершить досрочно
+    словом «пас»»; ``speeches`` lists every speech of the day in the order the host gives the floor (the
+    night victim's words first)."""
+    votes = [[12, [2]], [13, []]]  # 12 is voted out and says farewell
+    r = city(
+        {"night": [*_mafia(10, 10, 10), *NIGHT_ROLES]},
+        {"day": {**DAY_2, "speeches": [*SPOKE, 12], "votes": votes}},
+    )
+    told = brief(r.events, "permission", "passed")
+    assert told == [("permission", 3, 5, True), ("permission", 3, 5, False), ("passed", 4)]
+    with pytest.raises(RecordError, match="the floor goes to seat 2") as info:
+        city({"night": [*_mafia(10, 10, 10), *NIGHT_ROLES]}, {"day": {**DAY_2, "speeches": [10, 3]}})
+    assert "speeches" in info.value.rule
+    with pytest.raises(RecordError, match="no speech left"):
+        city({"night": [*_mafia(10, 10, 10), *NIGHT_ROLES]}, {"day": {**DAY_2, "passes": [4, 4]}})
+    with pytest.raises(RecordError, match="not in the speaker's own speech"):
+        city({"night": [*_mafia(10, 10, 10), *NIGHT_ROLES]}, {"day": {**DAY_2, "permissions": [[1, 5]]}})
+
+
+def test_a_nominee_removed_before_the_vote_cancels_it_and_during_it_does_not() -> None:
+    """001: «Если игровой стол днём покинул игрок, выставленный на голосование, голосование не состоится,
+    если удаление случилось в момент голосования, голоса засчитываются, голосование не отменяется» —
+    a removal names its moment: ``{"speech": seat}`` (in that speech), ``{"ballot": candidate}``."""
+    night = {"night": [*_mafia(10, 10, 10), *NIGHT_ROLES]}
+    before = city(night, {"day": {**DAY_2, "removals": [[12, "confession", {"speech": 13}]]}})
+    assert ("removed", 12, "confession") in brief(before.events, "removed")
+    assert [e.data["reason"] for e in before.events if e.type == "no_elimination"][-1:] == ["cancelled"]
+    during = city(night, {"day": {**DAY_2, "removals": [[12, "confession", {"ballot": 13}]],
+                                  "votes": [[12, [2, 3, 5, 6, 7, 8]], [13, [4]]]}})  # fmt: skip
+    # the removed nominee's six votes still count: he has left already, so nobody else is executed
+    counts = [(e.data["candidate"], e.data["count"]) for e in during.events if e.type == "vote_count"][-2:]
+    assert counts == [(12, 6), (13, 1)]
+    assert not [e for e in during.events if e.type == "executed" and e.data["seat"] == 13]
+    with pytest.raises(RecordError, match="this moment did not come"):
+        city(night, {"day": {**DAY_2, "removals": [[12, "confession", {"ballot": 7}]]}})
+
+
+def test_the_keys_the_engine_already_accepted_are_part_of_the_contract() -> None:
+    """README, Game records: ``options.immunity`` (city D-C5: «those who take part are immune»),
+    ``removals: [[seat, "confession"]]`` at the start of a day, and last words as ``speech`` events with
+    their ``purpose``."""
+    r = play_record({"ruleset": "city", "seed": 3, "seats": CITY, "options": {"immunity": [10]},
+                     "script": [{"night": []}, {"day": {"removals": [[13, "confession"]]}}]})  # fmt: skip
+    assert 10 in r.state.immune
+    assert ("removed", 13, "confession") in brief(r.events, "removed")
+    farewell = [e.data for e in city().events if e.type == "speech" and e.data["purpose"] == "farewell"]
+    assert farewell and farewell[0]["seat"] == 1
+
+
+def test_an_entry_left_over_on_the_winning_day_is_an_error() -> None:
+    """Issue 15 (2): «Every entry of a record is checked, whenever the game ends» — a second golden minute
+    on the winning day is refused as on any other day."""
+    path = ROOT / "tests" / "records" / "invalid" / "classic-golden-minute-twice-on-the-winning-day.json"
+    with pytest.raises(RecordError, match="the game ended this day"):
+        play_record(json.loads(path.read_text(encoding="utf-8")))
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "engine", "replay", *args], cwd=ROOT, capture_output=True,
+                          text=True, encoding="utf-8", timeout=60)  # fmt: skip
+
+
+def test_replay_explain_prints_the_rule_that_forbids_the_entry() -> None:
+    """Issue 15: «`python -m engine replay --explain` prints, for a rejected record, the rule that forbids
+    the entry» — here D-G4 for a doctor who may not heal himself; without --explain one line only."""
+    path = str(ROOT / "tests" / "records" / "invalid" / "hobbyworld-doctor-self.json")
+    plain, explained = _cli(path), _cli("--explain", path)
+    assert plain.returncode == explained.returncode == 2 and not explained.stdout
+    assert len(plain.stderr.splitlines()) == 1
+    first, rule = explained.stderr.splitlines()
+    assert first == plain.stderr.strip()
+    assert rule.startswith("rule: D-G4") and "own user" in rule
+    court = _cli(
+        "--explain", str(ROOT / "tests" / "records" / "invalid" / "classic-court-accused-judge-votes.json")
+    )
+    assert court.stderr.splitlines()[1].startswith("rule: 002: «")
+
+
+def test_the_readme_documents_every_key_of_the_record_contract() -> None:
+    """Issue 15: «document every key in the README's "Game records" section» — every top-level, day and
+    night key the replay reads, and the removal moments."""
+    from engine.record_day import DAY_KEYS, MOMENTS, _step_keys
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Game records", 1)[1].split("\n## ", 1)[0]
+    keys = {"ruleset", "options", "immunity", "seed", "seats", "script", "team", "seat", "target", "targets"}
+    keys |= {"act", *DAY_KEYS, *MOMENTS, *_step_keys()}
+    missing = sorted(k for k in keys if f"`{k}`" not in section and f'"{k}"' not in section)
+    assert missing == []
