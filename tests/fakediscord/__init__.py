@@ -19,7 +19,8 @@ trust_test_certificate()
 if TYPE_CHECKING:
     from .audio import AudioStore, OpusFrames, dominant_frequency, encode_opus, tone_pcm
     from .driver import Club, InteractionRecord
-    from .ratelimits import MEMBER_EDIT, RateLimits
+    from .faults import Faults
+    from .ratelimits import MEMBER_EDIT, MESSAGE_SEND, RateLimits
     from .rest import RestCall
     from .server import FakeDiscord
     from .world import Channel, ChannelType, Guild, Member, Message, Role, User, VoiceState
@@ -32,7 +33,9 @@ _HOME = {
     "tone_pcm": "audio",
     "Club": "driver",
     "InteractionRecord": "driver",
+    "Faults": "faults",
     "MEMBER_EDIT": "ratelimits",
+    "MESSAGE_SEND": "ratelimits",
     "RateLimits": "ratelimits",
     "RestCall": "rest",
     "FakeDiscord": "server",
@@ -58,11 +61,13 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "MEMBER_EDIT",
+    "MESSAGE_SEND",
     "AudioStore",
     "Channel",
     "ChannelType",
     "Club",
     "FakeDiscord",
+    "Faults",
     "Guild",
     "InteractionRecord",
     "Member",

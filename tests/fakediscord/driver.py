@@ -159,6 +159,12 @@ class Driver:
         self.dispatch("GUILD_MEMBER_REMOVE", {"guild_id": str(club.id), "user": user_json(member.user)})
         await self.gateway.flush()
 
+    async def set_role_permissions(self: FakeDiscord, club: Club, role: Role, permissions: int) -> None:
+        """Change a role's permissions (e.g. take Mute Members from the bot's role and give it back)."""
+        role.permissions = permissions
+        self.dispatch("GUILD_ROLE_UPDATE", {"guild_id": str(club.id), "role": role_json(role)})
+        await self.gateway.flush()
+
     # -- voice ------------------------------------------------------------------------------------
 
     async def join_voice(

@@ -210,6 +210,24 @@ class Gateway:
         assert self.session is not None and self.session.connection is not None, "the bot is not connected"
         self.session.connection.send({"op": RECONNECT, "d": None})
 
+    def invalidate_session(self) -> None:
+        """Send op 9 INVALID_SESSION (not resumable), as Discord does when it lost the session: the bot
+        must IDENTIFY again, and the new READY and GUILD_CREATEs replace every object it had cached."""
+        session = self.session
+        assert session is not None and session.connection is not None, "the bot is not connected"
+        del self.sessions[session.id]  # a RESUME of it fails from now on
+        self.session = None
+        session.connection.send({"op": INVALID_SESSION, "d": False})
+
+    async def wait_identified(self, count: int, timeout: float = 15.0) -> None:
+        """Wait until the bot has identified `count` times and processed what followed."""
+        await self.fake.wait_for(
+            lambda: self.identifies >= count and self.session is not None,
+            timeout=timeout,
+            what=f"IDENTIFY number {count}",
+        )
+        await self.flush(timeout)
+
     async def flush(self, timeout: float = 5.0) -> None:
         """Return once the bot has processed every event sent so far.
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 MEMBER_EDIT = "PATCH /guilds/{guild_id}/members/{user_id}"
+MESSAGE_SEND = "POST /channels/{channel_id}/messages"
 
 
 @dataclass

@@ -128,6 +128,11 @@ class Rest:
             call.status = 401
             self._record(call)
             return json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+        fault = self.fake.faults.take(call.route)
+        if fault is not None:
+            call.status, call.response = fault, {"message": f"{fault}: Service Unavailable", "code": 0}
+            self._record(call)
+            return json_response(call.response, status=fault)
         decision = self.fake.rate_limits.check(call.route, _major(call.params))
         if not decision.allowed:
             call.status = 429

@@ -13,6 +13,7 @@ from aiohttp import web
 
 from . import routes_app, routes_guild  # noqa: F401  (importing them registers the routes)
 from .driver import Driver, InteractionRecord
+from .faults import Faults
 from .gateway import Gateway
 from .ratelimits import RateLimits
 from .rest import API_PREFIX, Rest, RestCall
@@ -32,6 +33,7 @@ class FakeDiscord(Driver):
         self.token = token or f"fake.{secrets.token_urlsafe(24)}"
         self.world = World()
         self.rate_limits = RateLimits()
+        self.faults = Faults()
         self.calls: list[RestCall] = []
         self.unknown_routes: list[str] = []
         self.server_errors: list[str] = []  # exceptions inside the stand-in: bugs to fix here

@@ -1,0 +1,48 @@
+"""Faults Discord has and a test can ask for. This is the REST part: 5xx answers. (INVALID_SESSION is
+`Gateway.invalidate_session`, a lost permission `Driver.set_role_permissions`.)
+
+`fake.faults.fail(MEMBER_EDIT, status=503, times=2)` answers the next two member edits with 503 before
+the handler runs, as Discord's edge does when a backend is down: nothing in the world changes. discord.py
+retries 500, 502, 504 and 524 itself (sleeping 1 + 2·n s) but raises `DiscordServerError` on a 503 at
+once, which is the case the bot must handle; `times=None` keeps failing until `clear()`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class _Plan:
+    status: int
+    left: int | None  # None: for ever
+
+
+@dataclass
+class Faults:
+    plans: dict[str, _Plan] = field(default_factory=dict)
+    served: list[tuple[str, int]] = field(default_factory=list)  # (route, status) of every fault served
+
+    def fail(self, route: str, *, status: int = 503, times: int | None = 1) -> None:
+        """Answer the next `times` requests to `route` (a template, e.g. MEMBER_EDIT) with `status`."""
+        if not 500 <= status <= 599:
+            raise ValueError("faults are server errors; permissions and rate limits have their own switches")
+        self.plans[route] = _Plan(status, times)
+
+    def clear(self, route: str | None = None) -> None:
+        if route is None:
+            self.plans.clear()
+        else:
+            self.plans.pop(route, None)
+
+    def take(self, route: str) -> int | None:
+        """The status to answer this request with instead of serving it, if one is planned."""
+        plan = self.plans.get(route)
+        if plan is None:
+            return None
+        if plan.left is not None:
+            plan.left -= 1
+            if plan.left <= 0:
+                del self.plans[route]
+        self.served.append((route, plan.status))
+        return plan.status
