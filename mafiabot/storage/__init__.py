@@ -15,12 +15,15 @@ from mafiabot.ratings import EloConfig, PointsRules
 from mafiabot.storage.base import Clock, NotFound, StorageError, utc_now
 from mafiabot.storage.conduct import ConductMixin
 from mafiabot.storage.games import SeatAssignment, SeatResult
+from mafiabot.storage.ledger import LedgerMixin
 from mafiabot.storage.migrate import DEFAULT_URL, make_engine, upgrade
 from mafiabot.storage.models import (
     Foul,
     Game,
     GameStatus,
     GuildSettings,
+    HeldMute,
+    MuteHold,
     Participant,
     PendingUnmute,
     Player,
@@ -30,7 +33,7 @@ from mafiabot.storage.models import (
 from mafiabot.storage.reports import Board, BoardRow, GameRecord, GameSummary, Profile, ReportsMixin, Tally
 
 
-class Storage(ConductMixin, ReportsMixin):
+class Storage(ConductMixin, ReportsMixin, LedgerMixin):
     """The bot's one entry point to the database."""
 
     def __init__(
@@ -68,6 +71,8 @@ __all__ = [
     "GameStatus",
     "GameSummary",
     "GuildSettings",
+    "HeldMute",
+    "MuteHold",
     "NotFound",
     "Participant",
     "PendingUnmute",

@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from mafiabot.storage.base import NotFound, StorageBase, StorageError
+from mafiabot.storage.ledger import give_back_game
 from mafiabot.storage.models import Game, GameCommand, GameStatus, Participant, Player, Season
 
 
@@ -218,6 +219,8 @@ class GamesMixin(StorageBase):
             if left is not None:
                 row.left = left
             session.add(row)
+            if left:  # a player who left the game is owed his voice, in the same transaction
+                give_back_game(session, game_id, self._now(None), [row.user_id])
 
     # --- command log and timers ----------------------------------------------------------------------
 
@@ -279,6 +282,7 @@ class GamesMixin(StorageBase):
             game.end_reason = reason
             game.timers = {}
             session.add(game)
+            give_back_game(session, game_id, now)  # the voice ledger: the same transaction as the status
             session.flush()
             return game
 
@@ -288,6 +292,7 @@ class GamesMixin(StorageBase):
             game = self._running_game(session, game_id)
             game.status = GameStatus.ABORTED
             game.ended_at = self._now(at)
+            give_back_game(session, game_id, game.ended_at)  # the voice ledger, with the status
             game.end_reason = reason[:200]
             game.timers = {}
             session.add(game)

@@ -191,6 +191,37 @@ class PendingUnmute(SQLModel, table=True):
     created_at: datetime = _time()
 
 
+class MuteHold:
+    """Where a member the bot changed stands in the voice ledger."""
+
+    HELD = "held"  # a game holds his mute: the game's step decides it
+    GIVE_BACK = "give_back"  # no game wants him any more: his own state is owed to him
+
+
+class HeldMute(SQLModel, table=True):
+    """The voice ledger: a member whose server mute the bot changed, stored *before* the change.
+
+    `original_mute` is his own state before the game. The row goes only once Discord confirmed the
+    state given back; `failure` (why the last attempt was refused) and `told` (the moderator was told
+    once in `text_channel_id`) are for a refusal that must wait, e.g. a lost permission.
+    """
+
+    __tablename__ = "voice_mutes"
+    __table_args__ = (sa.Index("ix_voice_mutes_game", "game_id"),)
+
+    guild_id: int = Field(sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    user_id: int = Field(sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    game_id: int | None = Field(default=None, nullable=True)
+    voice_channel_id: int = _snowflake()
+    text_channel_id: int = _snowflake()
+    original_mute: bool = False
+    state: str = Field(default=MuteHold.HELD, sa_type=sa.String(20))
+    failure: str | None = Field(default=None, sa_type=sa.String(200), nullable=True)
+    told: bool = False
+    created_at: datetime = _time()
+    updated_at: datetime = _time()
+
+
 class GuildSettings(SQLModel, table=True):
     """Per-guild settings; a guild without a row uses the defaults below."""
 

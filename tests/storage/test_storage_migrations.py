@@ -22,6 +22,7 @@ TABLES = {
     "rating_changes",
     "pending_unmutes",
     "guild_settings",
+    "voice_mutes",
 }
 
 
@@ -36,10 +37,10 @@ def table_names(url: str) -> set[str]:
 def test_empty_database_to_head(scratch_url: str) -> None:
     assert current_revision(scratch_url) is None
     upgrade(scratch_url)
-    assert current_revision(scratch_url) == head_revision() == "0002"
+    assert current_revision(scratch_url) == head_revision() == "0003"
     assert table_names(scratch_url) == TABLES
     upgrade(scratch_url)  # a second start changes nothing
-    assert current_revision(scratch_url) == "0002"
+    assert current_revision(scratch_url) == "0003"
 
 
 def test_models_and_migrations_agree(scratch_url: str) -> None:
@@ -50,7 +51,7 @@ def test_models_and_migrations_agree(scratch_url: str) -> None:
 
 def test_upgrade_from_previous_revision_keeps_data(scratch_url: str) -> None:
     upgrade(scratch_url, "0001")
-    assert table_names(scratch_url) == TABLES - {"pending_unmutes", "guild_settings"}
+    assert table_names(scratch_url) == TABLES - {"pending_unmutes", "guild_settings", "voice_mutes"}
     engine = make_engine(scratch_url)
     started = datetime(2026, 1, 5, 19, 0)
     with engine.begin() as connection:
@@ -89,7 +90,7 @@ def test_upgrade_from_previous_revision_keeps_data(scratch_url: str) -> None:
 
     storage = Storage.open(scratch_url)  # the bot's start: migrates to head
     try:
-        assert current_revision(scratch_url) == "0002"
+        assert current_revision(scratch_url) == "0003"
         [game] = storage.running_games()
         assert (game.id, game.guild_id, game.options, game.seed) == (1, GUILD, {"night": 30}, 42)
         assert game.timers == {}  # filled by the new column's default
@@ -105,6 +106,23 @@ def test_upgrade_from_previous_revision_keeps_data(scratch_url: str) -> None:
             ).id
             == 2
         )
+    finally:
+        storage.close()
+
+
+def test_a_pending_unmute_of_revision_0002_is_owed_by_the_ledger(scratch_url: str) -> None:
+    upgrade(scratch_url, "0002")
+    engine = make_engine(scratch_url)
+    with engine.begin() as connection:
+        connection.execute(
+            sa.text("INSERT INTO pending_unmutes (guild_id, user_id, created_at) VALUES (:g, 101, :t)"),
+            {"g": GUILD, "t": datetime(2026, 1, 5, 19, 0)},
+        )
+    engine.dispose()
+    storage = Storage.open(scratch_url)
+    try:
+        [row] = storage.held_mutes(GUILD)
+        assert (row.user_id, row.state, row.original_mute, row.game_id) == (101, "give_back", False, None)
     finally:
         storage.close()
 

@@ -1,0 +1,77 @@
+"""The voice ledger: held before a mute, owed back with the game's end, gone only once confirmed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from storage_helpers import GUILD, SEATS_7
+
+from mafiabot.storage import Game, MuteHold, SeatResult, Storage
+
+VOICE, TEXT = 700_000_000_000_000_001, 700_000_000_000_000_002
+
+
+def _hold(storage: Storage, game_id: int | None, originals: dict[int, bool]) -> None:
+    storage.hold_mutes(
+        guild_id=GUILD, game_id=game_id, voice_channel_id=VOICE, text_channel_id=TEXT, originals=originals
+    )
+
+
+def _states(storage: Storage) -> dict[int, str]:
+    return {row.user_id: row.state for row in storage.held_mutes(GUILD)}
+
+
+def test_a_hold_keeps_the_members_own_state_from_before_the_first_game(
+    storage: Storage, new_game: Callable[..., Game]
+) -> None:
+    first, second = new_game().id, new_game().id
+    _hold(storage, first, {101: False, 102: True})
+    _hold(storage, second, {101: True})  # seen muted by the bot's own mute: the first original stays
+    rows = {row.user_id: row for row in storage.held_mutes(GUILD)}
+    assert rows[101].original_mute is False and rows[101].game_id == second
+    assert rows[102].original_mute is True and rows[102].game_id == first
+    assert {row.state for row in rows.values()} == {MuteHold.HELD}
+    assert (rows[101].voice_channel_id, rows[101].text_channel_id) == (VOICE, TEXT)
+
+
+def test_finishing_a_game_owes_its_members_in_the_same_transaction(
+    storage: Storage, new_game: Callable[..., Game]
+) -> None:
+    game, other = new_game().id, new_game().id
+    assert game is not None and other is not None
+    _hold(storage, game, {101: False, 102: False})
+    _hold(storage, other, {103: False})
+    results = [SeatResult(seat=s.seat, result="draw") for s in SEATS_7]
+    storage.finish_game(game, winners=[], results=results)
+    assert _states(storage) == {101: MuteHold.GIVE_BACK, 102: MuteHold.GIVE_BACK, 103: MuteHold.HELD}
+    storage.abort_game(other, "стоп")
+    assert set(_states(storage).values()) == {MuteHold.GIVE_BACK}
+
+
+def test_a_player_who_left_is_owed_his_voice_with_the_mark(
+    storage: Storage, new_game: Callable[..., Game]
+) -> None:
+    game = new_game().id
+    _hold(storage, game, {101: False, 102: False})
+    storage.mark_participant(game, 1, removed=True, left=True)
+    assert _states(storage) == {101: MuteHold.GIVE_BACK, 102: MuteHold.HELD}
+    storage.mark_participant(game, 2, removed=True)  # a removal for fouls: he stays at the table
+    assert _states(storage) == {101: MuteHold.GIVE_BACK, 102: MuteHold.HELD}
+
+
+def test_a_refusal_is_remembered_until_the_release_is_confirmed(
+    storage: Storage, new_game: Callable[..., Game]
+) -> None:
+    game = new_game().id
+    _hold(storage, game, {101: False, 102: False})
+    storage.give_back(game, [101])
+    storage.refused(GUILD, [101], "нет права «Отключать участникам микрофон»")
+    [row] = storage.held_mutes(GUILD, user_id=101)
+    assert row.state == MuteHold.GIVE_BACK and row.failure and not row.told
+    storage.mark_told(GUILD, [101])
+    assert storage.held_mutes(GUILD, user_id=101)[0].told
+    storage.released(GUILD, 101)
+    assert _states(storage) == {102: MuteHold.HELD}
+    storage.give_back_member(GUILD, 102)
+    assert _states(storage) == {102: MuteHold.GIVE_BACK}
+    assert storage.held_mutes(GUILD, game_id=game)[0].user_id == 102
