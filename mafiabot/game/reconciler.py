@@ -1,0 +1,149 @@
+"""The reconciler: drives Discord's voice state to what the ledger owes and the running games need.
+
+It runs on start (after the games were resumed), on every voice connect of a member in the ledger, when
+the bot's permissions change, after a game's end, and every `interval` seconds. A member a running
+table owns (he is in its voice channel) is the table's; every other member in the ledger is owed his own
+state: given back if he is in voice, on his next connect if not (Discord refuses to edit a member who is
+not in voice). A refusal keeps him owed, and the moderator is told once, in the game's channel, who could
+not be given his voice back and why; the next attempt comes with the permission or the next round.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+from collections.abc import Callable
+
+import discord
+
+from mafiabot.game.ledger import Owed, VoiceLedger
+from mafiabot.retry import retried
+
+log = logging.getLogger(__name__)
+
+NO_MUTE_PERMISSION = "у бота нет права «Отключать участникам микрофон»"
+
+
+class Reconciler:
+    def __init__(
+        self,
+        client: discord.Client,
+        ledger: VoiceLedger,
+        *,
+        owned: Callable[[discord.Member], bool],
+        interval: float = 60.0,
+    ) -> None:
+        self.client = client
+        self.ledger = ledger
+        self._owned = owned  # a running table has this member in its channel: its mutes are the table's
+        self.interval = interval
+        self._lock = asyncio.Lock()
+        self._task: asyncio.Task[None] | None = None
+        self.given_back = 0  # confirmed by Discord (tests and benchmarks)
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._every_interval(), name="voice reconciler")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _every_interval(self) -> None:
+        while True:
+            await asyncio.sleep(self.interval)
+            try:
+                await self.settle()
+            except Exception:  # a database or Discord outage: the next round tries again
+                log.exception("Voice reconciliation failed; it runs again in %.0f s", self.interval)
+
+    async def on_connect(self, member: discord.Member) -> None:
+        """A member connected to voice (or moved): if the ledger owes him, now Discord lets us pay."""
+        await self.settle(member.guild.id, user_id=member.id)
+
+    async def settle(
+        self, guild_id: int | None = None, *, user_id: int | None = None, game_id: int | None = None
+    ) -> list[Owed]:
+        """Give back what can be given back now; returns the rows still owed (not in voice, refused)."""
+        async with self._lock:
+            rows = await self.ledger.owed(guild_id, user_id=user_id, game_id=game_id)
+            left: list[Owed] = []
+            refused: dict[tuple[int, str], list[Owed]] = {}
+            for row in rows:
+                outcome = await self._give_back(row)
+                if outcome is None:
+                    continue
+                left.append(row)
+                if outcome:
+                    refused.setdefault((row.guild_id, outcome), []).append(row)
+            for (guild, failure), owed in refused.items():
+                await self.ledger.refused(guild, [r.user_id for r in owed], failure)
+                await self._tell(guild, failure, [r for r in owed if not r.told])
+            return left
+
+    async def _give_back(self, row: Owed) -> str | None:
+        """None: settled (or the table's); "": owed until he connects; else why Discord refused."""
+        guild = self.client.get_guild(row.guild_id)
+        member = guild.get_member(row.user_id) if guild is not None else None
+        if member is None:
+            return ""  # not on the server (or not seen yet): kept for when he is
+        if self._owned(member):
+            return None
+        if member.voice is None or member.voice.channel is None:
+            return ""
+        if member.voice.mute == row.original_mute:
+            await self.ledger.released(row.guild_id, row.user_id)  # Discord's own state confirms it
+            return None
+        try:
+            await retried(
+                lambda: member.edit(mute=row.original_mute, reason="Мафия: возвращаем микрофон"),
+                what="Giving a member his voice back",
+                extra={"guild_id": row.guild_id, "game_id": row.game_id},
+            )
+        except discord.Forbidden:
+            log.warning(
+                "Cannot give a member his voice back: no permission", extra={"guild_id": row.guild_id}
+            )
+            return NO_MUTE_PERMISSION
+        except discord.HTTPException as error:
+            if error.status == 400:  # he left voice meanwhile: his next connect
+                return ""
+            log.warning("Cannot give a member his voice back: %s", error, extra={"guild_id": row.guild_id})
+            return f"Discord ответил ошибкой {error.status}"
+        await self.ledger.released(row.guild_id, row.user_id)
+        self.given_back += 1
+        return None
+
+    async def _tell(self, guild_id: int, failure: str, rows: list[Owed]) -> None:
+        """Once per member and refusal: say in the game's channel who is still muted and why."""
+        by_channel: dict[int, list[Owed]] = {}
+        for row in rows:
+            by_channel.setdefault(row.text_channel_id, []).append(row)
+        guild = self.client.get_guild(guild_id)
+        for channel_id, owed in by_channel.items():
+            channel = guild.get_channel(channel_id) if guild is not None else None
+            who = ", ".join(f"<@{row.user_id}>" for row in owed)
+            if not isinstance(channel, discord.abc.Messageable):
+                log.warning(
+                    "Members left muted (%s), no channel to say so", failure, extra={"guild_id": guild_id}
+                )
+                continue
+            text = (
+                f"⚠️ Не удалось вернуть микрофон: {who} — {failure}. "
+                "Бот вернёт его сам, как только сможет (или снимите заглушение вручную)."
+            )
+            try:
+                await retried(
+                    functools.partial(channel.send, text, allowed_mentions=discord.AllowedMentions.none()),
+                    what="Telling the moderator about members left muted",
+                    extra={"guild_id": guild_id},
+                )
+            except discord.HTTPException:
+                log.exception("Could not tell the moderator who is left muted", extra={"guild_id": guild_id})
+                continue
+            await self.ledger.mark_told(guild_id, [row.user_id for row in owed])
