@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import io
 
 import discord
 import pytest
 from fakediscord import MEMBER_EDIT, MESSAGE_SEND, Club, FakeDiscord
 from fakediscord import permissions as perms
+from fakediscord.world import Overwrite
 
 from mafiabot.bot import MafiaBot
 
@@ -97,3 +99,13 @@ async def test_invalid_session_makes_the_bot_identify_again_with_new_objects(
     assert isinstance(old_channel, discord.VoiceChannel) and isinstance(new_channel, discord.VoiceChannel)
     assert [m.id for m in new_channel.members] == [club.players[0].id]
     assert old_channel.members == []
+
+
+async def test_an_upload_needs_attach_files(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
+    channel = bot.get_channel(club.text.id)
+    assert isinstance(channel, discord.TextChannel)
+    club.text.overwrites.append(Overwrite(club.bot_role.id, 0, deny=perms.ATTACH_FILES))
+    with pytest.raises(discord.Forbidden):
+        await channel.send("Протокол игры:", file=discord.File(io.BytesIO(b"{}"), filename="game.json"))
+    await channel.send("Протокол игры не приложен.")  # text alone still goes
+    assert [m.content for m in fake.messages(club.text)] == ["Протокол игры не приложен."]

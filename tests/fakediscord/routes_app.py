@@ -98,6 +98,8 @@ async def create_message(rest: Rest, request: Request) -> Any:
     else:
         send = perms.SEND_MESSAGES_IN_THREADS if channel.type in ChannelType.THREADS else perms.SEND_MESSAGES
         rest.require(channel, channel.guild_id, perms.VIEW_CHANNEL, send)
+        if (request.body or {}).get("\0files"):
+            rest.require(channel, channel.guild_id, perms.ATTACH_FILES)  # an upload needs Attach Files
     message = rest.message_from(channel, request.body or {})
     data = message_json(message)
     rest.fake.dispatch("MESSAGE_CREATE", data)
