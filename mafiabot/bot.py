@@ -190,6 +190,22 @@ class MafiaBot(commands.Bot):
         if not self._restored:  # READY comes again after a reconnect: the games resume once
             self._restored = True
             await restart.restore(self.games)
+            return
+        for guild in self.guilds:  # a new session (INVALID_SESSION): discord.py made new objects
+            self.games.guild_seen_again(guild)
+
+    # The bot's permissions may have come back: what the voice ledger owes in the guild is retried.
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        await self.games.reconciler.settle(after.guild.id)
+
+    async def on_guild_channel_update(
+        self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
+    ) -> None:
+        await self.games.reconciler.settle(after.guild.id)
+
+    async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:
+        if self.user is not None and after.id == self.user.id:
+            await self.games.reconciler.settle(after.guild.id)
 
     async def on_voice_state_update(
         self, member: discord.Member, before: discord.VoiceState, after: discord.VoiceState

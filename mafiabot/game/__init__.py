@@ -7,10 +7,12 @@ The modules, from the top floor down (``[tool.importlinter]`` keeps the floors a
 - ``restart``: resumes the stored games after a restart.
 - ``service``: the running tables, the door, starting, stopping and ending a game; listens to sessions.
 - ``actions`` (the click handlers by name), ``host_voice`` (TTS, joining voice), ``presence`` (voice
-  events, leave timers, owed unmutes), ``immunity`` (city's, between games), ``team_chat``,
+  events, leave timers), ``immunity`` (city's, between games), ``team_chat``,
   ``preset_controls`` (the presets' own panel and prompt items).
 - ``table``: renders events into messages, DMs, the panel and prompts; drives the voice controller.
-- ``components`` (buttons and selects, read from the session) and ``records`` (every database call).
-- ``session`` (state, log, lock, clock; no I/O), ``lobbies``, ``render``, ``speaker``, ``voice``.
+- ``components`` (buttons and selects, read from the session), ``records`` (every database call of a
+  game) and ``reconciler`` (gives back what the voice ledger owes: on start, on connects, every round).
+- ``session`` (state, log, lock, clock; no I/O), ``lobbies``, ``render``, ``speaker``, ``voice``,
+  ``ledger`` (who the bot muted, in which game, and his own state before it).
 - ``pacing`` (D-G8 night-step lengths per server), ``lobby``.
 """

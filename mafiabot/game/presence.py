@@ -1,6 +1,6 @@
 """Who is in the games' voice channels: a living player who leaves is removed from the table after a
-grace period (unless he comes back); a player the bot left server-muted is unmuted when he next joins
-voice outside a game."""
+grace period (unless he comes back); a member the voice ledger owes is given his own state back when he
+next connects (the reconciler)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable, Mapping
 import discord
 
 import engine
-from mafiabot.game.records import GameRecords
+from mafiabot.game.reconciler import Reconciler
 from mafiabot.game.table import Table
 
 log = logging.getLogger(__name__)
@@ -21,9 +21,9 @@ Submit = Callable[[Table, engine.Command], Awaitable[list[engine.Event]]]
 
 
 class Presence:
-    def __init__(self, tables: Mapping[int, Table], records: GameRecords, submit: Submit) -> None:
+    def __init__(self, tables: Mapping[int, Table], reconciler: Reconciler, submit: Submit) -> None:
         self.tables = tables  # by voice channel id
-        self.records = records
+        self.reconciler = reconciler
         self.submit = submit
         self.leave_grace = 60.0
 
@@ -51,14 +51,7 @@ class Presence:
         if left_table is not None:
             await left_table.voice.member_left(member)
         if joined:
-            await self._unmute_if_owed(member)
-
-    async def _unmute_if_owed(self, member: discord.Member) -> None:
-        owed = await self.records.take_owed_unmute(member.guild.id, member.id)
-        if owed and member.voice is not None and member.voice.mute:
-            table = self.tables.get(member.voice.channel.id) if member.voice.channel else None
-            if table is None:
-                await member.edit(mute=False, reason="Мафия: снимаем заглушение после игры")
+            await self.reconciler.on_connect(member)  # Discord lets us edit him only now he is in voice
 
     def _start_leave_timer(self, table: Table, user_id: int) -> None:
         seat = table.session.seat_of(user_id)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 import discord
 
 from mafiabot.game.ledger import Owed, VoiceLedger
-from mafiabot.retry import retried
+from mafiabot.retry import ATTEMPTS, retried
 
 log = logging.getLogger(__name__)
 
@@ -41,13 +41,19 @@ class Reconciler:
         self.interval = interval
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
+        self._stopped = False
         self.given_back = 0  # confirmed by Discord (tests and benchmarks)
 
+    @property
+    def stopped(self) -> bool:
+        return self._stopped
+
     def start(self) -> None:
-        if self._task is None:
+        if self._task is None and not self._stopped:
             self._task = asyncio.create_task(self._every_interval(), name="voice reconciler")
 
     async def stop(self) -> None:
+        self._stopped = True  # the bot is closing: a restore still under way must not start a round
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -70,12 +76,17 @@ class Reconciler:
         self, guild_id: int | None = None, *, user_id: int | None = None, game_id: int | None = None
     ) -> list[Owed]:
         """Give back what can be given back now; returns the rows still owed (not in voice, refused)."""
+        if self._stopped:
+            return []  # the bot is closing: the next start settles
         async with self._lock:
             rows = await self.ledger.owed(guild_id, user_id=user_id, game_id=game_id)
             left: list[Owed] = []
             refused: dict[tuple[int, str], list[Owed]] = {}
+            down: set[int] = set()  # guilds where Discord failed every retry: one try each for the rest
             for row in rows:
-                outcome = await self._give_back(row)
+                outcome = await self._give_back(row, retries=row.guild_id not in down)
+                if outcome and outcome != NO_MUTE_PERMISSION:
+                    down.add(row.guild_id)
                 if outcome is None:
                     continue
                 left.append(row)
@@ -86,7 +97,7 @@ class Reconciler:
                 await self._tell(guild, failure, [r for r in owed if not r.told])
             return left
 
-    async def _give_back(self, row: Owed) -> str | None:
+    async def _give_back(self, row: Owed, *, retries: bool = True) -> str | None:
         """None: settled (or the table's); "": owed until he connects; else why Discord refused."""
         guild = self.client.get_guild(row.guild_id)
         member = guild.get_member(row.user_id) if guild is not None else None
@@ -103,6 +114,7 @@ class Reconciler:
             await retried(
                 lambda: member.edit(mute=row.original_mute, reason="Мафия: возвращаем микрофон"),
                 what="Giving a member his voice back",
+                attempts=ATTEMPTS if retries else 1,
                 extra={"guild_id": row.guild_id, "game_id": row.game_id},
             )
         except discord.Forbidden:

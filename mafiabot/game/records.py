@@ -1,6 +1,6 @@
 """What the running games store: the game and its seats, every command, the clock and voice originals,
-the end, and the unmutes owed to players who left voice muted. Without a database (it did not open) the
-games still run: ids are counted here and owed unmutes kept in memory, and nothing survives a restart.
+and the end (the voice ledger has its own: ledger.py). Without a database (it did not open) the games
+still run: ids are counted here, and nothing survives a restart.
 
 Every call runs the blocking database work in a thread, so the event loop never waits on it.
 """
@@ -25,7 +25,6 @@ class GameRecords:
     def __init__(self, storage: Storage | None) -> None:
         self.storage = storage
         self._ids = 0  # game ids without a database
-        self._pending: set[tuple[int, int]] = set()  # owed unmutes without a database
 
     async def create_game(
         self, lobby: Lobby, seed: int, seats: Sequence[SeatInfo], roles: Sequence[str], started_at: float
@@ -111,22 +110,6 @@ class GameRecords:
             return True, volume
         settings = await asyncio.to_thread(self.storage.guild_settings, guild_id)
         return settings.audio_enabled, settings.volume
-
-    # -- unmutes owed ------------------------------------------------------------------------------
-
-    async def owe_unmute(self, guild_id: int, user_id: int) -> None:
-        if self.storage is not None:
-            await asyncio.to_thread(self.storage.add_pending_unmute, guild_id, user_id)
-        else:
-            self._pending.add((guild_id, user_id))
-
-    async def take_owed_unmute(self, guild_id: int, user_id: int) -> bool:
-        if self.storage is not None:
-            return await asyncio.to_thread(self.storage.pop_pending_unmute, guild_id, user_id)
-        key = (guild_id, user_id)
-        owed = key in self._pending
-        self._pending.discard(key)
-        return owed
 
 
 def game_record(session: GameSession) -> dict[str, Any]:

@@ -18,14 +18,23 @@ log = logging.getLogger(__name__)
 
 
 async def restore(games: GameService) -> None:
-    if games.storage is None:
-        return
-    stored = await asyncio.to_thread(games.storage.running_games)
-    for game in stored:
-        try:
-            await _restore_one(games, game)
-        except Exception:
-            log.exception("Could not resume a game", extra={"game_id": game.id, "guild_id": game.guild_id})
+    """Resume the stored games, then let the reconciler give back what the voice ledger owes from before
+    the restart (a game's members are its table's from now on) and keep at it every round."""
+    if games.storage is not None:
+        stored = await asyncio.to_thread(games.storage.running_games)
+        for game in stored:
+            try:
+                await _restore_one(games, game)
+            except Exception:
+                log.exception(
+                    "Could not resume a game", extra={"game_id": game.id, "guild_id": game.guild_id}
+                )
+    try:
+        await games.reconciler.settle()
+    except Exception:  # the database or Discord is down: the periodic round tries again
+        if not games.reconciler.stopped:  # (a bot closing during its start cuts the round short)
+            log.exception("Giving back what the voice ledger owes failed at start")
+    games.reconciler.start()
 
 
 async def _restore_one(games: GameService, game: Any) -> None:

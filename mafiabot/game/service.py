@@ -8,7 +8,8 @@ session (a step's time running out comes back here as an ``Advance``).
 
 The bot builds one service in ``MafiaBot.setup_hook`` and every cog uses it. Its helpers, one job each:
 ``lobbies`` (the open lobbies), ``records`` (the database), ``presence`` (voice-state events),
-``host_voice`` (the host's TTS), ``immunity`` and ``pacing`` (what a server remembers between games);
+``host_voice`` (the host's TTS), ``immunity`` and ``pacing`` (what a server remembers between games),
+``ledger`` and ``reconciler`` (who the bot muted, and giving everyone his own state back);
 ``mafiabot.game.restart`` resumes the stored games after a restart.
 """
 
@@ -29,10 +30,12 @@ from mafiabot.errors import reply_ephemeral
 from mafiabot.game.actions import ACTIONS
 from mafiabot.game.host_voice import HostVoice
 from mafiabot.game.immunity import ImmunityKeeper
+from mafiabot.game.ledger import VoiceLedger
 from mafiabot.game.lobbies import Lobbies, check_start
 from mafiabot.game.lobby import Lobby
 from mafiabot.game.pacing import PacingKeeper
 from mafiabot.game.presence import Presence
+from mafiabot.game.reconciler import Reconciler
 from mafiabot.game.records import GameRecords, game_record
 from mafiabot.game.session import GameSession, SeatInfo
 from mafiabot.game.table import Table
@@ -55,7 +58,9 @@ class GameService:
         self.lobbies = Lobbies(self.tables)
         self.mute_spectators = True
         self.host_voice = HostVoice(settings.audio, self.records)
-        self.presence = Presence(self.tables, self.records, self.submit)
+        self.ledger = VoiceLedger(storage)
+        self.reconciler = Reconciler(client, self.ledger, owned=self._owns)
+        self.presence = Presence(self.tables, self.reconciler, self.submit)
         self.immunity = ImmunityKeeper(storage)
         self.pacing = PacingKeeper(storage)  # how long the steps of dead roles last (D-G8)
         # Cogs that follow every game: conduct records fouls as they happen, ratings rate finished games.
@@ -69,6 +74,18 @@ class GameService:
 
     def table_by_id(self, game_id: int) -> Table | None:
         return next((t for t in self.tables.values() if t.game_id == game_id), None)
+
+    def _owns(self, member: discord.Member) -> bool:
+        """A running table has the member in its voice channel: his mute is that table's to decide."""
+        channel = member.voice.channel if member.voice is not None else None
+        table = self.tables.get(channel.id) if channel is not None else None
+        return table is not None and not table.closed and table.guild.id == member.guild.id
+
+    def guild_seen_again(self, guild: discord.Guild) -> None:
+        """discord.py made a new object for the guild (a new session after INVALID_SESSION)."""
+        for table in self.tables.values():
+            if table.guild.id == guild.id:
+                table.rebind(guild)
 
     # -- the one door -------------------------------------------------------------------------------
 
@@ -173,6 +190,7 @@ class GameService:
             voice_channel_id,
             creator_id,
             voice_original,
+            reconciler=self.reconciler,
             mute_spectators=self.mute_spectators,
         )
 
@@ -253,6 +271,7 @@ class GameService:
     async def shutdown(self) -> None:
         """The bot is closing: stop timers and workers without ending games; they resume on the next
         start, with the mutes they need (the voice controller reconciles them then)."""
+        await self.reconciler.stop()
         for table in list(self.tables.values()):
             await table.shutdown()
             await table.keep_timers()

@@ -2,8 +2,9 @@
 messages, keeps the control panel up to date, and drives the voice controller and the host's voice.
 
 The table changes no game: the game service applies every change (its one door) and hands the events
-here. All output goes through one queue, in order; what the voice controller must store before it mutes
-(a member's own mute state) goes to the game's records."""
+here. All output goes through one queue, in order, and a message Discord fails with a 5xx is sent again
+(retry.py) rather than dropped. Before the voice controller changes a member's mute it holds him in the
+voice ledger; at the end the reconciler gives everyone his own state back (ledger.py, reconciler.py)."""
 
 from __future__ import annotations
 
@@ -21,10 +22,12 @@ from engine import queries
 from engine.events import Event
 from engine.state import GameState
 from mafiabot.game.components import PROMPT_EVENTS, STATUS_EXTRAS, panel_view, prompt_for, prompted_seats
+from mafiabot.game.reconciler import Reconciler
 from mafiabot.game.records import GameRecords
 from mafiabot.game.render import render
 from mafiabot.game.session import GameSession
 from mafiabot.game.voice import VoiceController, wanted_mutes
+from mafiabot.retry import retried
 
 if TYPE_CHECKING:
     from mafiabot.game.speaker import Speaker
@@ -73,12 +76,15 @@ class Table:
         creator_id: int,
         voice_original: Mapping[int, bool] | None = None,
         *,
+        reconciler: Reconciler,
         mute_spectators: bool = True,
     ) -> None:
         self.records = records
+        self.reconciler = reconciler
         self.mute_spectators = mute_spectators
         self.guild = guild
         self.channel = text_channel
+        self.text_channel_id: int = getattr(text_channel, "id", 0)
         self.voice_channel_id = voice_channel_id
         self.creator_id = creator_id
         self.session: GameSession  # set by the service right after construction
@@ -89,10 +95,12 @@ class Table:
         self._idle = asyncio.Event()
         self._idle.set()
         self.voice = VoiceController(
-            guild,
+            lambda: self.guild,
             voice_channel_id,
             self._wanted,
-            on_left_muted=self._left_muted,
+            hold=self._hold,
+            give_back=self._give_back,
+            moved_away=self._moved_away,
             on_forbidden=self._forbidden,
             on_original=self.save_timers,
             original=voice_original,
@@ -108,6 +116,15 @@ class Table:
     @property
     def game_id(self) -> int:
         return self.session.game_id
+
+    def rebind(self, guild: discord.Guild) -> None:
+        """discord.py has a new object for the guild (after INVALID_SESSION it re-reads every guild,
+        channel and member): look everything up in it from now on, so a spectator who joins is seen."""
+        self.guild = guild
+        channel = guild.get_channel(self.text_channel_id)
+        if isinstance(channel, discord.abc.Messageable):
+            self.channel = channel
+        self.voice.update()
 
     def start_workers(self) -> None:
         self._sender = asyncio.create_task(self._send_loop(), name=f"game {self.game_id} sender")
@@ -174,10 +191,11 @@ class Table:
             if member is None:
                 return
             try:
-                if view is None:
-                    await member.send(text[:2000])
-                else:
-                    await member.send(text[:2000], view=view)
+                await retried(
+                    lambda: member.send(text[:2000]) if view is None else member.send(text[:2000], view=view),
+                    what="A private message of the game",
+                    extra={"game_id": self.game_id},
+                )
             except discord.HTTPException:
                 log.info(
                     "DM to seat %s failed; the player can use «Мой ход»",
@@ -198,11 +216,12 @@ class Table:
                 self._idle.set()
                 return
             try:
-                await job()
+                # A 5xx or 429 is sent again (a message, a panel edit); nothing is dropped in silence.
+                await retried(job, what="Sending", extra={"game_id": self.game_id})
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("Sending failed", extra={"game_id": self.game_id})
+                log.exception("Sending failed; the next message goes on", extra={"game_id": self.game_id})
             if self._outbox.empty():
                 self._idle.set()
 
@@ -271,8 +290,23 @@ class Table:
         seat_users = {info.seat: info.user_id for info in self.session.seats}
         return wanted_mutes(s, seat_users, present, mute_spectators=self.mute_spectators)
 
-    async def _left_muted(self, user_id: int) -> None:
-        await self.records.owe_unmute(self.guild.id, user_id)
+    async def _hold(self, originals: dict[int, bool]) -> None:
+        await self.reconciler.ledger.hold(
+            guild_id=self.guild.id,
+            game_id=self.game_id,
+            voice_channel_id=self.voice_channel_id,
+            text_channel_id=self.text_channel_id,
+            originals=originals,
+        )
+
+    async def _give_back(self) -> None:
+        """The game's end: (with a database the status change already owes its members back)."""
+        await self.reconciler.ledger.give_back_game(self.game_id)
+        await self.reconciler.settle(self.guild.id, game_id=self.game_id)
+
+    async def _moved_away(self, member: discord.Member) -> None:
+        await self.reconciler.ledger.give_back_member(self.guild.id, member.id)
+        await self.reconciler.settle(self.guild.id, user_id=member.id)
 
     async def _forbidden(self) -> None:
         if not self._warned_forbidden:
@@ -282,10 +316,23 @@ class Table:
     # -- the end ----------------------------------------------------------------------------------
 
     async def send_record(self, record: dict[str, Any]) -> None:
-        """The game's file, sent at its end (from the queue, after the final messages)."""
+        """The game's file, sent at its end (from the queue, after the final messages). An upload that
+        fails (no Attach Files in the channel) is said in words and never keeps the game from closing."""
         data = json.dumps(record, ensure_ascii=False, indent=1).encode("utf-8")
-        file = discord.File(io.BytesIO(data), filename=f"mafia-game-{self.game_id}.json")
-        await self.channel.send("Протокол игры:", file=file)
+        name = f"mafia-game-{self.game_id}.json"
+        try:
+            await retried(
+                lambda: self.channel.send(
+                    "Протокол игры:", file=discord.File(io.BytesIO(data), filename=name)
+                ),
+                what="The game's record",
+                extra={"game_id": self.game_id},
+            )
+        except discord.Forbidden:
+            log.warning("No permission to attach the game's record", extra={"game_id": self.game_id})
+            self.post("⚠️ Протокол игры не приложен: боту не хватает права «Прикреплять файлы» в этом канале.")
+        except discord.HTTPException:
+            log.exception("The game's record could not be sent", extra={"game_id": self.game_id})
 
     def timer_state(self) -> dict[str, Any]:
         return {
@@ -329,9 +376,14 @@ class Table:
         async def restore() -> None:
             for user_id, nick in originals.items():
                 member = self.guild.get_member(user_id)
-                if member is not None:
-                    with contextlib.suppress(discord.HTTPException):
-                        await member.edit(nick=nick, reason="Мафия: игра окончена")
+                if member is None:
+                    continue
+                try:
+                    await member.edit(nick=nick, reason="Мафия: игра окончена")
+                except discord.HTTPException:  # the others still get theirs; this one is said in the log
+                    log.warning(
+                        "Could not give a nickname back", exc_info=True, extra={"game_id": self.game_id}
+                    )
 
         if originals:
             self.enqueue(restore)
@@ -344,7 +396,11 @@ class Table:
         for task in self.leave_timers.values():
             task.cancel()
         self.restore_nicknames()
-        await self.voice.release()
+        try:
+            await self.voice.release()
+        except Exception:  # the ledger still owes them: the reconciler's next round gives them back
+            if not self.reconciler.stopped:  # (a bot closing mid-release: the next start pays)
+                log.exception("Giving voice back failed", extra={"game_id": self.game_id})
         await self.session.close()
         if self.speaker is not None:
             await self.speaker.queue.drain()  # the last lines (the winners) are still heard

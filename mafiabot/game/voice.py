@@ -3,8 +3,10 @@
 Discord allows about ten member edits per ten seconds per guild, so the controller never re-sends a
 mute that is already in place, unmutes the player who must start speaking before it mutes anyone,
 and always converges on the latest state (a worker applies the newest wish, not a queue of old ones).
-It never touches a member outside the game's voice channel, remembers who it muted, and gives every
-member their own mute state back at the end.
+It never touches a member outside the game's voice channel. Before it changes anyone's mute it holds him
+in the voice ledger (ledger.py: who, which game, his own state before the game), so a crash right after
+the edit still knows the mute is the bot's; at the end the reconciler gives every member his own state
+back and lets him go from the ledger only once Discord confirmed it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import discord
 
 from engine import queries
 from engine.state import GameState
+from mafiabot.retry import retried
 
 log = logging.getLogger(__name__)
 
@@ -52,25 +55,30 @@ def order_edits(current: Mapping[int, bool], wanted: Mapping[int, bool]) -> list
 class VoiceController:
     def __init__(
         self,
-        guild: discord.Guild,
+        guild: Callable[[], discord.Guild],
         channel_id: int,
         wanted: Callable[[Iterable[int]], dict[int, bool]],
         *,
-        on_left_muted: Callable[[int], Awaitable[None]] | None = None,
+        hold: Callable[[dict[int, bool]], Awaitable[None]],
+        give_back: Callable[[], Awaitable[None]],
+        moved_away: Callable[[discord.Member], Awaitable[None]],
         on_forbidden: Callable[[], Awaitable[None]] | None = None,
         on_original: Callable[[], None] | None = None,
         original: Mapping[int, bool] | None = None,
     ) -> None:
-        self.guild = guild
+        self._guild = guild  # looked up on every use: after INVALID_SESSION discord.py has new objects
         self.channel_id = channel_id
         self._wanted = wanted
-        self._on_left_muted = on_left_muted
+        self._hold = hold
+        self._give_back = give_back
+        self._moved_away = moved_away
         self._on_forbidden = on_forbidden
         self._on_original = on_original
-        # The mute state each member had before the bot touched it; stored with the game, so that after
-        # a restart the bot still knows which mutes are its own.
+        # The mute state each member had when the bot first saw him; stored with the game, so that after
+        # a restart the bot still knows which mutes are its own. (The ledger keeps the authoritative one.)
         self.original: dict[int, bool] = dict(original or {})
         self.bot_muted: set[int] = set()
+        self._held: set[int] = set()  # in the ledger under this game, as far as this process knows
         # Mutes sent whose VOICE_STATE_UPDATE has not come back yet: discord.py's cache still shows the
         # old state, and converging again from the cache alone would send the same edit twice.
         self._sent: dict[int, bool] = {}
@@ -80,6 +88,10 @@ class VoiceController:
         self._released = False
         self._worker: asyncio.Task[None] | None = None
         self.edits = 0  # member edits sent (benchmarks and tests)
+
+    @property
+    def guild(self) -> discord.Guild:
+        return self._guild()
 
     def start(self) -> None:
         if self._worker is None:
@@ -95,10 +107,11 @@ class VoiceController:
         await self._idle.wait()
 
     def members_in_channel(self) -> list[discord.Member]:
-        channel = self.guild.get_channel(self.channel_id)
+        guild = self.guild
+        channel = guild.get_channel(self.channel_id)
         if not isinstance(channel, discord.VoiceChannel | discord.StageChannel):
             return []
-        me = self.guild.me.id if self.guild.me else 0
+        me = guild.me.id if guild.me else 0
         return [m for m in channel.members if m.id != me]
 
     async def _run(self) -> None:
@@ -129,7 +142,17 @@ class VoiceController:
                 self.bot_muted.add(uid)  # muted since the bot first saw them: the bot's (after a restart)
         if new_members and self._on_original is not None:
             self._on_original()
-        for uid, want in order_edits(current, wanted):
+        edits = order_edits(current, wanted)
+        # Into the ledger before any edit: everyone about to be changed, and everyone the step keeps muted
+        # whose mute may be another game's leftover (the table takes him over).
+        to_hold = {uid: self.original[uid] for uid, _ in edits if uid not in self._held}
+        to_hold.update(
+            {uid: self.original[uid] for uid, want in wanted.items() if want and uid not in self._held}
+        )
+        if to_hold:
+            await self._hold(to_hold)  # a failed write raises: no mute that is not recorded
+            self._held.update(to_hold)
+        for uid, want in edits:
             if self._wake.is_set() or self._released:
                 return  # a newer state arrived: start over from it
             member = members[uid]
@@ -147,9 +170,13 @@ class VoiceController:
         if member.voice is None or member.voice.channel is None or member.voice.channel.id != self.channel_id:
             return False  # never touch a member outside the game channel
         try:
-            await member.edit(mute=mute, reason="Мафия: ход игры")
+            await retried(
+                lambda: member.edit(mute=mute, reason="Мафия: ход игры"),
+                what="A mute of the game",
+                extra={"guild_id": member.guild.id},
+            )
         except discord.Forbidden:
-            log.warning("Missing permission to mute", extra={"guild_id": self.guild.id})
+            log.warning("Missing permission to mute", extra={"guild_id": member.guild.id})
             if self._on_forbidden is not None:
                 await self._on_forbidden()
             return False
@@ -161,24 +188,18 @@ class VoiceController:
         return True
 
     async def member_left(self, member: discord.Member) -> None:
-        """A member left the game channel: if the bot muted them, they must not stay muted."""
-        if member.id not in self.bot_muted:
-            return
+        """A member left the game channel. Moved to another channel of the server, a server mute follows
+        him: the ledger owes him his state now. Disconnected, Discord keeps the mute until he connects
+        again; the ledger still holds him, and the reconciler pays on his next connect outside the game
+        (back at the table, the mute stays the table's)."""
         if member.voice is not None and member.voice.channel is not None:
-            # Moved to another channel of the server: a server mute follows them; lift it now.
+            self._held.discard(member.id)
             self.bot_muted.discard(member.id)
-            with contextlib.suppress(discord.HTTPException):
-                await member.edit(
-                    mute=self.original.get(member.id, False), reason="Мафия: покинул игровой канал"
-                )
-            return
-        # Disconnected: Discord keeps the server mute until they connect again, and only then can it be
-        # lifted. The pending list (stored) lifts it on their next connect outside the game; back at the
-        # table the mute stays the bot's, to be given back at the end.
-        if self._on_left_muted is not None:
-            await self._on_left_muted(member.id)
+            self._sent.pop(member.id, None)
+            await self._moved_away(member)
 
     async def stop(self) -> None:
+        """Stop converging and leave every mute as it is (a restart resumes them)."""
         if self._worker is not None:
             self._worker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -187,27 +208,18 @@ class VoiceController:
         self._idle.set()
 
     async def release(self) -> None:
-        """The game ended or was stopped: give everyone their own mute state back."""
+        """The game ended or was stopped: everyone it held is owed his own state; the reconciler gives
+        it back now to everyone in voice (the others on their next connect). Errors are raised."""
         self._released = True
         self._idle.clear()  # settled() waits for the mutes given back
-        if self._worker is not None:
-            self._worker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._worker
-            self._worker = None
-        members = {m.id: m for m in self.members_in_channel()}
-        for uid in sorted(self.bot_muted):
-            member = members.get(uid)
-            if member is None:
-                member_obj = self.guild.get_member(uid)
-                if member_obj is not None and self._on_left_muted is not None and member_obj.voice is None:
-                    await self._on_left_muted(uid)
-                elif member_obj is not None and member_obj.voice is not None:
-                    with contextlib.suppress(discord.HTTPException):
-                        await member_obj.edit(mute=self.original.get(uid, False))
-                continue
-            with contextlib.suppress(discord.HTTPException):
-                await member.edit(mute=self.original.get(uid, False), reason="Мафия: игра окончена")
-                self.edits += 1
-        self.bot_muted.clear()
-        self._idle.set()
+        try:
+            if self._worker is not None:  # (not stop(): it would say "settled" before the give-back)
+                self._worker.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._worker
+                self._worker = None
+            await self._give_back()
+            self.bot_muted.clear()
+            self._held.clear()
+        finally:
+            self._idle.set()
