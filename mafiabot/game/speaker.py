@@ -57,6 +57,9 @@ class ClipSource(discord.AudioSource):
         return True
 
 
+REJOIN_ATTEMPTS = 3
+
+
 class Speaker:
     def __init__(self, announcer: Announcer, *, game_id: int, volume: float = 1.0) -> None:
         self.announcer = announcer
@@ -72,12 +75,16 @@ class Speaker:
         self._pending = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None
         self._e2ee_checked = False
+        self._channel: discord.VoiceChannel | discord.StageChannel | None = None
+        self._timeout = 15.0
+        self.rejoins = 0  # voice connections made again after a drop (tests)
 
     async def connect(
         self, channel: discord.VoiceChannel | discord.StageChannel, *, timeout: float = 15
     ) -> bool:
         """Join the game channel; False (with ``failure`` set) if that is not possible."""
         self._start_worker()
+        self._channel, self._timeout = channel, timeout
         try:
             self.voice = await channel.connect(timeout=timeout, reconnect=False, self_deaf=True)
         except (discord.ClientException, discord.HTTPException, TimeoutError, OSError, RuntimeError) as exc:
@@ -136,9 +143,51 @@ class Speaker:
             played = self.queue.put(announcement)
             played.add_done_callback(functools.partial(_copy_result, target=done))
 
+    async def _rejoin(self) -> discord.VoiceClient | None:
+        """The voice connection dropped (4006, a cut TCP link): discord.py was told not to reconnect by
+        itself, so the host joins again here, a bounded number of times, and goes on speaking."""
+        old, channel = self.voice, self._channel
+        if old is None or channel is None:
+            return None
+        # discord.py's websocket poller ends with the close it was not told to handle; that is the drop
+        # said here, not an error nobody retrieved.
+        poller = getattr(getattr(old, "_connection", None), "_runner", None)
+        if isinstance(poller, asyncio.Task) and poller.done() and not poller.cancelled():
+            log.warning("Voice dropped: %s", poller.exception(), extra={"game_id": self.game_id})
+        for attempt in range(1, REJOIN_ATTEMPTS + 1):
+            try:
+                await old.disconnect(force=True)
+                self.voice = await channel.connect(timeout=self._timeout, reconnect=False, self_deaf=True)
+            except (
+                discord.ClientException,
+                discord.HTTPException,
+                TimeoutError,
+                OSError,
+                RuntimeError,
+            ) as exc:
+                log.warning(
+                    "Rejoining voice failed (%s), attempt %d of %d",
+                    exc,
+                    attempt,
+                    REJOIN_ATTEMPTS,
+                    extra={"game_id": self.game_id},
+                )
+                await asyncio.sleep(attempt)
+                continue
+            self.rejoins += 1
+            self._e2ee_checked = False  # a new connection: its end-to-end encryption is checked again
+            log.info("Voice rejoined after a drop", extra={"game_id": self.game_id})
+            return self.voice
+        self._channel = None  # given up: the game goes on in text
+        return None
+
     async def _play(self, announcement: Announcement) -> None:
         voice = self.voice
-        if voice is None or not voice.is_connected() or announcement.clip is None:
+        if announcement.clip is None:
+            return
+        if voice is not None and not voice.is_connected():
+            voice = await self._rejoin()
+        if voice is None or not voice.is_connected():
             return
         if not self._e2ee_checked:
             self._e2ee_checked = True

@@ -154,6 +154,16 @@ class VoiceServer:
             "VOICE_SERVER_UPDATE", {"token": token, "guild_id": str(guild.id), "endpoint": endpoint}
         )
 
+    async def drop(self, guild_id: int, *, code: int = 4006) -> None:
+        """Close the bot's voice websocket in `guild_id` from the server's side with `code` (4006: the
+        session is no longer valid), as when Discord's voice server loses it or the link is cut."""
+        bot_id = self.fake.world.bot_user.id
+        dropped = [s for s in self.sessions.values() if (s.guild_id, s.user_id) == (guild_id, bot_id)]
+        assert dropped, "the bot has no voice connection in that guild"
+        for session in dropped:
+            self._closing.append(asyncio.create_task(session.ws.close(code=code)))
+        await self.fake.wait_for(lambda: all(s.ws.closed for s in dropped), what="the voice socket to close")
+
     # -- the voice gateway ------------------------------------------------------------------------
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
