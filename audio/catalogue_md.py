@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-PRESETS: tuple[str, ...] = ("hobbyworld", "city", "classic", "blood", "simple")
 DATA_PATH = Path(__file__).with_name("data") / "phrases.json"
 
 _ID = re.compile(r"`([a-z0-9_]+)`")
@@ -24,22 +23,32 @@ def _cells(line: str) -> list[str]:
     return [cell.strip() for cell in line.strip().strip("|").split("|")]
 
 
-def _parse_presets(cell: str) -> tuple[list[str], str]:
+def presets_of(markdown: str) -> list[str]:
+    """The presets the document knows: the columns of its "Generic events" table."""
+    for line in markdown.splitlines():
+        cells = _cells(line) if line.startswith("|") else []
+        if cells and cells[0] == "generic event":
+            return cells[1:]
+    raise ValueError('no "generic event" table: the presets are its columns')
+
+
+def _parse_presets(cell: str, known: list[str]) -> tuple[list[str], str]:
     """Split a presets cell such as ``classic (judges)`` into preset names and the condition."""
     head, _, rest = cell.partition("(")
     condition = rest.rstrip(")").strip()
     names = [name.strip() for name in head.split(",") if name.strip()]
     if names == ["all"] or condition.startswith("any preset"):
         # "any preset with conduct on": conduct rules can be switched on in every preset.
-        return list(PRESETS), condition
-    unknown = [name for name in names if name not in PRESETS]
+        return list(known), condition
+    unknown = [name for name in names if name not in known]
     if unknown:
         raise ValueError(f"unknown preset(s) {unknown} in cell {cell!r}")
     return names, condition
 
 
 def parse(markdown: str) -> dict[str, Any]:
-    """Return ``{"phrases": [...], "generic_events": {...}}`` in document order."""
+    """Return ``{"presets": [...], "phrases": [...], "generic_events": {...}}`` in document order."""
+    known = presets_of(markdown)
     phrases: list[dict[str, Any]] = []
     generic: dict[str, dict[str, list[str]]] = {}
     section = ""
@@ -59,7 +68,7 @@ def parse(markdown: str) -> dict[str, Any]:
             continue
         if header[:2] == ["id", "presets"]:
             phrase_id = cells[0].strip("`")
-            presets, condition = _parse_presets(cells[1])
+            presets, condition = _parse_presets(cells[1], known)
             text = cells[3]
             phrases.append(
                 {
@@ -79,7 +88,7 @@ def parse(markdown: str) -> dict[str, Any]:
             generic[event] = {
                 preset: _ID.findall(cell) for preset, cell in zip(header[1:], cells[1:], strict=True)
             }
-    return {"phrases": phrases, "generic_events": generic}
+    return {"presets": known, "phrases": phrases, "generic_events": generic}
 
 
 def main(argv: list[str] | None = None) -> int:

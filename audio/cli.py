@@ -16,7 +16,6 @@ from pathlib import Path
 
 from audio import phrases
 from audio.cache import ClipCache
-from audio.catalogue_md import PRESETS
 from audio.engines import Engine, EngineError, make_engine
 from audio.progress import ProgressBar
 
@@ -38,7 +37,9 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     pre = sub.add_parser("prebuild", help="render every fixed phrase and seat-number phrase into the cache")
     pre.add_argument("--engine", choices=("gtts", "espeak"), default="gtts")
-    pre.add_argument("--preset", choices=PRESETS, help="only this preset's phrases (default: all presets)")
+    pre.add_argument(
+        "--preset", choices=phrases.presets(), help="only this preset's phrases (default: all presets)"
+    )
     pre.add_argument("--cache-dir", type=Path, default=None, help=f"default: ${CACHE_DIR_ENV} or ~/.cache/…")
     pre.add_argument(
         "--jobs", type=int, default=None, help="parallel renders (default: CPUs for espeak, 1 gtts)"

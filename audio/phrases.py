@@ -14,7 +14,7 @@ from functools import cache
 from typing import Any, Literal
 
 from audio import numbers as numerals
-from audio.catalogue_md import DATA_PATH, PRESETS
+from audio.catalogue_md import DATA_PATH
 
 NumberStyle = Literal["words", "digits"]
 SEATS = range(1, 21)
@@ -84,8 +84,19 @@ class PrebuildItem:
 
 
 @cache
+def _data() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(DATA_PATH.read_text(encoding="utf-8"))
+    return data
+
+
+def presets() -> tuple[str, ...]:
+    """The presets ANNOUNCEMENTS.md writes phrases for (the columns of its "Generic events" table)."""
+    return tuple(_data()["presets"])
+
+
+@cache
 def _catalogue() -> tuple[dict[str, Phrase], dict[str, dict[str, list[str]]]]:
-    data = json.loads(DATA_PATH.read_text(encoding="utf-8"))
+    data = _data()
     catalogue = {
         row["id"]: Phrase(
             id=row["id"],
@@ -114,8 +125,8 @@ def get(phrase_id: str) -> Phrase:
 
 def all_phrases(preset: str | None = None, *, spoken: bool | None = None) -> list[Phrase]:
     """Phrases in ANNOUNCEMENTS.md order, optionally only one preset's and only public (spoken) ones."""
-    if preset is not None and preset not in PRESETS:
-        raise ValueError(f"unknown preset {preset!r}; known: {', '.join(PRESETS)}")
+    if preset is not None and preset not in presets():
+        raise ValueError(f"unknown preset {preset!r}; known: {', '.join(presets())}")
     return [
         p
         for p in _catalogue()[0].values()

@@ -1,16 +1,19 @@
 """What `/mafia rules` shows about each rulebook, in Russian.
 
-The title and the player counts come from the presets themselves (`engine/presets/*.toml` and their
-composition tables), so they cannot drift from the rules the bot plays; only the short summaries are
-written here.
+Everything comes from the presets themselves (`engine/presets/*.toml`: the title, the `summary` and the
+player counts of their composition tables), so it cannot drift from the rules the bot plays, and a new
+preset file is listed without a change here.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 import engine
 from engine.rules import with_requirements
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -38,25 +41,21 @@ def players_text(ruleset: engine.Ruleset) -> str:
     return text
 
 
-def _info(preset_id: str, summary: str) -> PresetInfo:
-    ruleset = engine.load_ruleset(preset_id)
-    return PresetInfo(preset_id, ruleset.title, players_text(ruleset), summary)
+def preset_info(ruleset: engine.Ruleset) -> PresetInfo:
+    return PresetInfo(ruleset.id, ruleset.title, players_text(ruleset), ruleset.summary)
 
 
-SUMMARIES: dict[str, str] = {
-    "classic": "Клубные правила: мирные жители и комиссар против мафии. Днём город обсуждает и голосует, "
-    "ночью мафия выбирает жертву, а комиссар проверяет игроков. Есть дополнительные персонажи "
-    "и варианты: «золотая минута», пари, судьи.",
-    "city": "Клубные правила с тремя командами: город (шериф, рейнджер, агент, доктор), мафия (дон, адвокат) "
-    "и маньяк. Речи по очереди, казнь голосованием, замечания за нарушения правил клуба.",
-    "hobbyworld": "Карточная игра «Мир Хобби»: мирные жители с лидером (детектив, шериф, судья…) против "
-    "мафии, одиночки и, в большой игре, якудзы. Днём — суд Линча, ночью роли просыпаются по порядку.",
-    "blood": "Вампиры против охотников, а день и ночь поменялись местами: ночью город казнит, днём охотники "
-    "выбирают жертву. Повелители вампиров, оборотень как третья сторона.",
-    "simple": "Короткие правила: мирные жители с комиссаром, путаной, доктором и маньяком против мафии "
-    "с доном. Каждую ночь мафия убивает одного горожанина, днём город решает, кто покинет игру.",
-}
+def _bundled() -> tuple[PresetInfo, ...]:
+    """Every bundled preset that loads; a broken one is logged and left out, never fatal."""
+    found = []
+    for preset_id in engine.available_presets():
+        try:
+            found.append(preset_info(engine.load_ruleset(preset_id)))
+        except engine.RulesetError:
+            log.exception("Preset %s does not load; it is not offered", preset_id)
+    return tuple(found)
 
-PRESETS: tuple[PresetInfo, ...] = tuple(_info(preset_id, summary) for preset_id, summary in SUMMARIES.items())
+
+PRESETS: tuple[PresetInfo, ...] = _bundled()
 
 PRESETS_BY_ID = {preset.id: preset for preset in PRESETS}

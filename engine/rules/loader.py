@@ -243,6 +243,7 @@ def _build(raw: dict[str, Any], source: str, selected: tuple[str, ...]) -> Rules
             leader=t.get("leader", ""),
             show_roles=t.get("show_roles", False),
             show_leader=t.get("show_leader", False),
+            chat=t.get("chat", False),
         )
     for rid, role in roles.items():
         if role.team and role.team not in teams:
@@ -276,6 +277,10 @@ def _build(raw: dict[str, Any], source: str, selected: tuple[str, ...]) -> Rules
     if raw["win_check"] not in KNOWN_WIN_CHECKS:
         raise RulesetError(source, "win_check", f"unknown win check {raw['win_check']!r}")
     cycle, intro_phases, loop_phases, kinds = _phases(raw, source, steps)
+    phase_names = {"day": "День", "night": "Ночь", **raw.get("phase_names", {})}
+    for name in (*intro_phases, *loop_phases):
+        if name not in phase_names:
+            raise RulesetError(source, f"phase_names.{name}", "every phase needs its Russian name")
     compositions: dict[int, dict[str, int]] = {}
     for n, table in raw.get("compositions", {}).items():
         if not n.isdigit():
@@ -315,6 +320,7 @@ def _build(raw: dict[str, Any], source: str, selected: tuple[str, ...]) -> Rules
     return Ruleset(
         id=raw["id"],
         title=raw["title"],
+        summary=raw.get("summary", ""),
         source=raw.get("source", source),
         sides=sides,
         roles=roles,
@@ -344,6 +350,7 @@ def _build(raw: dict[str, Any], source: str, selected: tuple[str, ...]) -> Rules
         intro_phases=intro_phases,
         loop_phases=loop_phases,
         phase_kinds=kinds,
+        phase_names=phase_names,
     )
 
 

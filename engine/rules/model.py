@@ -54,6 +54,7 @@ class TeamDef:
     leader: str = ""  # role id of the leader (simple don): if blocked, the team misses
     show_roles: bool = False  # members see each other's roles (city)
     show_leader: bool = False  # members see who the leader is (simple)
+    chat: bool = False  # the members talk in a private text chat while the team is awake (city D-G12)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +131,10 @@ class Ruleset:
     intro_phases: tuple[str, ...] = ("night",)
     loop_phases: tuple[str, ...] = ("day", "night")
     phase_kinds: Mapping[str, str] = field(default_factory=lambda: {"night": "steps", "day": "talk"})
+    # What players call each phase («Ночь», blood's «Рассвет»), and a few sentences on the game for
+    # `/mafia rules`, both in Russian.
+    phase_names: Mapping[str, str] = field(default_factory=lambda: {"day": "День", "night": "Ночь"})
+    summary: str = ""
     # Lookups derived from the fields above, built on first use (a ruleset never changes once loaded).
     # Keys: names (str) of the lookups, and the deals (tuples of role ids) whose seats were looked up.
     _memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)

@@ -45,6 +45,7 @@ _TEAM = {
     "leader": str,
     "show_roles": bool,
     "show_leader": bool,
+    "chat": bool,
 }
 _STEP = {
     "id!": str,
@@ -60,6 +61,7 @@ _STEP = {
 SCHEMA: dict[str, Any] = {
     "id!": str,
     "title!": str,
+    "summary": str,
     "source": str,
     "extends": str,
     "sides!": list,
@@ -76,6 +78,7 @@ SCHEMA: dict[str, Any] = {
     "cycle": list,
     "intro_phases": list,
     "phase_kinds": ("map", str),
+    "phase_names": ("map", str),
     "day": {"first!": list, "normal!": list},
     "voting": {
         "tally": str,

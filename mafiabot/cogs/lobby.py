@@ -16,6 +16,7 @@ from mafiabot.errors import UserFacingError, answering
 from mafiabot.game.lobbies import check_start, describe_lobby
 from mafiabot.game.lobby import Lobby
 from mafiabot.game.service import GameService
+from mafiabot.presets import PRESETS
 from mafiabot.views import MafiaView
 
 log = logging.getLogger(__name__)
@@ -116,14 +117,8 @@ def lobby_view(lobby: Lobby) -> MafiaView:
 
 
 def _preset_choices() -> list[app_commands.Choice[str]]:
-    """Every bundled preset that loads; a broken one is logged and left out, never fatal."""
-    choices = []
-    for preset in engine.available_presets():
-        try:
-            choices.append(app_commands.Choice(name=engine.load_ruleset(preset).title, value=preset))
-        except engine.RulesetError:
-            log.exception("Preset %s does not load; it is not offered", preset)
-    return choices
+    """Every bundled preset that loads (a broken one is logged and left out, never fatal)."""
+    return [app_commands.Choice(name=info.title, value=info.id) for info in PRESETS]
 
 
 class LobbyCog(commands.Cog, name="Lobby"):

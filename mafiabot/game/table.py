@@ -43,20 +43,17 @@ STEP_TEXT = {
     "vote": "Голосование: игрок №{seat}",
     "tiebreak": "Решающий голос игрока №{seat}",
     "question": "Вопрос маньяку",
-    "night": "Ночь",
-    "meet": "Ночь: знакомство",
+    # Steps of roles woken in turn are called after their phase (blood wakes them at dawn, day, sunset).
+    "night": "{phase}",
+    "meet": "{phase}: знакомство",
 }
-
-
-# The phases as presets name them (blood talks in its «night» and acts at dawn, day and sunset).
-PHASE_NAMES = {"day": "День", "night": "Ночь", "dawn": "Рассвет", "sunset": "Закат"}
 
 
 def phase_title(s: GameState) -> str:
     """«День 2», «Ночь 1»; where a preset names more phases (blood: night, dawn, day, sunset, its
     «night» being the talk), they are counted by cycle, after the introductory ones."""
     name = s.phase_name
-    title = PHASE_NAMES.get(name, name)
+    title = s.ruleset.phase_names.get(name, name)
     rules = s.ruleset
     if set(rules.loop_phases) <= {"day", "night"}:
         return f"{title} {s.day if s.phase == 'day' else s.night}"
@@ -237,7 +234,9 @@ class Table:
         if s.over:
             return "Игра окончена."
         phase = phase_title(s)
-        step = STEP_TEXT.get(s.step.kind, "").format(seat=s.step.seat)
+        step = STEP_TEXT.get(s.step.kind, "").format(
+            seat=s.step.seat, phase=s.ruleset.phase_names.get(s.phase_name, s.phase_name)
+        )
         deadline = self.session.deadline()
         # No countdown at night: a dead role's step is shorter (D-G8), its deadline would give it away.
         timer = f" · до <t:{int(deadline)}:R>" if deadline and s.phase != "night" else ""

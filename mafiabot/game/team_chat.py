@@ -1,7 +1,9 @@
-"""City's mafia chat (RULESETS.md D-G12: «city: the mafia gets a private text chat open only during its
-night minute»). A private thread under the game's text channel holds the living members of the team; it
-opens when the team wakes (the acquaintance and each night's shot) and is locked and archived when the
-team falls asleep and at the end of the game. Elsewhere teams agree by clicks only, with no free text.
+"""A team's night chat (RULESETS.md D-G12: «city: the mafia gets a private text chat open only during its
+night minute»), for every team whose preset says ``chat = true`` (city's mafia, and so the mafia of any
+variant that extends city). A private thread under the game's text channel holds the living members of
+the team; it opens when the team wakes (the acquaintance and each night's shot) and is locked and
+archived when the team falls asleep and at the end of the game. Elsewhere teams agree by clicks only,
+with no free text.
 """
 
 from __future__ import annotations
@@ -20,16 +22,20 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-CHAT_PRESETS = frozenset({"city"})
+
+def has_chat(s: GameState) -> bool:
+    return any(team.chat for team in s.ruleset.teams.values())
 
 
 def awake_team(s: GameState) -> str | None:
-    """The team woken at the current night step, if any."""
+    """The team with a chat woken at the current night step, if any."""
     if s.over or s.phase != "night" or s.step.kind not in ("night", "meet"):
         return None
     steps = s.ruleset.intro_night if s.intro else s.ruleset.night_steps
     step = next((st for st in steps if st.id == s.step.night_step), None)
-    return step.team if step is not None and step.team else None
+    if step is None or not step.team or not s.ruleset.teams[step.team].chat:
+        return None
+    return step.team
 
 
 def _name(game: int) -> str:
@@ -46,7 +52,7 @@ class TeamChats:
 
     async def on_events(self, table: Table, events: list[Event]) -> None:
         s = table.session.state
-        if s.ruleset.id not in CHAT_PRESETS:
+        if not has_chat(s):
             return
         game = table.game_id
         team = awake_team(s)
@@ -65,7 +71,7 @@ class TeamChats:
         is no longer awake (it may have been left open when the bot stopped)."""
         s = table.session.state
         channel = table.channel
-        if s.ruleset.id not in CHAT_PRESETS or not isinstance(channel, discord.TextChannel):
+        if not has_chat(s) or not isinstance(channel, discord.TextChannel):
             return
         game = table.game_id
         thread = next((t for t in channel.threads if t.name == _name(game)), None)
@@ -73,7 +79,8 @@ class TeamChats:
             return
         self.threads[game] = thread
         # Everyone who may have been let in; the next opening takes out who is no longer living.
-        seats = {x for tid in s.ruleset.teams for x in s.team_members(tid, living_only=False)}
+        chats = [tid for tid, team in s.ruleset.teams.items() if team.chat]
+        seats = {x for tid in chats for x in s.team_members(tid, living_only=False)}
         self.members[game] = {table.session.user_of(x) for x in seats}
         if awake_team(s) is not None:
             self.open.add(game)

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from audio import catalogue_md, phrases
-from audio.catalogue_md import PRESETS
 
 SAMPLE_PARAMS = {
     "seat": 3,
@@ -24,6 +23,8 @@ SAMPLE_PARAMS = {
     "role_description": "Ночью выбирает жертву вместе с мафией.",
     "members": [(2, "Дон"), {"seat": 8, "role": "Адвокат"}],
 }
+
+PRESETS = phrases.presets()
 
 
 def test_catalogue_is_exactly_the_tables_of_announcements_md(announcements_md: str) -> None:

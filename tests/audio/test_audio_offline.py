@@ -8,8 +8,9 @@ import pytest
 
 from audio import opus, pcm, phrases
 from audio.cache import ClipCache
-from audio.catalogue_md import PRESETS
 from audio.engines import EspeakEngine
+
+PRESETS = phrases.presets()
 
 
 @pytest.mark.parametrize("preset", PRESETS)

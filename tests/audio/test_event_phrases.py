@@ -66,3 +66,8 @@ def test_events_render_with_their_params(preset: str) -> None:
                     params["roles_list"] = [{**r, "name": f"Игрок {r['seat']}"} for r in params["roles_list"]]
                 text = phrases.render(ev.phrase, params)
                 assert text and "{" not in text
+
+
+def test_the_phrase_tables_know_exactly_the_bundled_presets() -> None:
+    """The presets are listed once, as files in engine/presets/; ANNOUNCEMENTS.md has a column for each."""
+    assert sorted(phrases.presets()) == engine.available_presets()

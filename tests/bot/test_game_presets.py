@@ -389,9 +389,12 @@ async def test_blood_phases_and_revenant_two_targets(bot: MafiaBot, fake: FakeDi
     revenant = d.seats_with("revenant")[0]
     hunters = d.seats_with("hunter")
     titles = set()
+    headers = set()  # «Закат 1» — «Закат»: the phase and the step as the status line names them
 
     def seen() -> bool:
-        titles.add(d.panel().content.split("**")[1])
+        _, title, step = d.panel().content.split("\n")[0].split("**", 2)
+        titles.add(title)
+        headers.add((title, step.removeprefix(" — ").split(" · ")[0]))
         return False
 
     await _skip_until(d, lambda: seen() or d.state.step.kind == "nominations")
@@ -404,6 +407,10 @@ async def test_blood_phases_and_revenant_two_targets(bot: MafiaBot, fake: FakeDi
     await _skip_until(d, lambda: seen() or d.state.step.night_step == "revenant")
     assert d.state.phase_name == "sunset" and "**Закат 1**" in d.panel().content
     assert {"День (вводный)", "Ночь 1", "День 1"} <= titles, titles  # dawn has no roles here: it passes
+    # Roles woken in turn are called after their phase: blood's day and sunset are not «Ночь».
+    assert ("День (вводный)", "День: знакомство") in headers, headers
+    assert ("День 1", "День") in headers and ("Закат 1", "Закат") in headers, headers
+    assert not [h for h in headers if h[1].startswith("Ночь") and not h[0].startswith("Ночь")], headers
 
     # The revenant picks exactly two players in one select.
     prompt = d.latest_prompt(revenant)

@@ -120,6 +120,13 @@ def _write(tmp_path: Path, text: str) -> str:
             "known team",
         ),
         (HEAD + 'extends = "classic"\n', "", "malformed TOML"),
+        (HEAD + '[teams.mafia]\nside = "mafia"\nchat = "yes"\n', "teams.mafia.chat", "must be of type bool"),
+        (
+            HEAD + 'cycle = ["night", "day", "dusk"]\n'
+            '[phase_kinds]\nnight = "steps"\nday = "talk"\ndusk = "talk"\n',
+            "phase_names.dusk",
+            "Russian name",
+        ),
     ],
 )
 def test_invalid_files_name_the_file_and_the_key(tmp_path: Path, body: str, key: str, message: str) -> None:
@@ -252,3 +259,26 @@ def test_options_change_the_composition() -> None:
     }
     with pytest.raises(engine.IllegalCommand):
         engine.composition(base, 5)
+
+
+def test_what_the_bot_shows_of_a_preset_is_in_its_file() -> None:
+    """Issue 11 item 3: the summary, the phase names and the team chat are preset data."""
+    for name in available_presets():
+        rules = load_ruleset(name)
+        assert rules.summary and rules.title
+        assert set(rules.intro_phases) | set(rules.loop_phases) <= set(rules.phase_names)
+    blood = load_ruleset("blood").phase_names
+    assert [blood[p] for p in ("night", "dawn", "day", "sunset")] == ["Ночь", "Рассвет", "День", "Закат"]
+    chats = {
+        name: [t for t, team in load_ruleset(name).teams.items() if team.chat] for name in available_presets()
+    }
+    assert chats == {"blood": [], "city": ["mafia"], "classic": [], "hobbyworld": [], "simple": []}
+
+
+def test_a_variant_behaves_like_its_parent(tmp_path: Path) -> None:
+    """A server's variant of city keeps city's mafia chat, summary and phase names (it used to lose the
+    chat, which was switched on the preset id)."""
+    path = _write(tmp_path, 'extends = "city"\nid = "club"\ntitle = "Клубная"\n[timers]\nspeech = 45\n')
+    variant, city = load_ruleset(path), load_ruleset("city")
+    assert variant.id == "club" and variant.teams["mafia"].chat
+    assert (variant.summary, variant.phase_names) == (city.summary, city.phase_names)
