@@ -1,4 +1,5 @@
-"""`/mafia check`: can the bot reach this player privately, and run a game in their voice channel?"""
+"""`/mafia check`: can the bot reach this player privately, run a game in their voice channel, and is
+its voice end-to-end encrypted (with the privacy code players can compare with their client's)?"""
 
 from __future__ import annotations
 
@@ -10,6 +11,12 @@ from discord.ext import commands
 
 from mafiabot.bot import MafiaBot
 from mafiabot.errors import UserFacingError, permission_names, reply_ephemeral
+from mafiabot.game.speaker import e2ee_status, format_privacy_code
+
+try:  # discord.py speaks DAVE through davey; without it Discord refuses the bot's voice (close 4017)
+    from davey import DAVE_PROTOCOL_VERSION
+except ImportError:  # pragma: no cover - davey is a dependency; this is what the line reports
+    DAVE_PROTOCOL_VERSION = 0
 
 log = logging.getLogger(__name__)
 
@@ -23,6 +30,22 @@ def missing_voice_permissions(
 ) -> list[str]:
     granted = channel.permissions_for(me)
     return [name for name in VOICE_PERMISSIONS if not getattr(granted, name)]
+
+
+def voice_encryption_line(guild: discord.Guild) -> str:
+    voice = guild.voice_client
+    if isinstance(voice, discord.VoiceClient) and voice.is_connected():
+        encrypted, code = e2ee_status(voice)
+        where = voice.channel.mention
+        if encrypted and code is not None:
+            return (
+                f"🔒 Голос в {where} защищён сквозным шифрованием (DAVE). Код приватности: "
+                f"{format_privacy_code(code)} — он должен совпасть с кодом в вашем Discord."
+            )
+        return f"⚠️ Голос в {where} пока не защищён сквозным шифрованием: ключи ещё согласуются."
+    if DAVE_PROTOCOL_VERSION < 1:
+        return "❌ Бот не умеет сквозное шифрование голоса (DAVE): Discord не пустит его в голосовой канал."
+    return "➖ Бот сейчас не в голосовом канале; голос игры будет защищён сквозным шифрованием (DAVE)."
 
 
 class ReadinessCog(commands.Cog):
@@ -53,6 +76,7 @@ class ReadinessCog(commands.Cog):
                 )
             else:
                 lines.append(f"✅ Канал {voice.channel.mention}: бот может вести здесь игру.")
+        lines.append(voice_encryption_line(interaction.guild))
         log.info("Readiness checked: %s", "; ".join(lines))
         await reply_ephemeral(interaction, "\n".join(lines))
 

@@ -27,6 +27,10 @@ from audio.scheduler import AnnouncementQueue, Played
 
 log = logging.getLogger(__name__)
 
+CLOSE_E2EE_REQUIRED = 4017  # Discord's voice gateway: this client does not speak DAVE
+E2EE_REQUIRED_TEXT = (
+    "Discord пускает в голос только со сквозным шифрованием (DAVE), а боту нечем: нужен пакет davey"
+)
 E2EE_WAIT = 5.0  # seconds the first line waits for the voice group's key; then it is said regardless
 E2EE_POLL = 0.05  # discord.py signals no event when the group is ready; its state is polled
 
@@ -89,6 +93,8 @@ class Speaker:
             self.voice = await channel.connect(timeout=timeout, reconnect=False, self_deaf=True)
         except (discord.ClientException, discord.HTTPException, TimeoutError, OSError, RuntimeError) as exc:
             self.failure = str(exc) or type(exc).__name__
+            if isinstance(exc, discord.ConnectionClosed) and exc.code == CLOSE_E2EE_REQUIRED:
+                self.failure = E2EE_REQUIRED_TEXT
             log.warning("Could not join voice: %s", self.failure, extra={"game_id": self.game_id})
             return False
         self._e2ee_checked = False

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+import aiohttp
 import discord
 import pytest
 from fakediscord import Club, FakeDiscord, OpusFrames, dominant_frequency, encode_opus, tone_pcm
@@ -106,25 +107,73 @@ async def test_a_second_listener_is_added_and_a_leaving_one_removed(
     assert first.failures == [] and second.failures == []
 
 
-async def test_a_client_without_dave_is_closed_with_4017(
+async def test_a_client_without_dave_is_closed_with_4017(fake: FakeDiscord, club: Club) -> None:
+    # A client as discord.py was before 2.7: its IDENTIFY has no max_dave_protocol_version.
+    fake.voice.tokens["old-client"] = (club.id, club.players[0].id)
+    url = f"wss://127.0.0.1:{fake.voice.port}/?v=8"
+    async with aiohttp.ClientSession() as http, http.ws_connect(url) as ws:
+        hello = await ws.receive_json()
+        assert hello["op"] == 8
+        identify = {"server_id": str(club.id), "user_id": str(club.players[0].id), "token": "old-client"}
+        await ws.send_json({"op": 0, "d": {**identify, "session_id": "s"}})
+        closed = await ws.receive()
+        assert closed.type == aiohttp.WSMsgType.CLOSE and closed.data == 4017
+    assert fake.voice.dave.refused == [club.players[0].id]
+
+
+async def test_the_bot_without_davey_cannot_host_in_voice_and_says_why(
     bot: MafiaBot,
     fake: FakeDiscord,
     club: Club,
     monkeypatch: pytest.MonkeyPatch,
     logged_errors: list[logging.LogRecord],
 ) -> None:
+    from mafiabot.game.speaker import E2EE_REQUIRED_TEXT, Speaker
+
     # discord.py announces max_dave_protocol_version from whether davey is importable; this is the
     # bot as it would be without the package (which pyproject.toml therefore pins).
     monkeypatch.setattr(discord.voice_state, "has_dave", False)
     channel = bot.get_channel(club.voice.id)
     assert isinstance(channel, discord.VoiceChannel)
-    with pytest.raises(discord.ConnectionClosed) as closed:
-        await channel.connect(timeout=5, self_deaf=True, reconnect=False)
-    assert closed.value.code == 4017
+    speaker = Speaker(None, game_id=1)  # type: ignore[arg-type]  # it says nothing: no announcer needed
+    try:
+        assert not await speaker.connect(channel, timeout=5)
+    finally:
+        await speaker.close()
+    assert speaker.failure == E2EE_REQUIRED_TEXT  # what the table posts instead of a bare close code
     assert fake.voice.dave.refused == [fake.world.bot_user.id]
     assert "Error connecting to voice" in logged_errors[0].getMessage()  # discord.py's own report
     logged_errors.clear()
     assert fake.voice.dave.sessions == {}  # it never reached a DAVE group
+
+async def test_check_shows_whether_voice_is_end_to_end_encrypted_and_the_privacy_code(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    player = club.players[0]
+    await fake.join_voice(player, club.voice)
+    report = await (await fake.slash(player, "mafia check", channel=club.text)).wait_followup()
+    assert "➖ Бот сейчас не в голосовом канале; голос игры будет защищён сквозным" in report.content
+
+    voice = await _connect(bot, club)
+    try:
+        await fake.wait_for(lambda: voice.voice_privacy_code, what="the DAVE group")
+        (listener,) = fake.voice.dave.listeners[club.voice.id]
+        code = listener.privacy_code
+        assert code is not None
+        report = await (await fake.slash(player, "mafia check", channel=club.text)).wait_followup()
+        grouped = " ".join(code[i : i + 5] for i in range(0, 30, 5))  # as Discord's clients show it
+        assert f"🔒 Голос в <#{club.voice.id}> защищён сквозным шифрованием (DAVE)" in report.content
+        assert f"Код приватности: {grouped}" in report.content  # the code the player's client shows
+
+        # A second client joins: a new epoch, a new code, and the check shows the new one.
+        fake.voice.dave.add_listener(club.voice.id)
+        await fake.wait_for(lambda: voice.voice_privacy_code not in (None, code), what="the new epoch")
+        report = await (await fake.slash(player, "mafia check", channel=club.text)).wait_followup()
+        new_code = listener.privacy_code
+        assert new_code is not None and new_code != code
+        assert new_code[:5] + " " + new_code[5:10] in report.content
+    finally:
+        await voice.disconnect()
 
 
 async def test_the_hosts_first_line_waits_for_the_group_and_the_log_gives_the_code(
