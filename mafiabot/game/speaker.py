@@ -78,7 +78,7 @@ class Speaker:
         ]
         self._pending = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None
-        self._e2ee_checked = False
+        self._e2ee_known: bool | None = None  # encrypted at the last line (None: nothing said yet)
         self._channel: discord.VoiceChannel | discord.StageChannel | None = None
         self._timeout = 15.0
         self.rejoins = 0  # voice connections made again after a drop (tests)
@@ -97,7 +97,7 @@ class Speaker:
                 self.failure = E2EE_REQUIRED_TEXT
             log.warning("Could not join voice: %s", self.failure, extra={"game_id": self.game_id})
             return False
-        self._e2ee_checked = False
+        self._e2ee_known = None
         return True
 
     async def wait_for_e2ee(self, timeout: float = E2EE_WAIT) -> bool:
@@ -181,7 +181,7 @@ class Speaker:
                 await asyncio.sleep(attempt)
                 continue
             self.rejoins += 1
-            self._e2ee_checked = False  # a new connection: its end-to-end encryption is checked again
+            self._e2ee_known = None  # a new connection: its end-to-end encryption is checked again
             log.info("Voice rejoined after a drop", extra={"game_id": self.game_id})
             return self.voice
         self._channel = None  # given up: the game goes on in text
@@ -195,9 +195,14 @@ class Speaker:
             voice = await self._rejoin()
         if voice is None or not voice.is_connected():
             return
-        if not self._e2ee_checked:
-            self._e2ee_checked = True
-            await self.wait_for_e2ee()
+        # Wait for the group before the first line, and again when it was lost (discord.py reconnected
+        # voice, or the group is being re-created); not before every line while there is none at all.
+        if not e2ee_status(voice)[0] and self._e2ee_known is not False:
+            self._e2ee_known = await self.wait_for_e2ee()
+        elif self._e2ee_known is None:
+            self._e2ee_known = await self.wait_for_e2ee(0)
+        else:
+            self._e2ee_known = e2ee_status(voice)[0]
         loop = asyncio.get_running_loop()
         finished: asyncio.Future[Exception | None] = loop.create_future()
 

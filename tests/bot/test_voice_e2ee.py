@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import struct
 
 import aiohttp
 import discord
 import pytest
 from fakediscord import Club, FakeDiscord, OpusFrames, dominant_frequency, encode_opus, tone_pcm
+from fakediscord.dave import ANNOUNCE_COMMIT
 from fakediscord.e2ee import SimulatedListener
 
 from mafiabot.bot import MafiaBot
@@ -101,6 +103,15 @@ async def test_a_second_listener_is_added_and_a_leaving_one_removed(
         await fake.wait_for(lambda: not group.established, what="the sole member reset")
         await fake.wait_for(lambda: bot_id in group.key_packages, what="the bot's fresh key package")
         assert voice.is_connected()
+
+        third = dave.add_listener(club.voice.id)  # someone joins the lone bot: a new group is created
+        await fake.wait_for(
+            lambda: group.established and group.transition is None and voice.voice_privacy_code,
+            what="a new group with the newcomer",
+        )
+        assert voice.voice_privacy_code == third.privacy_code
+        count = await _play(voice, 330.0)
+        assert abs(dominant_frequency(await _heard(fake, third, bot_id, count)) - 330.0) < 5
     finally:
         await voice.disconnect()
     assert fake.voice.audio.not_end_to_end == 0
@@ -196,3 +207,29 @@ async def test_the_hosts_first_line_waits_for_the_group_and_the_log_gives_the_co
         assert logged == [f"Voice is end-to-end encrypted (DAVE); privacy code {grouped}"]
     finally:
         await speaker.close()
+
+
+async def test_the_bot_recovers_from_a_commit_it_cannot_process(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    voice = await _connect(bot, club)
+    bot_id = fake.world.bot_user.id
+    try:
+        await fake.wait_for(lambda: voice.voice_privacy_code, what="the DAVE group")
+        group = fake.voice.dave.sessions[club.voice.id]
+        (listener,) = fake.voice.dave.listeners[club.voice.id]
+        first_code = voice.voice_privacy_code
+        # The gateway relays a commit the bot cannot process: it flags it (op 31) and starts over with
+        # a new key package; the gateway takes it out of the group and welcomes it back.
+        await group.members[bot_id].send_binary(ANNOUNCE_COMMIT, struct.pack(">H", 77) + b"not a commit")
+        await fake.wait_for(
+            lambda: voice.voice_privacy_code not in (None, first_code)
+            and group.transition is None
+            and bot_id in group.in_group(),
+            what="the bot back in a new group",
+        )
+        assert voice.voice_privacy_code == listener.privacy_code
+        count = await _play(voice, 440.0)
+        assert abs(dominant_frequency(await _heard(fake, listener, bot_id, count)) - 440.0) < 5
+    finally:
+        await voice.disconnect()

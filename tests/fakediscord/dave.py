@@ -195,7 +195,8 @@ class MediaSession:
         self.next_transition_id = transition_id % 0xFFFF + 1
         self.leaves, self.epoch, self.proposals, self.sent = leaves, self.epoch + 1, [], {}
         self.stale -= removed_users
-        stay = [user for user in before if user in leaves and user in self.members]
+        # Members that stay get the commit; the added (or removed and re-added) only their welcome.
+        stay = [u for u in before if u in leaves and u in self.members and u not in removed_users]
         self.transition = _Transition(transition_id, set(stay) | set(welcomes), stay + list(welcomes))
         self.commits_announced += 1
         for user in [user_id, *added]:
@@ -249,8 +250,8 @@ class MediaSession:
                 await self.members[user].send_binary(PROPOSALS, body)
 
     def _proposal_receivers(self) -> list[int]:
-        if self.established:
-            return [user for user in self.in_group() if user in self.members]
+        if self.established:  # not a flagging member: it dropped the group (davey would raise on them)
+            return [user for user in self.in_group() if user in self.members and user not in self.stale]
         return list(self.key_packages)  # every pending member has a local group of its own
 
     async def _propose(self) -> None:
