@@ -1,5 +1,6 @@
-"""Command line: `mafiabot run` hosts games on Discord (or plays the offline demo without a token),
-`mafiabot audio …` manages the spoken announcements."""
+"""Command line: `mafiabot run` hosts games on Discord (without a token it explains how to get one and
+exits with 2), `mafiabot demo` plays an offline game in the terminal, `mafiabot audio …` manages the
+spoken announcements."""
 
 from __future__ import annotations
 
@@ -25,15 +26,16 @@ To host games on your server:
        [bot] token = "your-token"                  in config.toml (git-ignored; see config.example.toml)
   4. Start it again: mafiabot run   (or ./scripts/run)
 
-Meanwhile, here is the offline demo: a simulated game played by the rules engine, no Discord needed.
+Without Discord, `mafiabot demo` (or ./scripts/run demo) plays a simulated game in the terminal.
 """
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mafiabot", description="Бот-ведущий игры «Мафия» для Discord.")
     commands = parser.add_subparsers(dest="command", required=True)
-    run = commands.add_parser("run", help="connect to Discord (without a token: play the offline demo)")
+    run = commands.add_parser("run", help="connect to Discord (needs a token)")
     run.add_argument("--config", type=Path, help="settings file (default: config.toml, if present)")
+    commands.add_parser("demo", help="play a simulated game in the terminal, no Discord needed")
     audio = commands.add_parser("audio", help="announcement audio tools (see `mafiabot audio --help`)")
     audio.add_argument("args", nargs=argparse.REMAINDER)
     return parser
@@ -71,16 +73,14 @@ def run(config: Path | None) -> int:
         print(f"Invalid configuration: {exc}", file=sys.stderr)
         return 2
     if not settings.token:
-        print(NO_TOKEN_HELP)
-        sys.stdout.flush()
-        return _demo()
+        print(NO_TOKEN_HELP, file=sys.stderr)
+        return 2
     from mafiabot.logs import setup_logging
 
     setup_logging(settings.log_level, settings.log_format, secrets=[settings.token.get()])
     logging.getLogger(__name__).info(
-        "Starting: %d allowed guild(s), language %s, database %s",
+        "Starting: %d allowed guild(s), database %s",
         len(settings.guild_ids),
-        settings.language,
         settings.database_url.split("://", 1)[0],
     )
     try:
@@ -95,6 +95,8 @@ def main(argv: list[str] | None = None) -> int:
         from audio.cli import main as audio_main
 
         return int(audio_main(list(args.args)))
+    if args.command == "demo":
+        return _demo()
     return run(args.config)
 
 

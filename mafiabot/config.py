@@ -1,7 +1,10 @@
 """Settings: `config.toml` (optional, git-ignored) overlaid by environment variables.
 
-Every key is documented in `config.example.toml`. The token is a secret: it is only read from the
-environment (`MAFIABOT_TOKEN`) or from the local `config.toml`, and never appears in a repr or a log.
+Every key is documented in `config.example.toml`, and every key there changes something. The file is
+validated with pydantic (it comes with SQLModel); a mistake is a ConfigError naming the key
+(``[game] speech_seconds: …``) or the environment variable that set it. The token is a secret: it is
+only read from the environment (`MAFIABOT_TOKEN`) or from the local `config.toml`, and never appears in
+a repr or a log.
 """
 
 from __future__ import annotations
@@ -11,11 +14,26 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+import engine
 
 DEFAULT_CONFIG_PATH = Path("config.toml")
 AUDIO_ENGINES = ("gtts", "espeak", "none")
 LOG_FORMATS = ("text", "json")
+MAX_CHOICES = 25  # Discord lists at most 25 choices for `/mafia new ruleset`
+
+# Which environment variable overrides which key of the file.
+ENVIRONMENT = {
+    "MAFIABOT_TOKEN": ("bot", "token"),
+    "MAFIABOT_GUILDS": ("bot", "guilds"),
+    "MAFIABOT_LOG_LEVEL": ("bot", "log_level"),
+    "MAFIABOT_LOG_FORMAT": ("bot", "log_format"),
+    "MAFIABOT_DATABASE_URL": ("database", "url"),
+    "MAFIABOT_AUDIO_CACHE": ("audio", "cache_dir"),
+}
 
 
 class ConfigError(ValueError):
@@ -48,27 +66,73 @@ class Secret:
         return hash(self._value)
 
 
-@dataclass(frozen=True)
-class AudioSettings:
-    engine: str = "gtts"
-    volume: float = 0.8
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class _Bot(_Section):
+    token: str = ""
+    guilds: tuple[int, ...] = ()
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
+    log_format: Literal["text", "json"] = "text"
+    cogs: tuple[str, ...] = ()
+
+    @field_validator("guilds", mode="before")
+    @classmethod
+    def _split(cls, value: Any) -> Any:
+        # MAFIABOT_GUILDS="123,456" (or spaces)
+        return [part for part in value.replace(",", " ").split() if part] if isinstance(value, str) else value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper(cls, value: Any) -> Any:
+        return value.upper() if isinstance(value, str) else value
+
+
+class _Database(_Section):
+    url: str = "sqlite:///mafiabot.db"
+
+
+class AudioSettings(_Section):
+    engine: Literal["gtts", "espeak", "none"] = "gtts"
+    volume: float = Field(default=0.8, ge=0.0, le=2.0)
     cache_dir: Path | None = None  # None: the audio package's default (~/.cache/mafiabot/audio)
 
+    @field_validator("cache_dir", mode="before")
+    @classmethod
+    def _expand(cls, value: Any) -> Any:
+        return Path(str(value)).expanduser() if value else None
 
-@dataclass(frozen=True)
-class GameSettings:
+
+class GameSettings(_Section):
+    """What new games start with. ``None``: the rulebook's own time."""
+
     default_preset: str = "classic"
-    lobby_timeout_seconds: int = 600
-    speech_seconds: int = 60
-    night_action_seconds: int = 30
-    mute_eliminated: bool = True
+    speech_seconds: int | None = Field(default=None, ge=10, le=600)
+    night_action_seconds: int | None = Field(default=None, ge=5, le=300)
+    # The server's own variants: TOML files that `extend` a bundled preset, offered by `/mafia new`
+    # beside the bundled presets under their own id. Relative paths are read from the working directory.
+    variants: tuple[Path, ...] = ()
+    # Filled by the validation below: each variant's id and its file.
+    variant_files: Mapping[str, str] = Field(default_factory=dict, exclude=True)
+
+    def timers(self) -> dict[str, int]:
+        """The preset timers these settings replace."""
+        chosen = {"speech": self.speech_seconds, "night_step": self.night_action_seconds}
+        return {key: value for key, value in chosen.items() if value is not None}
+
+
+class _File(_Section):
+    bot: _Bot = Field(default_factory=_Bot)
+    database: _Database = Field(default_factory=_Database)
+    audio: AudioSettings = Field(default_factory=AudioSettings)
+    game: GameSettings = Field(default_factory=GameSettings)
 
 
 @dataclass(frozen=True)
 class Settings:
     token: Secret = field(default_factory=lambda: Secret(""))
     guild_ids: tuple[int, ...] = ()
-    language: str = "ru"
     log_level: str = "INFO"
     log_format: str = "text"
     cogs: tuple[str, ...] = ()  # empty: every cog in mafiabot.bot.DEFAULT_COGS
@@ -77,78 +141,82 @@ class Settings:
     game: GameSettings = field(default_factory=GameSettings)
 
 
-def _table(data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
-    value = data.get(name, {})
-    if not isinstance(value, Mapping):
-        raise ConfigError(f"[{name}] must be a table")
-    return value
-
-
-def _guild_ids(value: Any, source: str) -> tuple[int, ...]:
-    if isinstance(value, str):
-        value = [part for part in value.replace(",", " ").split() if part]
-    if not isinstance(value, list | tuple):
-        raise ConfigError(f"{source}: expected a list of guild ids")
+def game_settings(**values: Any) -> GameSettings:
+    """GameSettings with its variants read and its default preset checked (ConfigError otherwise)."""
     try:
-        return tuple(int(item) for item in value)
-    except (TypeError, ValueError) as exc:
-        raise ConfigError(f"{source}: guild ids must be integers") from exc
+        game = GameSettings(**values)
+    except ValidationError as exc:
+        raise ConfigError(_explain(exc, {}, prefix=("game",))) from None
+    return _with_variants(game)
 
 
-def _cache_dir(value: Any) -> Path | None:
-    return Path(str(value)).expanduser() if value else None
+def _with_variants(game: GameSettings) -> GameSettings:
+    files: dict[str, str] = {}
+    for i, path in enumerate(game.variants):
+        try:
+            ruleset = engine.load_ruleset(str(path))
+        except engine.RulesetError as exc:
+            raise ConfigError(f"[game] variants[{i}]: {exc}") from None
+        if ruleset.id in engine.available_presets() or ruleset.id in files:
+            raise ConfigError(
+                f"[game] variants[{i}]: the id {ruleset.id!r} is taken; give the variant its own"
+            )
+        files[ruleset.id] = str(path)
+    known = [*engine.available_presets(), *files]
+    if len(known) > MAX_CHOICES:
+        room = MAX_CHOICES - len(engine.available_presets())
+        raise ConfigError(f"[game] variants: at most {room} fit in the choices of `/mafia new`")
+    if game.default_preset not in known:
+        raise ConfigError(f"[game] default_preset: {game.default_preset!r} is none of {', '.join(known)}")
+    return game.model_copy(update={"variant_files": files})
 
 
-def _checked(settings: Settings) -> Settings:
-    if settings.audio.engine not in AUDIO_ENGINES:
-        raise ConfigError(f"[audio] engine must be one of {', '.join(AUDIO_ENGINES)}")
-    if not 0.0 <= settings.audio.volume <= 2.0:
-        raise ConfigError("[audio] volume must be between 0.0 and 2.0")
-    if settings.log_format not in LOG_FORMATS:
-        raise ConfigError(f"[bot] log_format must be one of {', '.join(LOG_FORMATS)}")
-    if settings.log_level.upper() not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
-        raise ConfigError("[bot] log_level must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
-    return settings
+def _explain(
+    exc: ValidationError, from_env: Mapping[tuple[str, str], str], prefix: tuple[str, ...] = ()
+) -> str:
+    """One line per mistake, each naming the key as the file spells it (or the environment variable)."""
+    lines = []
+    for error in exc.errors():
+        loc = (*prefix, *(str(part) for part in error["loc"]))
+        section, key = loc[0], ".".join(loc[1:])
+        where = from_env.get((section, loc[1])) if len(loc) > 1 else None
+        name = where or (f"[{section}] {key}" if key else f"[{section}]")
+        message = "unknown key" if error["type"] == "extra_forbidden" else error["msg"]
+        lines.append(f"{name}: {message}")
+    return "; ".join(lines)
 
 
 def load_settings(path: Path | None = None, environ: Mapping[str, str] | None = None) -> Settings:
     """Read `path` (default `config.toml`, skipped when missing), then apply `MAFIABOT_*` variables."""
     environ = os.environ if environ is None else environ
     path = path or Path(environ.get("MAFIABOT_CONFIG", DEFAULT_CONFIG_PATH))
-    data: Mapping[str, Any] = {}
+    data: dict[str, Any] = {}
     if path.is_file():
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{path}: {exc}") from exc
-    bot, database, audio, game = (_table(data, name) for name in ("bot", "database", "audio", "game"))
-
-    token = environ.get("MAFIABOT_TOKEN") or str(bot.get("token", ""))
-    guilds = environ.get("MAFIABOT_GUILDS")
+    from_env: dict[tuple[str, str], str] = {}
+    for variable, (section, key) in ENVIRONMENT.items():
+        value = environ.get(variable)
+        if value is not None and (value or variable == "MAFIABOT_GUILDS"):
+            table = data.setdefault(section, {})
+            if not isinstance(table, dict):
+                raise ConfigError(f"[{section}]: must be a table")
+            table[key] = value
+            from_env[(section, key)] = variable
     try:
-        settings = Settings(
-            token=Secret(token.strip()),
-            guild_ids=_guild_ids(guilds, "MAFIABOT_GUILDS")
-            if guilds is not None
-            else _guild_ids(bot.get("guilds", []), "[bot] guilds"),
-            language=environ.get("MAFIABOT_LANGUAGE") or str(bot.get("language", "ru")),
-            log_level=(environ.get("MAFIABOT_LOG_LEVEL") or str(bot.get("log_level", "INFO"))).upper(),
-            log_format=environ.get("MAFIABOT_LOG_FORMAT") or str(bot.get("log_format", "text")),
-            cogs=tuple(str(name) for name in bot.get("cogs", [])),
-            database_url=environ.get("MAFIABOT_DATABASE_URL")
-            or str(database.get("url", Settings.database_url)),
-            audio=AudioSettings(
-                engine=str(audio.get("engine", AudioSettings.engine)),
-                volume=float(audio.get("volume", AudioSettings.volume)),
-                cache_dir=_cache_dir(environ.get("MAFIABOT_AUDIO_CACHE") or audio.get("cache_dir")),
-            ),
-            game=GameSettings(**{key: game[key] for key in game if key in GameSettings.__dataclass_fields__}),
-        )
-    except (TypeError, ValueError) as exc:
-        if isinstance(exc, ConfigError):
-            raise
-        raise ConfigError(str(exc)) from exc
-    unknown = set(game) - set(GameSettings.__dataclass_fields__)
-    if unknown:
-        raise ConfigError(f"[game] unknown keys: {', '.join(sorted(unknown))}")
-    return _checked(settings)
+        parsed = _File(**data)
+    except ValidationError as exc:
+        raise ConfigError(_explain(exc, from_env)) from None
+    bot = parsed.bot
+    return Settings(
+        token=Secret(bot.token.strip()),
+        guild_ids=bot.guilds,
+        log_level=bot.log_level,
+        log_format=bot.log_format,
+        cogs=bot.cogs,
+        database_url=parsed.database.url,
+        audio=parsed.audio,
+        game=_with_variants(parsed.game),
+    )

@@ -7,11 +7,14 @@ preset file is listed without a change here.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import engine
 from engine.rules import with_requirements
+from mafiabot.config import GameSettings
 
 log = logging.getLogger(__name__)
 
@@ -30,19 +33,21 @@ def _span(counts: list[int]) -> str:
     return f"от {counts[0]} до {counts[-1]} игроков"
 
 
-def players_text(ruleset: engine.Ruleset) -> str:
-    """The counts the preset deals for, and those of any variant that deals for others."""
+def players_text(ruleset: engine.Ruleset, source: str = "") -> str:
+    """The counts the preset deals for, and those of any variant that deals for others. ``source``: the
+    file of a server's variant (its id is not a bundled preset's)."""
+    source = source or ruleset.id
     counts = engine.player_counts(ruleset)
     text = _span(counts)
     for name, description in ruleset.options.items():
-        other = engine.player_counts(engine.load_ruleset(ruleset.id, with_requirements(ruleset.id, name)))
+        other = engine.player_counts(engine.load_ruleset(source, with_requirements(source, name)))
         if other and other != counts:
             text += f"; с вариантом «{description}»: {_span(other)}"
     return text
 
 
-def preset_info(ruleset: engine.Ruleset) -> PresetInfo:
-    return PresetInfo(ruleset.id, ruleset.title, players_text(ruleset), ruleset.summary)
+def preset_info(ruleset: engine.Ruleset, source: str = "") -> PresetInfo:
+    return PresetInfo(ruleset.id, ruleset.title, players_text(ruleset, source), ruleset.summary)
 
 
 def _bundled() -> tuple[PresetInfo, ...]:
@@ -54,6 +59,26 @@ def _bundled() -> tuple[PresetInfo, ...]:
         except engine.RulesetError:
             log.exception("Preset %s does not load; it is not offered", preset_id)
     return tuple(found)
+
+
+def load_ruleset(
+    ruleset_id: str, options: Iterable[str] | Mapping[str, bool] = (), game: GameSettings | None = None
+) -> engine.Ruleset:
+    """The rules a game of ``ruleset_id`` plays on this bot: a bundled preset or one of the server's
+    variants (`[game] variants`), with the timers the settings replace (`[game] speech_seconds`, …)
+    where the preset has them."""
+    game = game or GameSettings()
+    ruleset = engine.load_ruleset(game.variant_files.get(ruleset_id, ruleset_id), options)
+    timers = {key: value for key, value in game.timers().items() if key in ruleset.timers}
+    if timers:
+        ruleset = dataclasses.replace(ruleset, timers={**ruleset.timers, **timers})
+    return ruleset
+
+
+def offered(game: GameSettings) -> tuple[PresetInfo, ...]:
+    """What `/mafia new` offers: the bundled presets, then the server's own variants."""
+    variants = game.variant_files.items()
+    return PRESETS + tuple(preset_info(load_ruleset(rid, (), game), path) for rid, path in variants)
 
 
 PRESETS: tuple[PresetInfo, ...] = _bundled()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from typing import Any
@@ -12,11 +13,12 @@ from discord.ext import commands
 
 import engine
 from mafiabot.bot import MafiaBot, bind_interaction
+from mafiabot.config import GameSettings
 from mafiabot.errors import UserFacingError, answering
 from mafiabot.game.lobbies import check_start, describe_lobby
 from mafiabot.game.lobby import Lobby
 from mafiabot.game.service import GameService
-from mafiabot.presets import PRESETS
+from mafiabot.presets import PRESETS, load_ruleset, offered
 from mafiabot.views import MafiaView
 
 log = logging.getLogger(__name__)
@@ -116,14 +118,20 @@ def lobby_view(lobby: Lobby) -> MafiaView:
     return view
 
 
-def _preset_choices() -> list[app_commands.Choice[str]]:
-    """Every bundled preset that loads (a broken one is logged and left out, never fatal)."""
-    return [app_commands.Choice(name=info.title, value=info.id) for info in PRESETS]
+def _preset_choices(game: GameSettings | None = None) -> list[app_commands.Choice[str | int | float]]:
+    """Every bundled preset that loads (a broken one is logged and left out, never fatal), and the
+    server's own variants of the bot's settings."""
+    infos = offered(game) if game is not None else PRESETS
+    return [app_commands.Choice[str | int | float](name=info.title, value=info.id) for info in infos]
 
 
 class LobbyCog(commands.Cog, name="Lobby"):
     def __init__(self, bot: MafiaBot) -> None:
         self.bot = bot
+        # The rulesets offered depend on the settings (`[game] variants`), known only now: this cog's own
+        # copy of the command gets them before the command is synced.
+        params = self.new._params
+        params["ruleset"] = dataclasses.replace(params["ruleset"], choices=_preset_choices(bot.settings.game))
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(LobbyButton, LobbyOptionsSelect)
@@ -142,7 +150,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
     async def new(
         self,
         interaction: discord.Interaction[MafiaBot],
-        ruleset: str = "classic",
+        ruleset: str | None = None,
         options: str = "",
         nicknames: bool = False,
     ) -> None:
@@ -158,9 +166,10 @@ class LobbyCog(commands.Cog, name="Lobby"):
             voice_channel_id=member.voice.channel.id,
             creator_id=member.id,
             creator_name=member.display_name,
-            ruleset_id=ruleset,
+            ruleset_id=ruleset or self.bot.settings.game.default_preset,
             options=chosen,
             nicknames=nicknames,
+            game=self.bot.settings.game,
         )
         await interaction.response.send_message(
             describe_lobby(lobby, interaction.guild), view=lobby_view(lobby)
@@ -217,7 +226,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
         if interaction.user.id != lobby.creator_id:
             raise UserFacingError("Настраивать игру может только тот, кто открыл набор.")
         try:
-            ruleset = engine.load_ruleset(lobby.ruleset_id, chosen)
+            ruleset = load_ruleset(lobby.ruleset_id, chosen, lobby.game)
             if len(lobby.players) in engine.player_counts(ruleset):
                 engine.composition(ruleset, len(lobby.players))  # the book's rules for this table
         except (engine.RulesetError, engine.IllegalCommand) as exc:

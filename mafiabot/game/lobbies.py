@@ -8,6 +8,7 @@ from collections.abc import Container
 import discord
 
 import engine
+from mafiabot.config import GameSettings
 from mafiabot.errors import UserFacingError, permission_names
 from mafiabot.game.lobby import Lobby
 
@@ -33,14 +34,16 @@ class Lobbies(dict[int, Lobby]):
         ruleset_id: str,
         options: tuple[str, ...],
         nicknames: bool = False,
+        game: GameSettings | None = None,
     ) -> Lobby:
         if voice_channel_id in self or voice_channel_id in self.playing:
             raise UserFacingError("В этом голосовом канале уже идёт набор или игра: одна игра на канал.")
+        lobby = Lobby(guild_id, text_channel_id, voice_channel_id, creator_id, ruleset_id, options)
+        lobby.game = game or lobby.game
         try:
-            engine.load_ruleset(ruleset_id, options)
+            lobby.ruleset  # noqa: B018 (loads the rules: a wrong name or option is refused here)
         except engine.RulesetError as exc:
             raise UserFacingError(f"Не получилось загрузить правила: {exc.message}.") from None
-        lobby = Lobby(guild_id, text_channel_id, voice_channel_id, creator_id, ruleset_id, options)
         lobby.nicknames = nicknames
         lobby.players.append(creator_id)
         lobby.names[creator_id] = creator_name

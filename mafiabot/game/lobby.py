@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import engine
+from mafiabot.config import GameSettings
+from mafiabot.presets import load_ruleset
 
 TIMER_NAMES = {  # the preset's timers shown in the lobby, in the order a game meets them
     "intro_speech": "знакомство",
@@ -31,15 +33,16 @@ class Lobby:
     names: dict[int, str] = field(default_factory=dict)
     message_id: int | None = None
     nicknames: bool = False  # seat numbers put in front of players' nicknames, «1 · Имя»
+    game: GameSettings = field(default_factory=GameSettings)  # the bot's `[game]` settings
 
     @property
     def base_ruleset(self) -> engine.Ruleset:
         """The preset without options: it lists the variants the creator may choose."""
-        return engine.load_ruleset(self.ruleset_id)
+        return load_ruleset(self.ruleset_id, (), self.game)
 
     @property
     def ruleset(self) -> engine.Ruleset:
-        return engine.load_ruleset(self.ruleset_id, self.options)
+        return load_ruleset(self.ruleset_id, self.options, self.game)
 
     def counts(self) -> list[int]:
         return engine.player_counts(self.ruleset)

@@ -9,10 +9,10 @@ from typing import Any
 
 import discord
 
-import engine
 from engine.commands import command_from_json
 from mafiabot.game.service import GameService
 from mafiabot.game.session import GameSession, SeatInfo
+from mafiabot.presets import load_ruleset
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ async def _restore_one(games: GameService, game: Any) -> None:
     participants = await asyncio.to_thread(storage.participants, game.id)
     log_rows = await asyncio.to_thread(storage.command_log, game.id)
     commands = [command_from_json(row) for row in log_rows]
-    ruleset = engine.load_ruleset(game.ruleset_id, game.options or {})
+    ruleset = load_ruleset(game.ruleset_id, game.options or {}, games.settings.game)
     seats = []
     for p in participants:
         member = guild.get_member(p.user_id)

@@ -14,7 +14,7 @@ import pytest
 from fakediscord import Club, FakeDiscord
 
 from mafiabot.bot import MafiaBot
-from mafiabot.config import AudioSettings, Secret, Settings
+from mafiabot.config import AudioSettings, Secret, Settings, game_settings
 from mafiabot.logs import ContextFilter
 
 
@@ -22,6 +22,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "club(players=10, bot_permissions=..., guild_allow_list=False): how `club` builds the guild",
+    )
+    config.addinivalue_line(
+        "markers", "game(speech_seconds=45, variants=[...], ...): the bot's `[game]` settings"
     )
 
 
@@ -103,6 +106,7 @@ async def bot(
         guild_ids=allow_list,
         database_url=f"sqlite:///{tmp_path}/bot.db",
         audio=AudioSettings(engine="none", cache_dir=tmp_path / "audio"),  # tests never reach Google
+        game=game_settings(**(game.kwargs if (game := request.node.get_closest_marker("game")) else {})),
     )
     client = MafiaBot(settings, guild_ready_timeout=0.05)
     async with fake.connect(client):

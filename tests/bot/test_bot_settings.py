@@ -49,22 +49,84 @@ def test_the_token_never_shows_in_a_repr() -> None:
 
 
 @pytest.mark.parametrize(
-    "content",
+    ("content", "named"),
     [
-        '[audio]\nengine = "festival"\n',
-        "[audio]\nvolume = 5\n",
-        '[bot]\nguilds = ["x"]\n',
-        "[game]\nspeed = 1\n",
+        ('[audio]\nengine = "festival"\n', "[audio] engine: Input should be 'gtts', 'espeak' or 'none'"),
+        ("[audio]\nvolume = 5\n", "[audio] volume: Input should be less than or equal to 2"),
+        ('[bot]\nguilds = ["x"]\n', "[bot] guilds.0: Input should be a valid integer"),
+        ('[bot]\nlog_level = "LOUD"\n', "[bot] log_level: Input should be 'DEBUG'"),
+        ("[game]\nspeed = 1\n", "[game] speed: unknown key"),
+        ('[bot]\nlanguage = "ru"\n', "[bot] language: unknown key"),
+        (
+            "[game]\nspeech_seconds = 2\n",
+            "[game] speech_seconds: Input should be greater than or equal to 10",
+        ),
+        ('[game]\nnight_action_seconds = "fast"\n', "[game] night_action_seconds: Input should be a valid"),
+        ('[game]\ndefault_preset = "chess"\n', "[game] default_preset: 'chess' is none of blood, city"),
+        ('[game]\nvariants = ["nowhere.toml"]\n', "[game] variants[0]: "),
+        ("[colour]\nred = 1\n", "[colour]: unknown key"),
     ],
 )
-def test_invalid_values_are_reported(tmp_path: Path, content: str) -> None:
+def test_invalid_values_are_reported_with_their_key(tmp_path: Path, content: str, named: str) -> None:
     config = tmp_path / "config.toml"
     config.write_text(content)
-    with pytest.raises(ConfigError):
+    with pytest.raises(ConfigError) as info:
         load_settings(config, {})
+    assert named in str(info.value), str(info.value)
 
 
-def test_run_without_token_explains_and_plays_the_demo(
+def test_a_bad_environment_variable_is_named(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as info:
+        load_settings(tmp_path / "none.toml", {"MAFIABOT_LOG_FORMAT": "xml", "MAFIABOT_GUILDS": "1,x"})
+    message = str(info.value)
+    assert "MAFIABOT_LOG_FORMAT: Input should be 'text' or 'json'" in message, message
+    assert "MAFIABOT_GUILDS" in message and "[bot]" not in message
+
+
+def _keys(text: str) -> list[tuple[str, str, str]]:
+    """(section, key, value) of every key the example documents, set or commented out."""
+    found, section = [], ""
+    for line in text.splitlines():
+        if line.startswith("["):
+            section = line.strip("[]")
+        elif "=" in line and (line[0].isalpha() or (line.startswith("# ") and line[2:3].isalpha())):
+            key, _, value = line.lstrip("# ").partition(" = ")
+            if key.isidentifier():
+                found.append((section, key, value))
+    return found
+
+
+# A value other than the default for each key of config.example.toml: setting it must change the settings.
+OTHER = {
+    ("bot", "token"): '"t"',
+    ("bot", "guilds"): "[1]",
+    ("bot", "log_level"): '"DEBUG"',
+    ("bot", "log_format"): '"json"',
+    ("bot", "cogs"): '["mafiabot.cogs.help"]',
+    ("database", "url"): '"sqlite:///other.db"',
+    ("audio", "engine"): '"none"',
+    ("audio", "volume"): "1.5",
+    ("audio", "cache_dir"): '"/tmp/clips"',
+    ("game", "default_preset"): '"city"',
+    ("game", "speech_seconds"): "45",
+    ("game", "night_action_seconds"): "20",
+    ("game", "variants"): f'["{Path(__file__).resolve().parents[2] / "examples" / "club-variant.toml"}"]',
+}
+
+
+def test_every_key_of_the_example_changes_the_settings(tmp_path: Path) -> None:
+    """No key in config.example.toml is parsed and ignored: each one, changed, changes what the bot gets
+    (what each does to a game is shown in tests/bot/test_game_settings.py)."""
+    documented = _keys(EXAMPLE.read_text(encoding="utf-8"))
+    assert {(s, k) for s, k, _ in documented} == set(OTHER)
+    default = load_settings(tmp_path / "none.toml", {})
+    for section, key, _ in documented:
+        config = tmp_path / f"{section}-{key}.toml"
+        config.write_text(f"[{section}]\n{key} = {OTHER[(section, key)]}\n", encoding="utf-8")
+        assert load_settings(config, {}) != default, (section, key)
+
+
+def test_run_without_token_explains_and_exits_non_zero(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     played: list[bool] = []
@@ -72,10 +134,11 @@ def test_run_without_token_explains_and_plays_the_demo(
     monkeypatch.delenv("MAFIABOT_TOKEN", raising=False)
     monkeypatch.chdir(tmp_path)
 
-    assert main(["run"]) == 0
-    assert played == [True]
-    out = capsys.readouterr().out
-    assert "discord.com/developers/applications" in out and "MAFIABOT_TOKEN" in out
+    assert main(["run"]) == 2
+    assert played == []
+    err = capsys.readouterr().err
+    assert "discord.com/developers/applications" in err and "MAFIABOT_TOKEN" in err
+    assert main(["demo"]) == 0 and played == [True]
 
 
 def test_audio_subcommand_delegates(monkeypatch: pytest.MonkeyPatch) -> None:
