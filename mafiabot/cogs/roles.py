@@ -8,12 +8,22 @@ import discord
 from discord.ext import commands
 
 from engine.commands import Act, Answer, Propose, Skip, Vote
+from engine.state import GameState
 from mafiabot.bot import MafiaBot
 from mafiabot.cogs._play import first_int, player_action, require_seat
 from mafiabot.game.actions import ACTIONS
 from mafiabot.game.components import GameItem, prompt_for
 from mafiabot.game.table import Table
 from mafiabot.view_helpers import send_private
+
+
+def _mate(s: GameState, team: str, seat: int) -> str:
+    """D-G12: «№2», or «№2 — Дон» where the preset shows the team's roles (city), or who the leader is
+    (simple's don)."""
+    tdef, role = s.ruleset.teams[team], s.role_of(seat)
+    if tdef.show_roles or (tdef.show_leader and role == tdef.leader):
+        return f"№{seat} — {s.ruleset.roles[role].display}"
+    return f"№{seat}"
 
 
 async def my_role(
@@ -29,7 +39,7 @@ async def my_role(
     if team:
         mates = [x for x in s.team_members(team, living_only=False) if x != seat]
         if mates:
-            lines.append("Ваша команда: " + ", ".join(f"№{x}" for x in mates))
+            lines.append("Ваша команда: " + ", ".join(_mate(s, team, x) for x in mates))
     inbox = table.inbox.get(seat, [])[-10:]
     if inbox:
         lines.append("\n**Ваши сообщения**\n" + "\n".join(inbox))

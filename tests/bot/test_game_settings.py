@@ -40,6 +40,10 @@ async def test_speech_and_night_action_seconds_set_the_games_times(
     assert d.state.ruleset.timers["speech"] == 45 and d.state.ruleset.timers["night_step"] == 20
     await _skip_until_step(d, "speech")
     assert d.state.step.seconds == 45
+    # D-G12 / D-S3: simple's mafia knows which of them is the don.
+    don, mafioso = d.seats_with("don")[0], d.seats_with("mafioso")[0]
+    card = await fake.click(d.member(mafioso), d.panel(), label="Моя роль")
+    assert f"№{don} — Дон" in card.content and f"№{mafioso} —" not in card.content, card.content
     await _skip_until_step(d, "night")
     step = d.state.ruleset.night_step(d.state.step.night_step)
     assert step.role and d.state.step.seconds == 20, (step, d.state.step)
@@ -128,5 +132,9 @@ async def test_a_variant_of_city_keeps_the_mafia_chat(
         assert len(threads) == 1, threads
         mafia = {d.member(x).id for x in d.seats_with("don", "mafioso", "city_lawyer")}
         assert threads[0].thread_members - {fake.world.bot_user.id} == mafia
+        # D-G12: city's mafia sees each member's role, on the role card too.
+        don, mafioso = d.seats_with("don")[0], d.seats_with("mafioso")[0]
+        card = await fake.click(d.member(don), d.panel(), label="Моя роль")
+        assert f"Ваша команда: №{mafioso} — Мафия" in card.content, card.content
         await d.games.stop(d.table, "test")  # type: ignore[arg-type]
         await d.settled()
