@@ -36,6 +36,11 @@ def _parser() -> argparse.ArgumentParser:
     run = commands.add_parser("run", help="connect to Discord (needs a token)")
     run.add_argument("--config", type=Path, help="settings file (default: config.toml, if present)")
     commands.add_parser("demo", help="play a simulated game in the terminal, no Discord needed")
+    run.add_argument(
+        "--memory-only",
+        action="store_true",
+        help="play without a database: nothing is stored, a restart loses every game (for a broken database)",
+    )
     audio = commands.add_parser("audio", help="announcement audio tools (see `mafiabot audio --help`)")
     audio.add_argument("args", nargs=argparse.REMAINDER)
     return parser
@@ -48,12 +53,69 @@ def _demo() -> int:
     return int(demo_main([], render=demo_line))
 
 
-async def _serve(settings: Settings) -> int:
+# How long a stop (SIGTERM, SIGINT) may take: the tables are stored and told, voice is left, the gateway
+# closed. Past it the process exits anyway, with status 1. A supervisor's own timeout must be longer
+# (docs/deploy.md: TimeoutStopSec=30).
+STOP_SECONDS = 20.0
+
+
+def _hard_exit_after(seconds: float) -> None:
+    """A stop that hangs (a stuck thread, a dead socket) must still end: a daemon timer exits the process."""
+    import os
+    import threading
+
+    def expire() -> None:
+        print(f"mafiabot: the stop took longer than {seconds:.0f} s; exiting anyway", file=sys.stderr)
+        sys.stderr.flush()
+        os._exit(1)
+
+    timer = threading.Timer(seconds, expire)
+    timer.daemon = True
+    timer.start()
+
+
+DATABASE_HELP = """\
+mafiabot: the database cannot be used, so the bot does not start ({where}: {problem}).
+Without it no game would survive a restart and nobody's mute would be on record. Fix the database (or
+[database] url / MAFIABOT_DATABASE_URL), or start with `mafiabot run --memory-only` to play without one."""
+
+
+def _database_problem(url: str) -> str | None:
+    """Why the database cannot serve the bot (it cannot be opened or migrated, or fails its integrity
+    check), or None when it can."""
+    from mafiabot.storage import Storage
+
+    try:
+        storage = Storage.open(url)
+    except Exception as exc:
+        return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}".rstrip(": ")
+    try:
+        return storage.integrity_problem()
+    finally:
+        storage.close()
+
+
+async def _serve(settings: Settings, *, memory_only: bool = False) -> int:
+    import signal
+
     import discord
 
     from mafiabot.bot import MafiaBot
 
-    bot = MafiaBot(settings)
+    bot = MafiaBot(settings, memory_only=memory_only)
+    loop = asyncio.get_running_loop()
+    stopping: list[asyncio.Task[None]] = []
+
+    def stop(name: str) -> None:
+        # SIGTERM is what systemd, docker and kubernetes send before a deploy: a clean stop, not a crash.
+        if stopping:
+            return
+        logging.getLogger(__name__).info("%s: stopping; running games are stored and resume on start", name)
+        _hard_exit_after(STOP_SECONDS)
+        stopping.append(asyncio.create_task(bot.close(), name="stop"))
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop, sig.name)
     try:
         async with bot:
             await bot.start(settings.token.get())
@@ -63,10 +125,15 @@ async def _serve(settings: Settings) -> int:
     except discord.PrivilegedIntentsRequired:
         print('Enable the "Server Members Intent" on the bot page of the Discord developer portal.')
         return 1
+    finally:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(sig)
+    if stopping:
+        await stopping[0]
     return 0
 
 
-def run(config: Path | None) -> int:
+def run(config: Path | None, *, memory_only: bool = False) -> int:
     try:
         settings = load_settings(config)
     except ConfigError as exc:
@@ -83,8 +150,18 @@ def run(config: Path | None) -> int:
         len(settings.guild_ids),
         settings.database_url.split("://", 1)[0],
     )
+    if memory_only:
+        logging.getLogger(__name__).warning(
+            "Memory-only mode: games are not stored and do not survive a restart"
+        )
+    else:
+        problem = _database_problem(settings.database_url)
+        if problem is not None:
+            where = settings.database_url.split("://", 1)[0]
+            print(DATABASE_HELP.format(where=where, problem=problem), file=sys.stderr)
+            return 3
     try:
-        return asyncio.run(_serve(settings))
+        return asyncio.run(_serve(settings, memory_only=memory_only))
     except KeyboardInterrupt:
         return 0
 
@@ -97,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(audio_main(list(args.args)))
     if args.command == "demo":
         return _demo()
-    return run(args.config)
+    return run(args.config, memory_only=args.memory_only)
 
 
 if __name__ == "__main__":

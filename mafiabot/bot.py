@@ -18,7 +18,7 @@ from discord.ext import commands
 from discord.utils import MISSING
 
 from mafiabot.config import Settings
-from mafiabot.errors import GENERIC_FAILURE, NotAllowedHere, reply_ephemeral, user_message
+from mafiabot.errors import GENERIC_FAILURE, NotAllowedHere, Restarting, reply_ephemeral, user_message
 from mafiabot.game import restart
 from mafiabot.game.service import GameService
 from mafiabot.logs import bind
@@ -56,6 +56,8 @@ def bind_interaction(interaction: discord.Interaction[Any]) -> None:
 class MafiaTree(app_commands.CommandTree["MafiaBot"]):
     async def interaction_check(self, interaction: discord.Interaction[MafiaBot], /) -> bool:
         bind_interaction(interaction)
+        if self.client.stopping:
+            raise Restarting()
         allowed = self.client.settings.guild_ids
         if allowed and interaction.guild_id not in allowed:
             raise NotAllowedHere()
@@ -82,7 +84,14 @@ class MafiaBot(commands.Bot):
 
     games: GameService  # built in setup_hook, before the cogs
 
-    def __init__(self, settings: Settings, *, cogs: Sequence[str] | None = None, **options: Any) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        cogs: Sequence[str] | None = None,
+        memory_only: bool = False,
+        **options: Any,
+    ) -> None:
         intents = discord.Intents.default()
         intents.members = True  # seats and voice checks need the member list
         options.setdefault("allowed_mentions", discord.AllowedMentions(everyone=False, roles=False))
@@ -102,6 +111,8 @@ class MafiaBot(commands.Bot):
         self._subcommands_of: dict[str, list[str]] = {}  # cog name -> its /mafia subcommands
         self.synced_commands: list[app_commands.AppCommand] = []
         self._restored = False
+        self.memory_only = memory_only  # the operator chose to play without a database
+        self.stopping = False  # close() has begun: clicks and commands are refused, games are stored
 
     async def setup_hook(self) -> None:
         self.games = GameService(self, await self._open_storage(), self.settings)
@@ -111,6 +122,8 @@ class MafiaBot(commands.Bot):
         await self.sync_commands()
 
     async def _open_storage(self) -> Any:
+        if self.memory_only:
+            return None
         try:
             from mafiabot.storage import Storage
 
@@ -178,9 +191,13 @@ class MafiaBot(commands.Bot):
             )
 
     async def close(self) -> None:
-        games = getattr(self, "games", None)
-        if games is not None:
-            await games.shutdown()  # timers and workers stop; running games resume on the next start
+        if not self.stopping:
+            self.stopping = True
+            games = getattr(self, "games", None)
+            if games is not None:
+                # Timers stop and are stored, each table is told once; running games resume on the next
+                # start with the time their step had left.
+                await games.shutdown()
         stop_all_views()
         await super().close()
 

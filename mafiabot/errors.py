@@ -7,6 +7,7 @@ a stale button) into the player's answer: the command tree's error handler and t
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Awaitable
 from typing import Any
 
@@ -37,6 +38,26 @@ class NotAllowedHere(UserFacingError, app_commands.CheckFailure):
 
 class StaleAction(Exception):
     """A button or select from an earlier step (or an earlier game) was used."""
+
+
+RESTARTING = "Ведущий перезапускается: через минуту игра продолжится с того же места, повторите тогда."
+
+
+class Restarting(UserFacingError):
+    """The bot is stopping (SIGTERM, a deploy): nothing new is taken, running games are being stored."""
+
+    def __init__(self) -> None:
+        super().__init__(RESTARTING)
+
+
+NOT_STORED = "Не получилось записать ход (база данных не отвечает): игра осталась как была, повторите."
+
+
+class NotStored(UserFacingError):
+    """The command could not be written to the game's log; the game did not move (write ahead)."""
+
+    def __init__(self) -> None:
+        super().__init__(NOT_STORED)
 
 
 _PERMISSION_NAMES = {
@@ -70,6 +91,10 @@ def refusal(error: BaseException) -> str | None:
 async def answering(interaction: discord.Interaction[Any], action: Awaitable[None]) -> None:
     """Run a component's action; a refusal is answered privately, anything else propagates (a bug)."""
     try:
+        if getattr(interaction.client, "stopping", False):
+            if inspect.iscoroutine(action):
+                action.close()  # never started: the bot is going down
+            raise Restarting()
         await action
     except Exception as exc:
         text = refusal(exc)

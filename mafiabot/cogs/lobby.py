@@ -99,8 +99,18 @@ class LobbyOptionsSelect(
         assert isinstance(cog, LobbyCog)
         lobby = cog.games.lobbies.get(int(match["vc"]))
         if lobby is None:
-            raise ValueError("the lobby is closed")
+            return cls.closed(int(match["vc"]))  # answered «набор закрыт», not «interaction failed»
         return cls(lobby)
+
+    @classmethod
+    def closed(cls, voice_channel_id: int) -> LobbyOptionsSelect:
+        """The select of a lobby that is gone: its callback finds no lobby and says so."""
+        obj = cls.__new__(cls)
+        discord.ui.DynamicItem.__init__(
+            obj, discord.ui.Select(custom_id=f"mafia:lobbyopt:{voice_channel_id}")
+        )
+        obj.voice_channel_id = voice_channel_id
+        return obj
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         bind_interaction(interaction)

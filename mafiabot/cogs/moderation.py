@@ -23,11 +23,15 @@ class ModerationCog(commands.Cog, name="Moderation"):
     def games(self) -> GameService:
         return self.bot.games
 
-    async def _table(self, interaction: discord.Interaction[MafiaBot]) -> Table:
-        """The game of this text channel or of the moderator's voice channel; moderators only."""
-        member = interaction.user
-        if not isinstance(member, discord.Member):
-            raise UserFacingError("Эта команда работает только на сервере.")
+    async def _step(self, interaction: discord.Interaction[MafiaBot]) -> tuple[Table, int]:
+        """The moderator's table and the step he meant: its serial is read as the command arrives, before
+        anything awaits, so a «Пас» that lands first makes a skip stale instead of letting it end the
+        next speech too."""
+        found = self._find(interaction)
+        serial = found.session.serial if found is not None else 0
+        return await self._table(interaction), serial
+
+    def _find(self, interaction: discord.Interaction[MafiaBot]) -> Table | None:
         table = next(
             (
                 t
@@ -36,8 +40,17 @@ class ModerationCog(commands.Cog, name="Moderation"):
             ),
             None,
         )
-        if table is None and member.voice is not None and member.voice.channel is not None:
-            table = self.games.tables.get(member.voice.channel.id)
+        voice = getattr(interaction.user, "voice", None)
+        if table is None and voice is not None and voice.channel is not None:
+            table = self.games.tables.get(voice.channel.id)
+        return table
+
+    async def _table(self, interaction: discord.Interaction[MafiaBot]) -> Table:
+        """The game of this text channel or of the moderator's voice channel; moderators only."""
+        member = interaction.user
+        if not isinstance(member, discord.Member):
+            raise UserFacingError("Эта команда работает только на сервере.")
+        table = self._find(interaction)
         if table is None:
             raise UserFacingError("Здесь сейчас нет игры.")
         if not await self._is_moderator(member, table):
@@ -83,8 +96,8 @@ class ModerationCog(commands.Cog, name="Moderation"):
 
     @app_commands.command(name="skip", description="Завершить текущий шаг игры досрочно")
     async def skip(self, interaction: discord.Interaction[MafiaBot]) -> None:
-        table = await self._table(interaction)
-        await self.games.submit(table, engine.Advance())
+        table, serial = await self._step(interaction)
+        await self.games.submit(table, engine.Advance(), serial=serial)
         await interaction.response.send_message("Шаг завершён.", ephemeral=True)
 
     @app_commands.command(name="kick", description="Удалить игрока из-за стола")
@@ -92,8 +105,8 @@ class ModerationCog(commands.Cog, name="Moderation"):
     async def kick(
         self, interaction: discord.Interaction[MafiaBot], seat: app_commands.Range[int, 1, 20]
     ) -> None:
-        table = await self._table(interaction)
-        await self.games.submit(table, engine.Remove(seat=seat, reason="moderator"))
+        table, serial = await self._step(interaction)
+        await self.games.submit(table, engine.Remove(seat=seat, reason="moderator"), serial=serial)
         await interaction.response.send_message(f"Игрок №{seat} удалён из-за стола.", ephemeral=True)
 
 

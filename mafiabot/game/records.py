@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from engine.commands import Command
+from mafiabot.chaos import kill_point
 from mafiabot.game.session import GameSession, SeatInfo
 
 if TYPE_CHECKING:
@@ -38,6 +39,8 @@ class GameRecords:
         ruleset = lobby.ruleset
 
         def create() -> int:
+            # One transaction: the game with its deal and its moderator, or nothing (a game row without
+            # its seats could never be resumed; one without its creator would lose his rights).
             game = storage.create_game(
                 guild_id=lobby.guild_id,
                 voice_channel_id=lobby.voice_channel_id,
@@ -46,11 +49,8 @@ class GameRecords:
                 seed=seed,
                 options={o: True for o in lobby.options},
                 at=datetime.fromtimestamp(started_at, UTC),
-            )
-            assert game.id is not None
-            storage.set_participants(
-                game.id,
-                [
+                creator_id=lobby.creator_id,
+                seats=[
                     SeatAssignment(
                         seat=s.seat,
                         user_id=s.user_id,
@@ -61,6 +61,7 @@ class GameRecords:
                     for s in seats
                 ],
             )
+            assert game.id is not None
             return game.id
 
         return await asyncio.to_thread(create)
@@ -73,10 +74,18 @@ class GameRecords:
         """What a restart needs beyond the command log: the clock, the creator, voice originals."""
         if self.storage is not None:
             await asyncio.to_thread(self.storage.set_timers, game_id, timers)
+            kill_point("timers_stored")
 
-    async def abort(self, game_id: int, reason: str) -> None:
+    async def abort(self, game_id: int, reason: str, *, if_running: bool = False) -> None:
+        """Store that the game was stopped; ``if_running``: unless that is stored already."""
         if self.storage is not None:
-            await asyncio.to_thread(self.storage.abort_game, game_id, reason)
+            from mafiabot.storage import StorageError
+
+            try:
+                await asyncio.to_thread(self.storage.abort_game, game_id, reason)
+            except StorageError:
+                if not if_running:
+                    raise
 
     async def finish(self, session: GameSession) -> bool:
         """Store the results of a game the engine ended; False when there is nothing to store (no

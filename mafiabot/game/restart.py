@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from engine.commands import command_from_json
-from mafiabot.game.service import GameService
+from mafiabot.game.service import GameService, seating_text
 from mafiabot.game.session import GameSession, SeatInfo
 from mafiabot.presets import load_ruleset
 
@@ -35,6 +35,7 @@ async def restore(games: GameService) -> None:
         if not games.reconciler.stopped:  # (a bot closing during its start cuts the round short)
             log.exception("Giving back what the voice ledger owes failed at start")
     games.reconciler.start()
+    log.info("Restored %d running game(s)", len(games.tables))  # the crash harness waits for this line
 
 
 async def _restore_one(games: GameService, game: Any) -> None:
@@ -61,6 +62,11 @@ async def _restore_one(games: GameService, game: Any) -> None:
         guild, text_channel, game.voice_channel_id, int(timers.get("creator_id", 0)), original
     )
     table.nick_original = {int(uid): nick for uid, nick in (timers.get("nicknames") or {}).items()}
+    # Games stored before this flag existed had been dealt if they had stored a clock at all.
+    table.dealt = bool(timers.get("dealt", "serial" in timers))
+    table.held_clock = {
+        k: timers[k] for k in ("serial", "left", "paused", "immune", "stored_at") if k in timers
+    }
     table.session = GameSession(
         game_id=game.id,
         ruleset=ruleset,
@@ -72,12 +78,28 @@ async def _restore_one(games: GameService, game: Any) -> None:
         immune=[int(x) for x in timers.get("immune", [])],
         pacing=await games.pacing.for_guild(guild.id),
     )
-    table.session.restore_clock(timers)
     for restore_hook in games.restore_hooks:
         await restore_hook(table)
     await games.seat(table)
+    if table.session.over:
+        # The last command was stored, the end was not: close the game now (results, ratings, the
+        # table's voice given back) rather than resume a game that is already over.
+        table.post("Игра закончилась, пока бот был недоступен: итоги ниже.")
+        table.finished = True
+        table.enqueue(lambda: games.end(table))
+        log.info("Game closed on restore", extra={"guild_id": guild.id, "game_id": game.id})
+        return
     await games.host_voice.join(table)
     table.post("Бот перезапущен: игра продолжается с того же места.")
+    if not table.dealt:  # the bot went down between storing the game and posting its deal
+        table.post(seating_text(seats))
+        async with table.session.lock:
+            await games.show(table, table.session.opening_events)
+        table.dealt = True
+    # The step's clock starts again only now: joining voice took time the step must not lose.
+    table.session.restore_clock(timers)
     table.refresh_panel()
     table.session.arm()
+    table.save_timers()
+    table.start_keeping_time()
     log.info("Game resumed", extra={"guild_id": guild.id, "game_id": game.id})

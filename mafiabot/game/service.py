@@ -15,6 +15,7 @@ The bot builds one service in ``MafiaBot.setup_hook`` and every cog uses it. Its
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import time
@@ -25,8 +26,9 @@ import discord
 
 import engine
 from engine.commands import Abort, Advance, Command
+from mafiabot.chaos import kill_point
 from mafiabot.config import Settings
-from mafiabot.errors import reply_ephemeral
+from mafiabot.errors import NotStored, reply_ephemeral
 from mafiabot.game.actions import ACTIONS
 from mafiabot.game.host_voice import HostVoice
 from mafiabot.game.immunity import ImmunityKeeper
@@ -44,6 +46,15 @@ if TYPE_CHECKING:
     from mafiabot.storage import Storage
 
 log = logging.getLogger(__name__)
+
+RESTART_NOTICE = "⏸ Ведущий перезапускается. Игра сохранена и продолжится с того же места, с тем же временем."
+DAMAGED = "Эта кнопка повреждена или устарела: ничего не изменилось. Откройте панель игры заново."
+
+
+def seating_text(seats: list[SeatInfo]) -> str:
+    seating = "\n".join(f"№{s.seat} — <@{s.user_id}>" for s in seats)
+    return f"**Рассадка**\n{seating}\nРоли розданы: нажмите «Моя роль», копия — в личных сообщениях."
+
 
 EventHook = Callable[[Table, list[engine.Event]], Awaitable[None]]
 TableHook = Callable[[Table], Awaitable[None]]
@@ -97,9 +108,17 @@ class GameService:
         StaleAction) changes nothing; the error handler answers it."""
         session = table.session
         async with session.lock:
-            logged, events = session.apply(command, serial=serial)
-            await self.records.append_command(session.game_id, logged)
-            await self._show(table, events)
+            move = session.prepare(command, serial=serial)
+            # Write ahead: the command is stored before the game in memory moves on, so a write the
+            # database refuses leaves the game exactly as the log (and a restart) has it.
+            try:
+                await self.records.append_command(session.game_id, move.command)
+            except Exception as exc:
+                log.warning("Could not store a command", exc_info=True, extra={"game_id": session.game_id})
+                raise NotStored() from exc
+            kill_point("command_committed")
+            events = session.accept(move)
+            await self.show(table, events)
             session.arm()
         return events
 
@@ -134,13 +153,14 @@ class GameService:
             table.save_timers()  # stored in order with the table's output
             table.refresh_panel()
 
-    async def _show(self, table: Table, events: list[engine.Event]) -> None:
+    async def show(self, table: Table, events: list[engine.Event]) -> None:
         for hook in self.event_hooks:
             await hook(table, events)
         table.show(events)
         if table.session.over and not table.finished:
+            kill_point("game_over_in_memory")
             table.finished = True
-            table.enqueue(lambda: self._end(table))  # after everything the end itself says
+            table.enqueue(lambda: self.end(table))  # after everything the end itself says
 
     # -- the session's listener ---------------------------------------------------------------------
 
@@ -171,7 +191,15 @@ class GameService:
         if table is None or handler is None:
             await reply_ephemeral(interaction, "Эта игра уже закончилась: кнопка больше не действует.")
             return
-        await handler(interaction, table, serial, arg, values)
+        try:
+            await handler(interaction, table, serial, arg, values)
+        except engine.IllegalCommand:
+            raise  # the engine's own refusal (a ValueError too): answered with its words
+        except ValueError:
+            # A forged or damaged id or value (letters where a seat number belongs): the handlers read
+            # them with int(); the player gets a line, not a traceback, and nothing changes.
+            log.info("Unreadable component %s:%s %s", action, arg[:20], values[:3])
+            await reply_ephemeral(interaction, DAMAGED)
 
     # -- a game's life ------------------------------------------------------------------------------
 
@@ -212,6 +240,7 @@ class GameService:
         seats = [SeatInfo(i + 1, uid, lobby.names.get(uid, str(uid))) for i, uid in enumerate(order)]
         started_at = time.time()
         game_id = await self.records.create_game(lobby, seed, seats, roles, started_at)
+        kill_point("game_created")
         self.lobbies.pop(lobby.voice_channel_id, None)
         table = self.new_table(guild, text_channel, lobby.voice_channel_id, lobby.creator_id)
         immune = await self.immunity.take(guild.id, ruleset, {s.seat: s.user_id for s in seats})
@@ -228,11 +257,13 @@ class GameService:
         await self.seat(table)
         table.save_timers()
         await self.host_voice.join(table)
-        seating = "\n".join(f"№{s.seat} — <@{s.user_id}>" for s in seats)
-        table.post(f"**Рассадка**\n{seating}\nРоли розданы: нажмите «Моя роль», копия — в личных сообщениях.")
+        table.post(seating_text(seats))
         async with table.session.lock:
-            await self._show(table, table.session.opening_events)
+            await self.show(table, table.session.opening_events)
             table.session.arm()
+        table.dealt = True
+        table.save_timers()  # after the seating and the opening: a restart before this re-sends them
+        table.start_keeping_time()
         if lobby.nicknames and guild.me is not None and guild.me.guild_permissions.manage_nicknames:
             table.number_nicknames()
         log.info("Game started with %d players", n, extra={"guild_id": guild.id, "game_id": game_id})
@@ -243,11 +274,15 @@ class GameService:
         if not table.session.over:
             await self.submit(table, Abort(reason=reason))
             await self.records.abort(table.game_id, reason)
+            kill_point("after_stop")
         await self._close(table)
 
-    async def _end(self, table: Table) -> None:
+    async def end(self, table: Table) -> None:
         """The engine ended the game: the game's file, the results stored, voice given back."""
         await table.send_record(game_record(table.session))
+        if "aborted" in table.session.state.flags:
+            # stop() stores the abort itself; this is for a stop the bot crashed in the middle of.
+            await self.records.abort(table.game_id, "stopped", if_running=True)
         if await self.records.finish(table.session):
             for finish_hook in self.finish_hooks:
                 await finish_hook(table)
@@ -259,6 +294,7 @@ class GameService:
             return
         if self.tables.get(table.voice_channel_id) is table:
             del self.tables[table.voice_channel_id]
+        kill_point("during_release")
         await table.release()
         await self._save_pacing(table)
 
@@ -268,14 +304,27 @@ class GameService:
         except Exception:  # the lengths are a nicety: losing them must not keep a game from closing
             log.exception("Could not store the night pacing", extra={"guild_id": table.guild.id})
 
+    async def _put_away(self, table: Table) -> None:
+        """One table of a stopping bot: its clock stops now, the table is told once, what is queued is
+        sent, and the time its step had left is stored for the next start."""
+        await table.session.close()
+        timers = table.timer_state()
+        if not table.session.over:
+            table.post(RESTART_NOTICE)
+        await table.shutdown()
+        if not table.session.over:
+            try:
+                await self.records.save_timers(table.game_id, timers)
+            except Exception:
+                log.exception("Could not store the timers", extra={"game_id": table.game_id})
+        await self._save_pacing(table)
+
     async def shutdown(self) -> None:
         """The bot is closing: stop timers and workers without ending games; they resume on the next
         start, with the mutes they need (the voice controller reconciles them then)."""
         await self.reconciler.stop()
-        for table in list(self.tables.values()):
-            await table.shutdown()
-            await table.keep_timers()
-            await self._save_pacing(table)
+        tables = list(self.tables.values())
         self.tables.clear()
+        await asyncio.gather(*(self._put_away(table) for table in tables))
         if self.storage is not None:
             self.storage.close()

@@ -22,10 +22,12 @@ from engine.abilities import step_complete
 from engine.commands import Command
 from engine.events import Event
 from engine.state import GameState
-from mafiabot.errors import StaleAction, UserFacingError
+from mafiabot.errors import NotStored, StaleAction, UserFacingError
 from mafiabot.game.pacing import HIGH, LOW, NightPacing, step_key
 
 log = logging.getLogger(__name__)
+
+STORE_RETRY = 1.0  # seconds before a timer retries a step's end the database refused
 
 WAITING_STEPS = ("speech", "discussion", "nominations", "vote", "tiebreak", "question", "night", "meet")
 
@@ -35,6 +37,16 @@ class SeatInfo:
     seat: int
     user_id: int
     name: str
+
+
+@dataclass(frozen=True)
+class Move:
+    """A command applied to a copy of the game, not yet accepted (see GameSession.prepare)."""
+
+    command: Command  # as logged: stamped with the time
+    before: GameState
+    after: GameState
+    events: list[Event]
 
 
 class Listener(Protocol):
@@ -139,23 +151,36 @@ class GameSession:
     # -- commands ---------------------------------------------------------------------------------
 
     def apply(self, command: Command, *, serial: int | None = None) -> tuple[Command, list[Event]]:
-        """Apply a command (the caller holds :attr:`lock`); ``serial`` (from a button) must match the
-        current step, or it is stale. Returns the command as logged (stamped with the time) and the
-        events; on an error (StaleAction, engine.IllegalCommand) nothing has changed."""
+        """Apply a command (the caller holds :attr:`lock`): :meth:`prepare` and :meth:`accept` at once,
+        for a caller with nothing to store in between."""
+        move = self.prepare(command, serial=serial)
+        return move.command, self.accept(move)
+
+    def prepare(self, command: Command, *, serial: int | None = None) -> Move:
+        """What a command would do (the caller holds :attr:`lock`); nothing changes until
+        :meth:`accept`, so the command can be stored first (write ahead). ``serial`` (from a button)
+        must match the current step, or it is stale; on an error (StaleAction, engine.IllegalCommand)
+        nothing has changed."""
         if self.closed:
             raise StaleAction("game closed")
         if serial is not None and serial != self.serial:
             raise StaleAction(f"serial {serial} != {self.serial}")
         stamped = replace(command, at=self.clock())
         new_state, events = engine.apply(self.state, stamped)  # IllegalCommand propagates
-        step_changed = new_state.step is not self.state.step
+        return Move(stamped, self.state, new_state, events)
+
+    def accept(self, move: Move) -> list[Event]:
+        """The prepared command is stored: the game moves on. Returns its events."""
+        if move.before is not self.state:
+            raise StaleAction("the game moved on since the command was prepared")
+        step_changed = move.after.step is not self.state.step
         if step_changed:
             self._step_ended()
-        self.state = new_state
-        self.log.append(stamped)
+        self.state = move.after
+        self.log.append(move.command)
         if step_changed:
             self._new_step()
-        return stamped, events
+        return move.events
 
     def _new_step(self) -> None:
         self.serial += 1
@@ -272,6 +297,12 @@ class GameSession:
                 return
             with contextlib.suppress(StaleAction):
                 await self.listener.on_due(self, serial)
+        except NotStored:
+            # The database did not take the step's end: try again shortly; the step is not over yet.
+            await asyncio.sleep(STORE_RETRY)
+            if serial == self.serial and not self.closed:
+                self._timer = None
+                self.arm()
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -346,8 +377,14 @@ class GameSession:
     def restore_clock(self, timers: dict[str, Any]) -> None:
         """After a restart: the step keeps the time it had left when the bot stopped, not less."""
         left = timers.get("left")
-        if left is None or timers.get("serial") != self.serial:
-            return  # the step changed after the timers were stored: it starts with its own clock
+        if timers.get("serial") != self.serial:
+            # The step began after the clock was last stored (a fraction of a second before the crash):
+            # it starts afresh now, with its whole length, rather than losing the time the bot was down.
+            if self.deadline() is not None:
+                self.extension = self.clock() - self.state.step.started_at
+            return
+        if left is None:
+            return
         if timers.get("paused"):
             self.manually_paused = True
             self.paused_left = float(left)

@@ -13,6 +13,7 @@ import contextlib
 import io
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,8 @@ if TYPE_CHECKING:
     from mafiabot.game.speaker import Speaker
 
 log = logging.getLogger(__name__)
+
+CLOCK_EVERY = 0.5  # seconds between two stores of a step's clock
 
 _STEP_OPENERS = {"speech", "night_step", "ballot", "announce", "question"}
 
@@ -109,6 +112,11 @@ class Table:
         self.leave_timers: dict[int, asyncio.Task[None]] = {}
         self.nick_original: dict[int, str | None] = {}  # nicknames before the seat numbers were added
         self._panel_shown: tuple[str, str] | None = None  # the panel's text and controls as last sent
+        self.dealt = False  # the seating and the opening of the game were posted (a restart re-sends them)
+        self._clock_keeper: asyncio.Task[None] | None = None
+        # A resumed table's clock as stored, until the step's time is given back (start_keeping_time):
+        # whatever is stored meanwhile (voice originals) keeps that clock, not the un-restored one.
+        self.held_clock: dict[str, Any] | None = None
 
     @property
     def game_id(self) -> int:
@@ -126,6 +134,42 @@ class Table:
     def start_workers(self) -> None:
         self._sender = asyncio.create_task(self._send_loop(), name=f"game {self.game_id} sender")
         self.voice.start()
+
+    # -- the step's clock, stored -------------------------------------------------------------------
+
+    def start_keeping_time(self) -> None:
+        """Once the step's clock is right (a new game's, or a resumed one's with its time given back):
+        before that, storing it would overwrite the time a restart must give back."""
+        self.held_clock = None
+        if self._clock_keeper is None and not self.closed:
+            self._clock_keeper = asyncio.create_task(self._keep_clock(), name=f"game {self.game_id} clock")
+
+    async def _keep_clock(self) -> None:
+        """Store the step's clock twice a second and at once when the step changes, so that a crash costs
+        the step at most that much of its time: a killed bot cannot store anything on its way out, and
+        the time it then spends down must not count against the step."""
+        stored: tuple[Any, ...] | None = None
+        while not self.closed and not self.session.closed and not self.session.over:
+            clock = self.session.timer_state()
+            shown = (clock["serial"], clock["left"], clock["paused"])
+            if shown != stored:  # a paused clock is not written again and again
+                try:
+                    await self.keep_timers()
+                    stored = shown
+                except Exception:
+                    log.warning("Could not store the clock", exc_info=True, extra={"game_id": self.game_id})
+            serial = self.session.serial
+            for _ in range(int(CLOCK_EVERY / 0.05)):
+                await asyncio.sleep(0.05)
+                if self.session.serial != serial or self.closed or self.session.closed:
+                    break
+
+    async def stop_keeping_time(self) -> None:
+        task, self._clock_keeper = self._clock_keeper, None
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
 
     # -- rendering --------------------------------------------------------------------------------
 
@@ -334,8 +378,12 @@ class Table:
             log.exception("The game's record could not be sent", extra={"game_id": self.game_id})
 
     def timer_state(self) -> dict[str, Any]:
+        held = self.held_clock
         return {
-            **self.session.timer_state(),
+            **(self.session.timer_state() if held is None else held),
+            # When this clock was true (the crash harness measures the time a restart costs with it).
+            "stored_at": time.time() if held is None else held.get("stored_at", 0.0),
+            "dealt": self.dealt,
             "creator_id": self.creator_id,
             "voice_original": {str(uid): muted for uid, muted in self.voice.original.items()},
             "nicknames": {str(uid): nick for uid, nick in self.nick_original.items()},
@@ -392,6 +440,7 @@ class Table:
         lines still heard; what is queued so far is still sent, then the sender stops. (This may run
         from the sender itself: it does not wait for it.)"""
         self.closed = True
+        await self.stop_keeping_time()
         for task in self.leave_timers.values():
             task.cancel()
         self.restore_nicknames()
@@ -409,6 +458,7 @@ class Table:
     async def shutdown(self) -> None:
         """Stop every task of this table but leave the voice state as it is (a restart resumes it)."""
         await self.session.close()
+        await self.stop_keeping_time()
         if self.speaker is not None:
             await self.speaker.close()
         for task in self.leave_timers.values():

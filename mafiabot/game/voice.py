@@ -21,6 +21,7 @@ import discord
 from engine import queries
 from engine.state import GameState
 from mafiabot.retry import retried
+from mafiabot.chaos import kill_point
 
 log = logging.getLogger(__name__)
 
@@ -185,6 +186,8 @@ class VoiceController:
                 return False
             raise
         self.edits += 1
+        if mute:
+            kill_point("after_mute")
         return True
 
     async def member_left(self, member: discord.Member) -> None:

@@ -56,6 +56,19 @@ class Storage(ConductMixin, ReportsMixin, LedgerMixin):
             upgrade(engine)
         return cls(engine, clock)
 
+    def integrity_problem(self) -> str | None:
+        """What is wrong with the database file or server, or None. SQLite checks its pages and indexes
+        (a file cut short by a full disk, a bad copy); PostgreSQL, which guards its own pages, answers."""
+        try:
+            with self.engine.connect() as connection:
+                if self.engine.dialect.name == "sqlite":
+                    rows = [r[0] for r in connection.exec_driver_sql("PRAGMA integrity_check").all()]
+                    return None if rows == ["ok"] else "integrity check: " + "; ".join(rows[:3])
+                connection.exec_driver_sql("SELECT 1").all()
+        except sa.exc.SQLAlchemyError as exc:
+            return f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
+        return None
+
     def close(self) -> None:
         self.engine.dispose()
 

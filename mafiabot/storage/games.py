@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from mafiabot.chaos import kill_point
 from mafiabot.storage.base import NotFound, StorageBase, StorageError
 from mafiabot.storage.ledger import give_back_game
 from mafiabot.storage.models import Game, GameCommand, GameStatus, Participant, Player, Season
@@ -131,8 +132,11 @@ class GamesMixin(StorageBase):
         seed: int,
         options: dict[str, Any] | None = None,
         at: datetime | None = None,
+        creator_id: int | None = None,
+        seats: Sequence[SeatAssignment] = (),
     ) -> Game:
-        """A new running game in the guild's open season."""
+        """A new running game in the guild's open season, with its deal and its creator (the moderator), in
+        one transaction: a crash leaves the whole game or nothing, never a game without its seats."""
         now = self._now(at)
         with self._session() as session:
             season = self._current_season(session, guild_id, now)
@@ -148,10 +152,12 @@ class GamesMixin(StorageBase):
                 status=GameStatus.RUNNING,
                 created_at=now,
                 winners=[],
-                timers={},
+                timers={} if creator_id is None else {"creator_id": creator_id},
             )
             session.add(game)
             session.flush()
+            if seats:
+                self._set_participants(session, game, seats)
             return game
 
     def game(self, game_id: int) -> Game:
@@ -184,20 +190,25 @@ class GamesMixin(StorageBase):
     def set_participants(self, game_id: int, seats: Sequence[SeatAssignment]) -> list[Participant]:
         """Record the deal (replacing an earlier one of the same running game) and refresh player names."""
         with self._session() as session:
-            game = self._running_game(session, game_id)
-            if len({s.seat for s in seats}) != len(seats):
-                raise StorageError("a seat is given twice")
-            session.execute(sa.delete(Participant).where(col(Participant.game_id) == game_id))
-            rows = []
-            for s in sorted(seats, key=lambda s: s.seat):
-                self._upsert_player(session, game.guild_id, s.user_id, s.display_name)
-                row = Participant(
-                    game_id=game_id, seat=s.seat, user_id=s.user_id, role_id=s.role_id, side_id=s.side_id
-                )
-                session.add(row)
-                rows.append(row)
-            session.flush()
-            return rows
+            return self._set_participants(session, self._running_game(session, game_id), seats)
+
+    def _set_participants(
+        self, session: Session, game: Game, seats: Sequence[SeatAssignment]
+    ) -> list[Participant]:
+        assert game.id is not None
+        if len({s.seat for s in seats}) != len(seats):
+            raise StorageError("a seat is given twice")
+        session.execute(sa.delete(Participant).where(col(Participant.game_id) == game.id))
+        rows = []
+        for s in sorted(seats, key=lambda s: s.seat):
+            self._upsert_player(session, game.guild_id, s.user_id, s.display_name)
+            row = Participant(
+                game_id=game.id, seat=s.seat, user_id=s.user_id, role_id=s.role_id, side_id=s.side_id
+            )
+            session.add(row)
+            rows.append(row)
+        session.flush()
+        return rows
 
     def participants(self, game_id: int) -> list[Participant]:
         with self._session() as session:
@@ -234,6 +245,8 @@ class GamesMixin(StorageBase):
             ).one()
             seq = 0 if last is None else last + 1
             session.add(GameCommand(game_id=game_id, seq=seq, command=dict(command), created_at=now))
+            session.flush()
+            kill_point("mid_transaction")  # the row is written, not committed: it must not survive
             return seq
 
     def command_log(self, game_id: int) -> list[dict[str, Any]]:

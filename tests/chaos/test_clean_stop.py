@@ -1,0 +1,69 @@
+"""SIGTERM and SIGINT are a clean stop, not a crash: `systemctl restart` in the middle of a speech loses
+nothing, and the speech goes on with the time it had left."""
+
+from __future__ import annotations
+
+import re
+import signal
+import time
+
+import pytest
+from fakediscord import Club, FakeDiscord
+
+from chaos.bot_process import BotProcess
+from chaos.outside import Database, OutsideTable
+from mafiabot.game.service import RESTART_NOTICE
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+async def test_a_stop_mid_speech_exits_0_and_the_speech_goes_on_with_its_time(
+    fake: FakeDiscord, club: Club, bot_process: BotProcess, sig: signal.Signals
+) -> None:
+    await bot_process.start()
+    table = OutsideTable(fake, club, club.players[:7])
+    await table.start("classic")
+    first = table.speaker()
+    assert first is not None
+    await fake.click(table.member(first), table.panel(), label="Пас")  # type: ignore[arg-type]
+    await fake.wait_for(lambda: table.speaker() not in (None, first), what="the second speech")
+    speaker = table.speaker()
+    assert speaker is not None
+    await fake.wait_for(lambda: table.muted() == set(table.seats()) - {speaker}, what="the speech's mutes")
+    db = Database(bot_process.database_url)
+    (game,) = db.games()
+    log_before = db.stored(game["id"]).commands
+    old_panel = table.panel()
+    assert old_panel is not None
+
+    stopped_at = time.time()
+    assert await bot_process.terminate(sig) == 0
+    assert time.time() - stopped_at < 20, "the stop is bounded"
+    assert table.texts().count(RESTART_NOTICE) == 1, "each running game is told once"
+    assert fake.world.bot_user.id not in club.guild.voice_states, "the host left voice"
+    assert table.muted() == set(table.seats()) - {speaker}, "the table waits as it was"
+    stored = db.stored(game["id"])
+    assert stored.status == "running" and stored.commands == log_before
+    left = stored.timers["left"]
+    assert 0 < left <= 60
+
+    # Downtime does not count against the speech.
+    time.sleep(1.5)
+    await bot_process.start()
+    panel = await fake.wait_for(
+        lambda: (p := table.panel()) is not None and p.id != old_panel.id and p, what="the new panel"
+    )
+    resumed_at = time.time()
+    assert any("Бот перезапущен" in t for t in table.texts())
+    assert table.speaker() == speaker
+    found = re.search(r"<t:(\d+):R>", panel.content)
+    assert found is not None, panel.content
+    # The panel shows whole seconds: the deadline is the time left from the resume, give or take one.
+    assert abs(int(found[1]) - (resumed_at + left)) < 2.0
+    assert db.stored(game["id"]).commands == log_before
+    assert table.muted() == set(table.seats()) - {speaker}
+
+    # And the speech is still the speaker's to end.
+    await fake.click(table.member(speaker), table.panel(), label="Пас")  # type: ignore[arg-type]
+    await fake.wait_for(lambda: table.speaker() not in (None, speaker), what="the next speech")
+    assert len(db.stored(game["id"]).commands) == len(log_before) + 1
+    db.close()
