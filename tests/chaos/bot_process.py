@@ -55,6 +55,7 @@ class BotProcess:
         }
         self.lines = []
         self.runs += 1
+        self.killed_at = 0.0  # set when the harness kills this run (a named point kills itself)
         self.process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",

@@ -180,7 +180,7 @@ class MediaSession:
         added = [by_ref[ref].adds for ref in commit.proposal_refs if by_ref[ref].adds is not None]
         for user in added:
             blank = next((i for i, leaf in enumerate(leaves) if leaf is None), len(leaves))
-            leaves[blank:blank + 1] = [user]
+            leaves[blank : blank + 1] = [user]
         while leaves and leaves[-1] is None:
             leaves.pop()
         welcomes = {}

@@ -1,0 +1,354 @@
+"""The crash harness: whole games played through the stand-in by a table of scripted players while
+`mafiabot run` (another process) is SIGKILLed at named code points and at random moments, then started
+again on the same database. After every restart it checks what issue 12 promises:
+
+- no acknowledged command lost or doubled: the log holds every command the players were answered for,
+  in order, and the engine replays it;
+- the game resumes at its step with the time it had left (the loss is measured, per restart);
+- the mutes equal what the step needs;
+- at the end of every game nobody is server-muted, including members who left voice while the bot was
+  down, and no game is left running.
+
+The players: the speaker says «Пас», the creator skips any other step (`/mafia skip`) and now and then
+removes a random living player (`/mafia kick`), so that every preset's games end in a few dozen steps
+while going through speeches, ballots and nights.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import signal
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from fakediscord import Club, FakeDiscord
+from fakediscord.driver import InteractionRecord
+from fakediscord.world import Member
+
+import engine
+from chaos.bot_process import BotProcess
+from chaos.outside import Database, OutsideTable, Stored
+from mafiabot.chaos import POINTS
+from mafiabot.game.voice import wanted_mutes
+
+ALIVE = re.compile(r"За столом: ([\d, ]+)")
+PRESETS = tuple(engine.available_presets())  # every bundled preset
+
+
+@dataclass
+class Figures:
+    """What a run measured; a defect is anything the promises forbid."""
+
+    games: int = 0
+    kills: int = 0
+    named_kills: int = 0
+    restarts: int = 0
+    acknowledged: int = 0
+    lost_commands: int = 0
+    doubled_commands: int = 0
+    zombie_games: int = 0
+    left_muted: int = 0
+    wrong_mutes: int = 0
+    wrong_step: int = 0
+    time_lost: list[float] = field(default_factory=list)  # seconds of a step's time lost per restart
+    defects: list[str] = field(default_factory=list)
+    presets: Counter[str] = field(default_factory=Counter)
+
+    def defect(self, text: str) -> None:
+        self.defects.append(text)
+
+
+class ChaosTable:
+    """One game at a time in the club's voice channel, with kills in between."""
+
+    def __init__(self, fake: FakeDiscord, club: Club, bot: BotProcess, rng: random.Random, figures: Figures):
+        self.fake = fake
+        self.club = club
+        self.bot = bot
+        self.rng = rng
+        self.figures = figures
+        self.db = Database(bot.database_url)
+        self.table = OutsideTable(fake, club, [])
+        self.game_id = 0
+        self.acked: list[dict[str, Any]] = []  # the log as read right after the latest acknowledged command
+        self.away: list[Member] = []  # members who left voice while the bot was down
+        self.clock_at_kill: dict[str, Any] = {}  # the stored clock as the bot last left it
+
+    # -- the bot's life ---------------------------------------------------------------------------
+
+    async def ensure_running(self, kill_at: str = "") -> None:
+        if not self.bot.running:
+            await self.restart(kill_at)
+
+    async def restart(self, kill_at: str = "") -> None:
+        if self.bot.process is not None and await self.bot.wait() == -signal.SIGKILL:
+            self.figures.kills += 1
+        # While the bot is down a muted player may leave voice: he must get his voice back anyway.
+        if self.game_id and self.rng.random() < 0.3:
+            muted = [m for m in self.table.players if m.mute and self.fake.voice_state(m) is not None]
+            if muted:
+                member = self.rng.choice(muted)
+                # Nobody is connected to hear of it: the next session's GUILD_CREATE shows him gone.
+                del self.club.guild.voice_states[member.id]
+                self.away.append(member)
+        await self.bot.start(kill_at=kill_at)
+        self.figures.restarts += 1
+        if self.game_id:
+            await self.check_resumed()
+
+    def random_kill_later(self, low: float, high: float) -> asyncio.Task[None]:
+        async def kill() -> None:
+            await asyncio.sleep(self.rng.uniform(low, high))
+            if self.bot.running:
+                await self.bot.kill()
+
+        return asyncio.create_task(kill(), name="random kill")
+
+    # -- reading ----------------------------------------------------------------------------------
+
+    def stored(self) -> Stored:
+        return self.db.stored(self.game_id)
+
+    def alive(self) -> list[int]:
+        panel = self.table.panel()
+        found = ALIVE.search(panel.content) if panel else None
+        return [int(x) for x in found[1].split(",")] if found else []
+
+    # -- checks -----------------------------------------------------------------------------------
+
+    async def check_resumed(self) -> None:
+        stored = self.stored()
+        log = stored.commands
+        if log[: len(self.acked)] != self.acked:
+            self.figures.lost_commands += 1
+            self.figures.defect(f"game {self.game_id}: an acknowledged command is not in the log")
+        stamps = Counter(repr(sorted(c.items())) for c in log)
+        if any(n > 1 for n in stamps.values()):
+            self.figures.doubled_commands += 1
+            self.figures.defect(f"game {self.game_id}: a command is in the log twice")
+        try:
+            state = stored.state()
+        except Exception as exc:  # the log no longer replays: a doubled or torn command
+            self.figures.defect(f"game {self.game_id}: the log does not replay: {exc}")
+            return
+        if stored.status != "running" or state.over:
+            await self.check_closed()
+            return
+        try:
+            await self.fake.wait_for(
+                lambda: self.bot.log_has("Game resumed") and self.table.panel() is not None, timeout=20
+            )
+        except TimeoutError:
+            self.figures.wrong_step += 1
+            self.figures.defect(f"game {self.game_id}: did not resume")
+            return
+        self.measure_time_lost()
+        await self.check_mutes(state, stored)
+
+    def measure_time_lost(self) -> None:
+        before, killed_at = self.clock_at_kill, self.bot.killed_at
+        if (
+            not before
+            or not before.get("left")
+            or before.get("paused")
+            or killed_at < before.get("stored_at", 0)
+        ):
+            return  # no clock, or a kill from inside (a named point) whose moment the harness cannot see
+        after = self.stored().timers
+        if after.get("serial") != before.get("serial") or after.get("left") is None:
+            return  # the step ended on its own at the restart (it had no time left)
+        left_at_kill = before["left"] - (killed_at - before["stored_at"])
+        if left_at_kill <= 0.5:
+            return
+        deadline = after["stored_at"] + after["left"]
+        lost = left_at_kill - (deadline - self.bot.log_time("Game resumed"))
+        self.figures.time_lost.append(lost)
+        if lost > 1.0:
+            self.figures.defect(f"game {self.game_id}: a step lost {lost:.2f} s to a restart")
+
+    async def check_mutes(self, state: Any, stored: Stored) -> None:
+        def wrong() -> list[int]:
+            present = [m.id for m in self.table.players if self.fake.voice_state(m) is not None]
+            wanted = wanted_mutes(state, stored.users, present)
+            return [u for u, want in wanted.items() if self._member(u).mute != want]
+
+        try:
+            await self.fake.wait_for(lambda: not wrong(), timeout=15, what="the step's mutes")
+        except TimeoutError:
+            if self.stored().commands != stored.commands:
+                return  # the game moved on meanwhile (a timer): its next check covers it
+            self.figures.wrong_mutes += 1
+            self.figures.defect(f"game {self.game_id}: mutes differ from the step's for {wrong()}")
+
+    async def check_closed(self) -> None:
+        """The game is over: stored as such, nobody muted (those who left, once they are back)."""
+        for member in self.away:
+            await self.fake.join_voice(member, self.club.voice)
+        self.away.clear()
+        try:
+            await self.fake.wait_for(
+                lambda: self.stored().status in ("finished", "aborted"), timeout=30, what="the game closed"
+            )
+        except TimeoutError:
+            self.figures.zombie_games += 1
+            self.figures.defect(f"game {self.game_id}: over but still {self.stored().status}")
+        try:
+            await self.fake.wait_for(
+                lambda: not self.muted_members(), timeout=30, what="every mute given back"
+            )
+        except TimeoutError:
+            muted = self.muted_members()
+            self.figures.left_muted += len(muted)
+            self.figures.defect(f"game {self.game_id}: {len(muted)} member(s) left muted")
+            for member in muted:  # the next game starts clean, as an admin would leave it
+                member.mute = False
+
+    def muted_members(self) -> list[Member]:
+        return [m for m in self.club.players if m.mute]
+
+    def _member(self, user_id: int) -> Member:
+        return next(m for m in self.club.players if m.id == user_id)
+
+    # -- playing ----------------------------------------------------------------------------------
+
+    async def _answer(self, record: InteractionRecord, timeout: float = 8.0) -> str | None:
+        """The bot's answer, or None when it died first (an unanswered click was never acknowledged)."""
+        try:
+            await self.fake.wait_for(
+                lambda: record.callback is not None or not self.bot.running, timeout=timeout, what="an answer"
+            )
+            if record.callback is None:
+                return None
+            if record.callback_type == 5:
+                await record.wait_followup(timeout=timeout)
+            return record.content if record.messages else ""  # an update of the clicked message
+        except (TimeoutError, LookupError):
+            return None
+
+    async def _acknowledged(self, record: InteractionRecord, ok: str) -> None:
+        answer = await self._answer(record)
+        if answer is not None and answer.startswith(ok):
+            self.figures.acknowledged += 1
+            self.acked = self.stored().commands
+
+    async def open_game(self, preset: str, players: int = 0) -> bool:
+        await self.ensure_running()
+        if not players:
+            counts = sorted(engine.player_counts(engine.load_ruleset(preset)))
+            players = next((n for n in counts if n >= 7), counts[0])
+        self.table = OutsideTable(self.fake, self.club, self.club.players[:players])
+        self.acked, self.away, self.game_id = [], [], 0
+        for p in self.table.players:
+            if self.fake.voice_state(p) is None:
+                await self.fake.join_voice(p, self.club.voice)
+        known = {g["id"] for g in self.db.games()}
+        opened = await self.fake.slash(
+            self.table.players[0], "mafia new", channel=self.club.text, ruleset=preset, wait=False
+        )
+        if await self._answer(opened) is None or opened.message.ephemeral:
+            self.figures.defect(f"the lobby did not open: {opened.callback}")
+            return False
+        self.table.lobby_message_id = opened.message.id
+        for p in self.table.players[1:]:
+            joined = await self.fake.click(p, self.table.lobby_message(), label="Присоединиться", wait=False)
+            if await self._answer(joined) is None:
+                self.figures.defect(f"a join was not answered: {joined.callback}")
+                return False
+        start = await self.fake.click(
+            self.table.players[0], self.table.lobby_message(), label="Начать игру", wait=False
+        )
+        await self._answer(start, timeout=15)
+        try:
+            await self.fake.wait_for(lambda: {g["id"] for g in self.db.games()} - known, timeout=15)
+        except TimeoutError:
+            self.figures.defect(f"no game was stored: {start.callback}")
+            return False
+        self.game_id = max({g["id"] for g in self.db.games()} - known)
+        self.figures.games += 1
+        self.figures.presets[preset] += 1
+        return True
+
+    async def step(self) -> None:
+        """One player action at the table, as the panel shows it."""
+        panel = self.table.panel()
+        if panel is None:
+            await asyncio.sleep(0.1)
+            return
+        creator = self.table.players[0]
+        speaker = self.table.speaker()
+        roll = self.rng.random()
+        if roll < 0.2 and len(self.alive()) > 1:
+            seat = self.rng.choice(self.alive())
+            record = await self.fake.slash(
+                creator, "mafia kick", channel=self.club.text, seat=seat, wait=False
+            )
+            await self._acknowledged(record, f"Игрок №{seat} удалён")
+        elif speaker is not None and any(b.get("label") == "Пас" for b in panel.buttons()):
+            record = await self.fake.click(self.table.member(speaker), panel, label="Пас", wait=False)
+            await self._acknowledged(record, "Пас.")
+        else:
+            record = await self.fake.slash(creator, "mafia skip", channel=self.club.text, wait=False)
+            await self._acknowledged(record, "Шаг завершён")
+
+    def over(self) -> bool:
+        try:
+            stored = self.stored()
+        except Exception:
+            return False
+        return stored.status != "running" or stored.state().over
+
+    async def play(
+        self, *, steps: int = 400, kill_each: tuple[float, float] | None = None, max_kills: int = 10**6
+    ) -> None:
+        """Play the open game to its end; with `kill_each`, SIGKILL the bot at random moments (every
+        `kill_each` seconds of play, at most `max_kills` times)."""
+        kills = self.figures.kills
+        killer = self.random_kill_later(*kill_each) if kill_each else None
+        for _ in range(steps):
+            if self.over():
+                break
+            if not self.bot.running:
+                self.clock_at_kill = self.stored().timers
+                await self.restart()
+                if kill_each and self.figures.kills - kills < max_kills:
+                    killer = self.random_kill_later(*kill_each)
+                continue
+            self.clock_at_kill = self.stored().timers
+            await self.step()
+        if killer is not None:
+            killer.cancel()
+        if not self.bot.running:
+            await self.restart()
+        await self.check_closed()
+
+    async def stop_game(self) -> None:
+        record = await self.fake.slash(
+            self.table.players[0], "mafia stop", channel=self.club.text, wait=False
+        )
+        await self._answer(record)
+
+
+async def named_point_game(chaos: ChaosTable, point: str, preset: str = "classic") -> None:
+    """A game in which the bot dies at `point` (its n-th pass), then goes on to its end."""
+    counts = {"command_committed": 3, "mid_transaction": 4, "after_mute": 5, "timers_stored": 6}
+    if chaos.bot.running:
+        await chaos.bot.terminate()
+    await chaos.bot.start(kill_at=f"{point}:{counts.get(point, 1)}")
+    kills = chaos.figures.kills
+    if not await chaos.open_game(preset):
+        chaos.figures.defect(f"{point}: the game did not open")
+        return
+    if point in ("after_stop", "during_release"):
+        chaos.clock_at_kill = {}
+        await chaos.stop_game()
+    await chaos.play()
+    if chaos.figures.kills > kills:
+        chaos.figures.named_kills += 1
+    else:
+        chaos.figures.defect(f"{point}: the bot never reached the point")
+
+
+__all__ = ["POINTS", "PRESETS", "ChaosTable", "Figures", "named_point_game"]

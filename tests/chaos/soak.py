@@ -1,0 +1,102 @@
+"""The chaos soak, run by hand: `scripts/chaos --kills 200` (see RELIABILITY.md).
+
+Whole games of every preset, one after another at one table, with `mafiabot run` SIGKILLed at random
+moments and, every fourth game, at one of the named kill points in turn; the checks after every restart
+are those of monkey.py. Prints the figures at the end (and as JSON with --json).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import fakediscord  # noqa: F401  (first: it points SSL_CERT_FILE at its voice certificate before aiohttp)
+from fakediscord import FakeDiscord
+
+from chaos.bot_process import BotProcess
+from chaos.monkey import POINTS, PRESETS, ChaosTable, Figures, named_point_game
+
+MEMBER_EDIT = "PATCH /guilds/{guild_id}/members/{user_id}"
+
+
+async def soak(kills: int, seed: int, presets: tuple[str, ...], workdir: Path) -> Figures:
+    fake = FakeDiscord()
+    await fake.start()
+    club = fake.create_club(players=12)
+    fake.rate_limits.set(MEMBER_EDIT, 1000, 1)
+    bot = BotProcess(fake, workdir)
+    figures = Figures()
+    chaos = ChaosTable(fake, club, bot, random.Random(seed), figures)
+    started = time.time()
+    try:
+        await bot.start()
+        game = 0
+        while figures.kills < kills:
+            preset = presets[game % len(presets)]
+            if game % 4 == 3:
+                point = POINTS[(game // 4) % len(POINTS)]
+                await named_point_game(chaos, point, preset)
+                what = f"named {point}"
+            else:
+                if await chaos.open_game(preset):
+                    await chaos.play(kill_each=(0.5, 8.0))
+                what = "random"
+            game += 1
+            print(
+                f"[{time.time() - started:6.0f} s] game {game} {preset} ({what}): {figures.kills} kills, "
+                f"{figures.acknowledged} acknowledged, {len(figures.defects)} defects",
+                flush=True,
+            )
+    finally:
+        if bot.running:
+            await bot.terminate()
+        chaos.db.close()
+        await fake.stop()
+    return figures
+
+
+def report(figures: Figures, seconds: float) -> str:
+    lost = figures.time_lost or [0.0]
+    lines = [
+        f"games {figures.games} ({dict(figures.presets)}), {seconds / 60:.0f} min",
+        f"kills {figures.kills} (at named points {figures.named_kills}), restarts {figures.restarts}",
+        f"acknowledged commands {figures.acknowledged}: lost {figures.lost_commands}, "
+        f"doubled {figures.doubled_commands}",
+        f"zombie games {figures.zombie_games}, members left muted {figures.left_muted}, "
+        f"wrong mutes after a restart {figures.wrong_mutes}, games not resumed {figures.wrong_step}",
+        f"step time lost per restart (n={len(figures.time_lost)}): max {max(lost):.2f} s, "
+        f"mean {statistics.fmean(lost):.2f} s, median {statistics.median(lost):.2f} s",
+    ]
+    lines += [f"defect: {d}" for d in figures.defects]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kills", type=int, default=200, help="stop after this many SIGKILLs")
+    parser.add_argument("--seed", type=int, default=12)
+    parser.add_argument("--presets", default=",".join(PRESETS))
+    parser.add_argument("--workdir", type=Path, help="where the database and the bot's log go")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    args = parser.parse_args(argv)
+    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="mafiabot-chaos-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    print(f"workdir {workdir} (bot.db, bot.log)", flush=True)
+    started = time.time()
+    figures = asyncio.run(soak(args.kills, args.seed, tuple(args.presets.split(",")), workdir))
+    print(report(figures, time.time() - started))
+    if args.json:
+        data = {**figures.__dict__, "presets": dict(figures.presets)}
+        args.json.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+    return 0 if not figures.defects else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
