@@ -20,8 +20,8 @@ import discord
 
 from engine import queries
 from engine.state import GameState
-from mafiabot.retry import retried
 from mafiabot.chaos import kill_point
+from mafiabot.retry import retried
 
 log = logging.getLogger(__name__)
 

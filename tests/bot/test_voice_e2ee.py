@@ -157,6 +157,7 @@ async def test_the_bot_without_davey_cannot_host_in_voice_and_says_why(
     logged_errors.clear()
     assert fake.voice.dave.sessions == {}  # it never reached a DAVE group
 
+
 async def test_check_shows_whether_voice_is_end_to_end_encrypted_and_the_privacy_code(
     bot: MafiaBot, fake: FakeDiscord, club: Club
 ) -> None:
@@ -223,9 +224,11 @@ async def test_the_bot_recovers_from_a_commit_it_cannot_process(
         # a new key package; the gateway takes it out of the group and welcomes it back.
         await group.members[bot_id].send_binary(ANNOUNCE_COMMIT, struct.pack(">H", 77) + b"not a commit")
         await fake.wait_for(
-            lambda: voice.voice_privacy_code not in (None, first_code)
-            and group.transition is None
-            and bot_id in group.in_group(),
+            lambda: (
+                voice.voice_privacy_code not in (None, first_code)
+                and group.transition is None
+                and bot_id in group.in_group()
+            ),
             what="the bot back in a new group",
         )
         assert voice.voice_privacy_code == listener.privacy_code

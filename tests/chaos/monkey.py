@@ -17,6 +17,7 @@ while going through speeches, ballots and nights.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import re
 import signal
@@ -203,8 +204,17 @@ class ChaosTable:
             muted = self.muted_members()
             self.figures.left_muted += len(muted)
             self.figures.defect(f"game {self.game_id}: {len(muted)} member(s) left muted")
-            for member in muted:  # the next game starts clean, as an admin would leave it
-                member.mute = False
+            for member in muted:  # the next game starts clean: an admin unmutes them by hand
+                await self.unmute_by_hand(member)
+
+    async def unmute_by_hand(self, member: Member) -> None:
+        member.mute = False
+        state = self.fake.voice_state(member)
+        if state is not None:
+            state.mute = False
+            guild = self.club.guild
+            self.fake.dispatch("VOICE_STATE_UPDATE", self.fake.gateway.voice_state_event(guild, member.id))
+            await self.fake.gateway.flush()
 
     def muted_members(self) -> list[Member]:
         return [m for m in self.club.players if m.mute]
@@ -344,6 +354,10 @@ async def named_point_game(chaos: ChaosTable, point: str, preset: str = "classic
     if point in ("after_stop", "during_release"):
         chaos.clock_at_kill = {}
         await chaos.stop_game()
+        # The stop is answered before it is stored: the bot dies a moment after the answer.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(chaos.bot.wait(), 30)
+        await chaos.restart()
     await chaos.play()
     if chaos.figures.kills > kills:
         chaos.figures.named_kills += 1

@@ -37,7 +37,7 @@ async def soak(kills: int, seed: int, presets: tuple[str, ...], workdir: Path) -
     started = time.time()
     try:
         await bot.start()
-        game = 0
+        game = shown = 0
         while figures.kills < kills:
             preset = presets[game % len(presets)]
             if game % 4 == 3:
@@ -46,7 +46,7 @@ async def soak(kills: int, seed: int, presets: tuple[str, ...], workdir: Path) -
                 what = f"named {point}"
             else:
                 if await chaos.open_game(preset):
-                    await chaos.play(kill_each=(0.5, 8.0))
+                    await chaos.play(kill_each=(0.3, 2.5))
                 what = "random"
             game += 1
             print(
@@ -54,6 +54,9 @@ async def soak(kills: int, seed: int, presets: tuple[str, ...], workdir: Path) -
                 f"{figures.acknowledged} acknowledged, {len(figures.defects)} defects",
                 flush=True,
             )
+            for defect in figures.defects[shown:]:
+                print(f"    defect: {defect}", flush=True)
+            shown = len(figures.defects)
     finally:
         if bot.running:
             await bot.terminate()
