@@ -152,5 +152,8 @@ class OutsideTable:
         for p in self.players[1:]:
             await self.fake.click(p, self.lobby_message(), label="Присоединиться")
         await self.fake.click(self.players[0], self.lobby_message(), label="Начать игру")
-        await self.fake.wait_for(lambda: "Игра началась" in self.lobby_message().content, what="the start")
-        await self.fake.wait_for(self.panel, what="the panel")
+        # The host joins voice before the game starts (up to 15 s before it gives up and writes instead).
+        await self.fake.wait_for(
+            lambda: "Игра началась" in self.lobby_message().content, timeout=30, what="the start"
+        )
+        await self.fake.wait_for(self.panel, timeout=30, what="the panel")

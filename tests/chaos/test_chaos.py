@@ -12,10 +12,6 @@ from fakediscord import Club, FakeDiscord
 from chaos.bot_process import BotProcess
 from chaos.monkey import POINTS, ChaosTable, Figures, named_point_game
 
-# Ending or stopping a game, a crash while members are being given their voice back leaves the game
-# closed and its members muted until the durable voice ledger (issue 12, item 1) releases them.
-NEEDS_LEDGER = {"during_release", "after_stop"}
-
 
 def _assert_clean(figures: Figures) -> None:
     assert figures.lost_commands == figures.doubled_commands == 0, figures.defects
@@ -26,15 +22,7 @@ def _assert_clean(figures: Figures) -> None:
     assert not figures.defects
 
 
-@pytest.mark.parametrize(
-    "point",
-    [
-        pytest.param(p, marks=pytest.mark.xfail(strict=True, reason="the voice ledger releases these"))
-        if p in NEEDS_LEDGER
-        else p
-        for p in POINTS
-    ],
-)
+@pytest.mark.parametrize("point", POINTS)
 async def test_a_kill_at_a_named_point_loses_nothing(
     fake: FakeDiscord, club: Club, bot_process: BotProcess, point: str
 ) -> None:

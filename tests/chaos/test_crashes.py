@@ -67,7 +67,8 @@ async def test_a_crash_mid_speech_costs_the_speech_under_a_second(
     # The speech's deadline after the restart, against the moment the game resumed.
     deadline = resumed["stored_at"] + resumed["left"]
     lost = left_at_kill - (deadline - bot_process.log_time("Game resumed"))
-    assert -0.2 < lost < 1.0, (
+    # (A busy machine may log the resume a little after the clock restarted: a gain, never a loss.)
+    assert -1.0 < lost < 1.0, (
         f"the speech lost {lost:.2f} s to the crash: {stored.timers} {resumed} {killed_at}"
     )
     db.close()
