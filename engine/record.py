@@ -19,7 +19,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from engine.commands import Act, Advance, Command, Propose, TeamAct
+from engine.commands import Act, Advance, Command, Propose, TeamAct, command_from_json
 from engine.errors import IllegalCommand
 from engine.game import new_game
 from engine.record_day import DAY_KEYS, replay_day
@@ -32,10 +32,12 @@ __all__ = ["DAY_KEYS", "RecordError", "Replay", "play_record"]
 
 def play_record(record: Mapping[str, Any]) -> Replay:
     record = copy.deepcopy(record)  # the replay takes entries off its lists; the caller's record stays
-    for key in ("ruleset", "seats", "script"):
+    for key in ("ruleset", "seats"):
         if key not in record:
             raise RecordError(f"record: missing key {key!r}")
-    unknown = set(record) - {"ruleset", "options", "seed", "seats", "script"}
+    if ("script" in record) == ("commands" in record):
+        raise RecordError("record: a record has a script or (the bot's protocol) the commands of the game")
+    unknown = set(record) - {"ruleset", "options", "seed", "seats", "script", "commands", "players"}
     if unknown:
         raise RecordError(f"record: unknown keys {sorted(unknown)}")
     options = dict(record.get("options") or {})
@@ -55,6 +57,9 @@ def play_record(record: Mapping[str, Any]) -> Replay:
     except IllegalCommand as exc:
         raise RecordError(f"seats: {exc}") from None
     rp = Replay(ruleset, state, events)
+    if "commands" in record:
+        _commands(rp, record["commands"])
+        return rp
     script = record["script"]
     if not isinstance(script, list):
         raise RecordError("record: script must be a list of phases")
@@ -89,6 +94,22 @@ def play_record(record: Mapping[str, Any]) -> Replay:
         else:
             replay_day(rp, value)
     return rp
+
+
+def _commands(rp: Replay, commands: Any) -> None:
+    """The bot's protocol of a game: every command the game took, as ``Command.to_json`` writes it, in
+    order (``players`` beside it names the seats). Replayed one by one, they give the game's events."""
+    if not isinstance(commands, list):
+        raise RecordError("record: commands must be a list of commands")
+    for i, data in enumerate(commands):
+        rp.where = f"commands[{i}]"
+        if rp.state.over:
+            raise rp.fail(data, "the game is already over")
+        try:
+            command = command_from_json(dict(data))
+        except (ValueError, TypeError) as exc:
+            raise rp.fail(data, f"not a command: {exc}") from None
+        rp.send(command, data)
 
 
 # -- night -----------------------------------------------------------------------------------------

@@ -122,10 +122,14 @@ class GameRecords:
 
 
 def game_record(session: GameSession) -> dict[str, Any]:
-    """The game's file posted at its end: enough to replay it."""
+    """The game's file posted at its end: a game record (README, "Game records") in the form of the game's
+    commands, which `python -m engine replay` replays to the game's events."""
+    options: dict[str, Any] = {o: True for o in session.ruleset.selected_options}
+    if session.immune:
+        options["immunity"] = list(session.immune)  # city: immunity from the server's previous game
     return {
         "ruleset": session.ruleset.id,
-        "options": {o: True for o in session.ruleset.selected_options},
+        "options": options,
         "seed": session.seed,
         "seats": list(session.roles),
         "players": [{"seat": i.seat, "user_id": str(i.user_id), "name": i.name} for i in session.seats],

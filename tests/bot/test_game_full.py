@@ -9,6 +9,7 @@ from collections.abc import Callable
 import pytest
 from fakediscord import Club, FakeDiscord
 from game_driver import MEMBER_EDIT, TableDriver
+from protocol_check import assert_protocol_replays
 
 from engine import queries
 from mafiabot.bot import MafiaBot
@@ -166,6 +167,8 @@ async def test_classic_seven_players_town_wins(bot: MafiaBot, fake: FakeDiscord,
     record = json.loads(data)
     assert record["ruleset"] == "classic" and record["seats"] == list(s.roles)
     assert len(record["commands"]) == len(d.table.session.log if d.table else [])
+    assert d.table is not None
+    assert_protocol_replays(fake, club, d.table.session)
 
     # Buttons of the finished game answer that it is closed and change nothing.
     answer = await fake.click(d.member(mafia[1]), d.panel(), label="Моя роль")
@@ -245,6 +248,8 @@ async def test_simple_twelve_players(bot: MafiaBot, fake: FakeDiscord, club: Clu
     texts = d.public_texts()
     assert any("Победили мирные жители!" in t for t in texts), texts[-5:]
     assert any(m.files for m in fake.messages(club.text))
+    assert d.table is not None
+    assert_protocol_replays(fake, club, d.table.session)
 
 
 async def test_classic_a_raised_hand_goes_down_before_the_count_closes(

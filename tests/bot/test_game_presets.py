@@ -15,6 +15,7 @@ from fakediscord import Club, FakeDiscord
 from fakediscord.driver import InteractionRecord
 from fakediscord.world import Channel, ChannelType, Message
 from game_driver import MEMBER_EDIT, TableDriver
+from protocol_check import assert_protocol_replays
 
 import engine
 from engine import queries
@@ -168,6 +169,9 @@ async def test_city_permissions_nominees_lift_and_designation(
     await _skip_until(d, lambda: d.state.phase == "day")
     assert d.state.over and list(d.state.winners or ()) == ["mafia"]
     assert victim not in d.state.alive and {don, mafioso} <= d.state.alive
+    await d.settled()
+    assert d.table is not None
+    assert_protocol_replays(fake, club, d.table.session)
     assert _mafia_chat(d).locked
     assert len([c for c in fake.world.channels.values() if c.type == ChannelType.PRIVATE_THREAD]) == 1
 
@@ -255,6 +259,9 @@ async def test_hobbyworld_detective_chooses_kill_or_check(
     assert (detective, "kill", (mafia[1],)) in d.state.ledger.actions
     await _skip_until(d, lambda: d.state.phase == "day")
     assert d.state.over and list(d.state.winners or ()) == ["town"]
+    await d.settled()
+    assert d.table is not None
+    assert_protocol_replays(fake, club, d.table.session)
 
 
 @pytest.mark.club(players=6)
@@ -431,6 +438,8 @@ async def test_blood_phases_and_revenant_two_targets(bot: MafiaBot, fake: FakeDi
     await _vote_for(d, hunters[1], set(d.state.alive))
     await d.settled()
     assert d.state.over and list(d.state.winners or ()) == ["vampires"]
+    assert d.table is not None
+    assert_protocol_replays(fake, club, d.table.session)
 
 
 # -- classic variants ------------------------------------------------------------------------------

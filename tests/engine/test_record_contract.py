@@ -150,7 +150,31 @@ def test_the_readme_documents_every_key_of_the_record_contract() -> None:
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("### Game records", 1)[1].split("\n## ", 1)[0]
-    keys = {"ruleset", "options", "immunity", "seed", "seats", "script", "team", "seat", "target", "targets"}
+    keys = {"ruleset", "options", "immunity", "seed", "seats", "script", "commands", "players"}
+    keys |= {"team", "seat", "target", "targets"}
     keys |= {"act", *DAY_KEYS, *MOMENTS, *_step_keys()}
     missing = sorted(k for k in keys if f"`{k}`" not in section and f'"{k}"' not in section)
     assert missing == []
+
+
+@pytest.mark.parametrize("preset", ["classic", "simple", "hobbyworld", "city", "blood"])
+def test_the_bot_s_protocol_form_replays_to_the_game_s_events(preset: str) -> None:
+    """Issue 15: «The protocol the bot exports for a finished game … is a record that `python -m engine
+    replay` accepts and that reproduces the game's events» — a record may give the game's ``commands``
+    instead of a script; a simulated game of each preset, written so, replays to its own events."""
+    from engine import load_ruleset
+    from engine.composition import player_counts
+    from engine.simulate import play_random_game
+
+    ruleset = load_ruleset(preset)
+    game = play_random_game(ruleset, player_counts(ruleset)[-1], 5)
+    record = {"ruleset": preset, "seed": game.seed, "seats": game.roles, "players": [],
+              "commands": [c.to_json() for c in game.commands]}  # fmt: skip
+    replayed = play_record(record)
+    assert [e.to_json() for e in replayed.events] == [e.to_json() for e in game.events]
+    assert replayed.state.winners == game.final.winners
+    record["commands"] = [*record["commands"], {"type": "advance"}]
+    with pytest.raises(RecordError, match=r"commands\[\d+\].*already over"):
+        play_record(record)
+    with pytest.raises(RecordError, match="a script or"):
+        play_record({**record, "script": []})
