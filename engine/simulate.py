@@ -113,7 +113,9 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
         self_nomination = s.ruleset.voting.self_nomination
         for seat in living:
             if rnd.random() < 0.25:
-                free = [x for x in living if x not in nominated and (self_nomination or x != seat)]
+                free = [x for x in living if x not in nominated]
+                if not self_nomination and seat in free:
+                    free.remove(seat)
                 if free:
                     target = rnd.choice(free)
                     nominated.add(target)
