@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import logging
 from collections import defaultdict
 from typing import Any
@@ -25,6 +26,7 @@ from mafiabot.cogs._rating_texts import (
     record_text,
 )
 from mafiabot.errors import UserFacingError
+from mafiabot.game.records import stored_game_record
 from mafiabot.game.service import GameService
 from mafiabot.game.table import Table
 from mafiabot.ratings import POINTS_TRACK, RatingError
@@ -217,9 +219,12 @@ class RatingsCog(commands.Cog, name="Ratings"):
             names[p.seat] = member.display_name if member else str(p.user_id)
         text = await asyncio.to_thread(protocol, record, names)
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"mafia-game-{game_id}.txt")
+        # The game record beside the protocol: `python -m engine replay` replays it to the game's events.
+        data = json.dumps(stored_game_record(record, names), ensure_ascii=False, indent=1).encode("utf-8")
+        replayable = discord.File(io.BytesIO(data), filename=f"mafia-game-{game_id}.json")
         await interaction.response.send_message(
             record_text(record)[:2000],
-            file=file,
+            files=[file, replayable],
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )

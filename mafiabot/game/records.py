@@ -20,6 +20,7 @@ from mafiabot.game.session import GameSession, SeatInfo
 if TYPE_CHECKING:
     from mafiabot.game.lobby import Lobby
     from mafiabot.storage import Storage
+    from mafiabot.storage.reports import GameRecord
 
 
 class GameRecords:
@@ -134,4 +135,25 @@ def game_record(session: GameSession) -> dict[str, Any]:
         "seats": list(session.roles),
         "players": [{"seat": i.seat, "user_id": str(i.user_id), "name": i.name} for i in session.seats],
         "commands": [c.to_json() for c in session.log],
+    }
+
+
+def stored_game_record(record: GameRecord, names: dict[int, str]) -> dict[str, Any]:
+    """The same record of a finished game, from what the database keeps (``/mafia game``): its options,
+    the immunity kept with its clock, the roles of its seats (``names``: who sat there), its commands."""
+    game = record.game
+    options: dict[str, Any] = {o: True for o, on in (game.options or {}).items() if on}
+    immune = (game.timers or {}).get("immune") or []
+    if immune:
+        options["immunity"] = [int(x) for x in immune]
+    seats = sorted(record.participants, key=lambda p: p.seat)
+    return {
+        "ruleset": game.ruleset_id,
+        "options": options,
+        "seed": game.seed,
+        "seats": [p.role_id for p in seats],
+        "players": [
+            {"seat": p.seat, "user_id": str(p.user_id), "name": names.get(p.seat, "")} for p in seats
+        ],
+        "commands": list(record.commands),
     }

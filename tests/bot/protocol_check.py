@@ -1,6 +1,6 @@
 """Issue 15: «The protocol the bot exports for a finished game (`/mafia game`, the file at the end) is a
 record that `python -m engine replay` accepts and that reproduces the game's events». Called at the end
-of a whole game of each preset played through the local Discord."""
+of a whole game of each preset played through the local Discord, and on `/mafia game`'s record."""
 
 from __future__ import annotations
 
@@ -33,12 +33,18 @@ def _game_events(session: GameSession) -> list[Any]:
 
 
 def assert_protocol_replays(fake: FakeDiscord, club: Club, session: GameSession) -> None:
+    """The file posted at the end of the game replays to the game's events."""
     posted = [m for m in fake.messages(club.text) if any(n.startswith("mafia-game-") for n in m.files)]
     assert len(posted) == 1, "one protocol file at the end of the game"
     ((name, data),) = posted[0].files.items()
     assert name.endswith(".json")
+    assert_record_replays(data, session)
+
+
+def assert_record_replays(data: bytes, session: GameSession) -> None:
+    """``data``, a record file, is accepted by `python -m engine replay` and gives the game's events."""
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / name
+        path = Path(folder) / "record.json"
         path.write_bytes(data)
         run = subprocess.run(
             [sys.executable, "-m", "engine", "replay", str(path)],

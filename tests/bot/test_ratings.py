@@ -15,6 +15,7 @@ from conduct_helpers import Game
 from fakediscord import Club, FakeDiscord
 from fakediscord import permissions as perms
 from fakediscord.world import Member
+from protocol_check import assert_record_replays
 
 from mafiabot.bot import MafiaBot
 from mafiabot.storage import SeatAssignment, SeatResult, Storage
@@ -133,6 +134,8 @@ async def test_a_finished_game_is_rated_and_its_record_shown(
     assert f"Игра #{table.game_id} · " in text
     assert f"№{mafia} {g.member(mafia).user.username} — " in text
     assert "За нарушение правил клуба победа присуждается" in text, text[-500:]
+    # Beside the protocol, the game record: it replays to the game's events (issue 15).
+    assert_record_replays(record.message.files[f"mafia-game-{table.game_id}.json"], table.session)
 
     unknown = await fake.slash(player, "mafia game", channel=club.text, game_id=table.game_id + 100)
     assert unknown.content == f"Игры #{table.game_id + 100} на этом сервере нет."
