@@ -114,7 +114,8 @@ def protocol(record: GameRecord, names: dict[int, str]) -> str:
     game = record.game
     ruleset = engine.load_ruleset(game.ruleset_id, game.options or {})
     roles = [p.role_id for p in sorted(record.participants, key=lambda p: p.seat)]
-    state, events = engine.new_game(ruleset, roles, game.seed)
+    immune = [int(x) for x in (game.timers or {}).get("immune") or []]  # city: kept with the game's clock
+    state, events = engine.new_game(ruleset, roles, game.seed, immune=immune)
     lines = [f"Игра #{game.id} · {ruleset.title}"]
     lines += [
         f"№{p.seat} {names.get(p.seat, '')} — {role_name(game.ruleset_id, p.role_id)}"
