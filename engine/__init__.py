@@ -37,6 +37,7 @@ from engine.kinds import (  # noqa: F401  (each preset's registered pieces)
     city_day,
     classic_judges,
     classic_variants,
+    fiim,
     hobbyworld,
     hobbyworld_day,
     hobbyworld_deck,

@@ -181,7 +181,9 @@ def propose(s: GameState, seat: int, target: int, out: Out) -> None:
         raise IllegalTarget(f"Игрока {target} нельзя выбрать.")
     proposals = (*tuple(p for p in s.ledger.proposals if p[0] != seat), (seat, target))
     put_ledger(s, proposals=proposals)
-    out.append(Event("proposal", to_seats(*members), {"seat": seat, "target": target, "team": step.team}))
+    # FIIM D-FI5: where each member shoots alone, nobody sees another member's pick.
+    seen_by = to_seats(seat) if s.ruleset.params.get("private_picks") else to_seats(*members)
+    out.append(Event("proposal", seen_by, {"seat": seat, "target": target, "team": step.team}))
 
 
 def team_act(s: GameState, team: str, target: int, out: Out) -> None:

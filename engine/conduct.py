@@ -43,6 +43,9 @@ def give_foul(s: GameState, seat: int, reason: str, out: Out) -> None:
     )
     if conduct.thresholds.get(count) == "removed":
         remove(s, seat, "fouls", out)
+    elif conduct.thresholds.get(count) == "no_speech" and not conduct.daily_reset:
+        # FIIM D-FI12: fouls count over the whole game; the 3rd costs the next regular speech, once.
+        put(s, no_speech=s.no_speech | {seat})
 
 
 def remove(s: GameState, seat: int, reason: str, out: Out) -> None:
@@ -62,7 +65,11 @@ def remove(s: GameState, seat: int, reason: str, out: Out) -> None:
         phrase = s.ruleset.phrase("rating_penalty")
         out.append(Event("rating_penalty", EVERYONE, data, phrase, {"seat": seat}))
     nominated = [t for _, t in s.nominations]
-    if s.phase == "day" and seat in nominated and not _voting(s):
+    cancels = s.ruleset.params.get("removal_cancels_vote", "if_nominated")
+    if cancels == "always" and not (s.phase == "day" and _voting(s)):
+        # FIIM D-FI12 («антимонстр»): any removal cancels the current or nearest vote.
+        put(s, flags=s.flags | {"vote_cancelled"})
+    elif cancels == "if_nominated" and s.phase == "day" and seat in nominated and not _voting(s):
         put(s, flags=s.flags | {"vote_cancelled"})
     interrupted = s.step
     check_win(s, out)
@@ -119,7 +126,9 @@ def start_of_day(s: GameState, out: Out) -> None:
     """The restrictions earned on the previous day are announced (D-F1)."""
     conduct = s.ruleset.conduct
     if not conduct.daily_reset:
-        s.__dict__.update(no_speech=frozenset(), no_vote=frozenset())
+        # Whole-game fouls (FIIM): a lost speech not yet taken stays lost until it is.
+        whole_game = "no_speech" in conduct.thresholds.values()
+        s.__dict__.update(no_speech=s.no_speech if whole_game else frozenset(), no_vote=frozenset())
         return
     for seat in sorted(s.no_speech):
         if seat not in s.alive:

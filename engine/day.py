@@ -181,6 +181,8 @@ def ask_nominees(s: GameState, seat: int, out: Out) -> None:
 def end_speech(s: GameState, out: Out) -> None:
     step = s.step
     out.append(Event("speech_ended", EVERYONE, {"seat": step.seat}))
+    if step.round == "day" and step.seat in s.no_speech and not s.ruleset.conduct.daily_reset:
+        put(s, no_speech=s.no_speech - {step.seat})  # FIIM D-FI12: the lost speech is lost once
     alive = s.alive
     if step.round in PARTING_ROUNDS or alive.issuperset(step.queue):
         queue = step.queue

@@ -18,7 +18,7 @@ from engine.registry import DAY_STEPS, NIGHT_RESOLUTIONS
 from engine.resolution import resolve_attempts, resolve_step
 from engine.rules.model import StepDef
 from engine.seats import PARTING_ROUNDS, holders_of
-from engine.state import EMPTY_LEDGER, GameState, Step, put, put_ledger
+from engine.state import EMPTY_LEDGER, GameState, Step, put, put_ledger, put_step
 
 # -- night -----------------------------------------------------------------------------------------
 
@@ -321,6 +321,11 @@ def announce_speech(s: GameState, out: Out) -> None:
     seat = s.step.seat
     key = _SPEECH_PHRASES.get(s.step.round, "speech_turn")
     muted = seat in s.no_speech and s.step.round not in PARTING_ROUNDS
+    if muted and s.step.round == "day" and s.ruleset.params.get("short_speech_at_3_4") and len(s.alive) <= 4:
+        # FIIM D-FI12: with 3–4 players left the lost speech is a 30 s one instead.
+        s.__dict__.update(no_speech=s.no_speech - {seat})
+        put_step(s, seconds=s.ruleset.timer("short_speech"))
+        muted = False
     if muted and s.ruleset.phrase("speech_skipped"):
         key = "speech_skipped"
     data = {"seat": seat, "purpose": s.step.round, "seconds": 0 if muted else s.step.seconds}

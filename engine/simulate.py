@@ -151,8 +151,9 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
     elif s.phase == "day" and queries.actors(s):
         for seat in sorted(queries.actors(s)):
             targets = queries.targets_for(s, seat).get("", [])
-            if targets and rnd.random() < 0.5:
-                out.append(Act(seat=seat, targets=(rnd.choice(targets),)))
+            needed = getattr(STEP_KINDS.get(step.kind), "count", 1)  # FIIM's best move names three
+            if len(targets) >= needed and rnd.random() < 0.5:
+                out.append(Act(seat=seat, targets=tuple(rnd.shuffled(targets)[:needed])))
                 return out
     elif step.kind == "question" and rnd.random() < 0.5:
         out.append(Answer(seat=step.seat, yes=rnd.random() < 0.5))

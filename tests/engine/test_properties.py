@@ -13,7 +13,7 @@ from engine.view import known_roles
 
 CASES = [
     (preset, n)
-    for preset in ("classic", "simple", "hobbyworld", "city", "blood")
+    for preset in ("classic", "simple", "hobbyworld", "city", "blood", "fiim")
     for n in engine.player_counts(engine.load_ruleset(preset))
 ]
 

@@ -1,0 +1,212 @@
+"""«Спортивная мафия» by the FIIM rules (docs/rules/FIIM.md, decisions D-FI*): the day's own steps.
+
+The night reuses the core: the blacks' shot is the team step with ``tie = "designate"`` and no leader
+(only identical picks of every living black make a target, F.6), the picks stay private
+(``params.private_picks``); the don's and sheriff's checks are ``check_is_role`` and ``check_status``.
+Here: the morning with the first-night victim's best move (D-FI13), the vote rules of F.8 (day 1 with a
+lone nominee, a lone nominee later leaves, the anti-monster rule D-FI12), ties with the lift vote (D-FI10,
+D-FI11; the lift itself is the city's ``lift`` step) and the draw after three quiet rounds (D-FI14).
+"""
+
+from __future__ import annotations
+
+from engine.announce import Out, say
+from engine.ballot import candidates, execute, no_elimination, start_ballot
+from engine.errors import IllegalTarget, NotYourTurn, WrongPhase
+from engine.events import EVERYONE, Event, to_seats
+from engine.flow import announce_speech, begin_speeches
+from engine.kinds.city import shot_night
+from engine.outcome import check_win, eliminate, finish
+from engine.registry import day_step, step_kind, tie_chain
+from engine.state import GameState, Step, put
+
+BEST_MOVE = "fiim_best_move:"  # flag: "fiim_best_move:<victim>:<a>,<b>,<c>"
+_QUIET = "fiim_quiet:"  # flag: quiet rounds in a row
+_ALIVE = "fiim_alive:"  # flag: players at the table at the end of the previous day
+
+
+def _flag(s: GameState, prefix: str) -> str:
+    return next((f[len(prefix) :] for f in s.flags if f.startswith(prefix)), "")
+
+
+def _set_flag(s: GameState, prefix: str, value: str) -> None:
+    put(s, flags=frozenset(f for f in s.flags if not f.startswith(prefix)) | {prefix + value})
+
+
+def best_move(s: GameState) -> tuple[int, tuple[int, ...]] | None:
+    """The first-night victim's best move, if he named one: (victim, three seats)."""
+    value = _flag(s, BEST_MOVE)
+    if not value:
+        return None
+    victim, seats = value.split(":")
+    return int(victim), tuple(int(x) for x in seats.split(","))
+
+
+# -- morning ---------------------------------------------------------------------------------------
+
+
+@day_step("fiim_morning")
+def fiim_morning(s: GameState, out: Out) -> bool:
+    """F.9, F.10: the judge says only who left (never the role, never whether it was a miss). The victim
+    of the first shooting night may first name his best move (D-FI13); then his minute of last words."""
+    say(s, out, "day_breaks")
+    if s.night == 1 and s.ruleset.intro_night:
+        return False  # after the «договорка» nobody can have left
+    killed = [x for x in s.last_night_victims if x in s.alive]
+    gone_before = s.n_seats - len(s.alive)
+    for seat in killed:
+        eliminate(s, seat, "killed", out, reveal=False)
+    if not killed:
+        say(s, out, "nobody_killed")
+        return False
+    if len(killed) == 1 and shot_night(s) == 1 and _best_move_due(s, gone_before):
+        victim = killed[0]
+        put(s, step=Step("best_move", seat=victim, seconds=s.ruleset.timer("best_move")))
+        out.append(Event("best_move_offer", to_seats(victim), {"seat": victim, "count": 3}))
+        return True
+    return begin_speeches(s, out, killed, "night_words", s.ruleset.timer("night_words"))
+
+
+def _best_move_due(s: GameState, gone_before: int) -> bool:
+    """D-FI13: [EF] grants it when at most one player left before the victim by any means (stricter than
+    [MR 8.17], which counts only the day-1 vote)."""
+    return gone_before <= 1
+
+
+@step_kind("best_move")
+class BestMove:
+    """D-FI13: the victim privately names exactly three distinct seats other than his own, living or
+    not; the pick is announced at the start of his last word. Without a pick in time, no best move."""
+
+    count = 3  # seats named (the simulator picks this many)
+
+    @staticmethod
+    def actors(s: GameState) -> list[int]:
+        return [s.step.seat]
+
+    @staticmethod
+    def targets(s: GameState, seat: int) -> list[int]:
+        return [x for x in range(1, s.n_seats + 1) if x != seat]
+
+    @staticmethod
+    def act(s: GameState, seat: int, targets: tuple[int, ...], out: Out) -> None:
+        if seat != s.step.seat:
+            raise NotYourTurn("Лучший ход называет только игрок, убитый в первую ночь.")
+        picked = tuple(targets)
+        if len(picked) != 3 or len(set(picked)) != 3:
+            raise IllegalTarget("Назовите ровно трёх разных игроков.")
+        if seat in picked or not all(1 <= x <= s.n_seats for x in picked):
+            raise IllegalTarget("В лучший ход входят три других игрока за столом.")
+        seats = tuple(sorted(picked))
+        _set_flag(s, BEST_MOVE, f"{seat}:{','.join(map(str, seats))}")
+        out.append(Event("best_move", EVERYONE, {"seat": seat, "seats": list(seats)}))
+        _last_words(s, seat, out)
+
+    @staticmethod
+    def advance(s: GameState, out: Out) -> None:
+        if s.step.kind != "best_move":
+            raise WrongPhase("Сейчас не лучший ход.")
+        _last_words(s, s.step.seat, out)
+
+
+def _last_words(s: GameState, seat: int, out: Out) -> None:
+    put(s, step=Step("speech", seat=seat, round="night_words", seconds=s.ruleset.timer("night_words")))
+    announce_speech(s, out)
+
+
+@day_step("fiim_win")
+def fiim_win(s: GameState, out: Out) -> bool:
+    """D-FI14: the result of a night kill is fixed at the kill; the victim still has his last word."""
+    return check_win(s, out)
+
+
+# -- voting ----------------------------------------------------------------------------------------
+
+
+@day_step("fiim_vote")
+def fiim_vote(s: GameState, out: Out) -> bool:
+    """F.8: no nominee → night; day 1 with one nominee → night; later a lone nominee leaves (every vote
+    would go to him); two or more → the ballot. A removal cancels the vote (D-FI12, «антимонстр»)."""
+    if "vote_cancelled" in s.flags:
+        put(s, flags=s.flags - {"vote_cancelled"})
+        out.append(
+            Event("no_elimination", EVERYONE, {"reason": "cancelled"}, s.ruleset.phrase("vote_cancelled"))
+        )
+        return False
+    cands = candidates(s)
+    if not cands or (len(cands) == 1 and s.day == 1):
+        out.append(Event("no_elimination", EVERYONE, {"reason": "no_vote"}, s.ruleset.phrase("no_vote")))
+        return False
+    if len(cands) == 1:
+        say(s, out, "vote_accepted")
+        out.append(Event("lone_nominee", EVERYONE, {"seat": cands[0]}))
+        execute(s, cands[0], out)
+        return True
+    say(s, out, "vote_start", seats=cands)
+    start_ballot(s, out, cands, "main")
+    return True
+
+
+@tie_chain("fiim")
+def fiim_ties(s: GameState, tied: list[int], out: Out) -> None:
+    """F.8 ties: the tied speak 30 s each in nomination order and are voted on again; a different tie
+    repeats this; the same number tied twice in a row → the lift vote (the city's ``lift`` step: more
+    than half of the living must vote yes, D-FI10). A tie of the whole table, or lifting 2 of 4 / 3 of
+    9 where the club forbids it (D-FI11), sends the town to the night."""
+    step = s.step
+    out.append(Event("tie", EVERYONE, {"seats": tied, "round": step.round}))
+    living = len(s.alive)
+    if len(tied) == living:
+        no_elimination(s, out, "tie")  # [MR 7.21 option 1], [EF "Rule 7.8"]
+        return
+    if step.round == "main" or len(tied) != len(step.candidates):
+        say(s, out, "vote_tie", seats=tied)
+        order = _nomination_order(s, tied)
+        revote = order[::-1] if s.ruleset.params.get("revote_order") == "reverse" else order
+        speech = Step(
+            "speech",
+            seat=order[0],
+            queue=tuple(order[1:]),
+            candidates=tuple(revote),
+            round="tie_word",
+            seconds=s.ruleset.timer("tie_word"),
+        )
+        put(s, step=speech)
+        announce_speech(s, out)
+        return
+    params = s.ruleset.params
+    if (living, len(tied)) == (4, 2) and not params.get("lift_2_of_4", True):
+        no_elimination(s, out, "tie")
+        return
+    if (living, len(tied)) == (9, 3) and not params.get("lift_3_of_9", True):
+        no_elimination(s, out, "tie")
+        return
+    seats = _nomination_order(s, tied)
+    put(s, ballots=(), step=Step("lift", candidates=tuple(seats), seconds=s.ruleset.timer("vote")))
+    out.append(
+        Event("lift_ballot", EVERYONE, {"seats": seats}, s.ruleset.phrase("lift_vote"), {"seats": seats})
+    )
+
+
+def _nomination_order(s: GameState, seats: list[int]) -> list[int]:
+    order = [t for _, t in s.nominations]
+    return sorted(seats, key=lambda x: order.index(x) if x in order else len(order) + x)
+
+
+# -- rounds without departures -----------------------------------------------------------------------
+
+
+@day_step("fiim_round_end")
+def fiim_round_end(s: GameState, out: Out) -> bool:
+    """F.11, D-FI14: a draw when nobody left the table during three rounds in a row (a round is a night
+    and the day after it, night 0 with day 1 included; removals count as departures)."""
+    limit = int(s.ruleset.params.get("quiet_rounds_draw", 3))
+    before = int(_flag(s, _ALIVE) or s.n_seats)
+    quiet = int(_flag(s, _QUIET) or 0) + 1 if len(s.alive) == before else 0
+    _set_flag(s, _ALIVE, str(len(s.alive)))
+    _set_flag(s, _QUIET, str(quiet))
+    if limit and quiet >= limit:
+        out.append(Event("quiet_draw", EVERYONE, {"rounds": quiet}))
+        finish(s, out, ())
+        return True
+    return False
