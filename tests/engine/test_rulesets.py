@@ -272,7 +272,8 @@ def test_what_the_bot_shows_of_a_preset_is_in_its_file() -> None:
     chats = {
         name: [t for t, team in load_ruleset(name).teams.items() if team.chat] for name in available_presets()
     }
-    assert chats == {"blood": [], "city": ["mafia"], "classic": [], "hobbyworld": [], "simple": []}
+    want = {"blood": [], "city": ["mafia"], "classic": [], "fiim": [], "hobbyworld": [], "simple": []}
+    assert chats == want
 
 
 def test_a_variant_behaves_like_its_parent(tmp_path: Path) -> None:
