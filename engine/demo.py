@@ -48,6 +48,8 @@ def describe(ev: Event, names: dict[int, str]) -> str | None:
     if t == "executed":
         role = f" Роль: {d['role_name']}." if "role_name" in d else ""
         return f"Игрок {who(d['seat'])} покидает игру по итогам голосования.{role}"
+    if t == "best_move":  # FIIM D-FI13: shown at the start of the victim's last word
+        return f"Лучший ход игрока {who(d['seat'])}: " + ", ".join(f"№{x}" for x in d["seats"]) + "."
     if t == "no_elimination":
         return "Сегодня никто не покидает игру."
     if t == "removed":

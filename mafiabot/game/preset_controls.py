@@ -44,7 +44,7 @@ STEP_NAMES = {
 ACT_NAMES = {"kill": "Убить", "check": "Проверить"}
 
 # Private ballots and day abilities whose actors get a prompt when their step opens.
-PRIVATE_STEPS = ("acquittal", "court", "court_choice")
+PRIVATE_STEPS = ("acquittal", "court", "court_choice", "best_move")
 
 
 def _speech_controls(session: GameSession) -> Items:
@@ -164,6 +164,12 @@ def _day_prompt(session: GameSession, seat: int) -> tuple[str, Items] | None:
     kind = s.step.kind
     if s.phase != "day" or kind not in PRIVATE_STEPS:
         return None
+    if kind == "best_move":  # FIIM D-FI13: the first-night victim names three seats, privately
+        if seat not in queries.actors(s):
+            return None
+        targets = STEP_KINDS[kind].targets(s, seat)
+        select = ability_select(session, "", "Лучший ход: три игрока", targets, 3)
+        return "Лучший ход: назовите трёх игроков, которых вы считаете чёрными.", [select]
     if kind == "acquittal":
         if seat not in queries.actors(s):
             return None
@@ -197,5 +203,7 @@ def install() -> None:
         if extra not in registry:
             registry.append(extra)  # type: ignore[arg-type]
     # «extra_shot»: the team step opens again after its shot killed its impostor (D-H7).
-    PROMPT_EVENTS.update({"acquittal_offer", "court_ballot", "court_choice_ballot", "extra_shot"})
+    PROMPT_EVENTS.update(
+        {"acquittal_offer", "court_ballot", "court_choice_ballot", "extra_shot", "best_move_offer"}
+    )
     STEP_TEXT.update(STEP_NAMES)

@@ -31,6 +31,8 @@ def awake_team(s: GameState) -> str | None:
     """The team with a chat woken at the current night step, if any."""
     if s.over or s.phase != "night" or s.step.kind not in ("night", "meet"):
         return None
+    if s.ruleset.params.get("chat_meeting_only") and not (s.intro and s.step.kind == "meet"):
+        return None  # FIIM D-FI4, D-FI17: «the night-0 meeting is the only time a black-team channel is open»
     steps = s.ruleset.intro_night if s.intro else s.ruleset.night_steps
     step = next((st for st in steps if st.id == s.step.night_step), None)
     if step is None or not step.team or not s.ruleset.teams[step.team].chat:

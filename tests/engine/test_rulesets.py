@@ -272,7 +272,7 @@ def test_what_the_bot_shows_of_a_preset_is_in_its_file() -> None:
     chats = {
         name: [t for t, team in load_ruleset(name).teams.items() if team.chat] for name in available_presets()
     }
-    want = {"blood": [], "city": ["mafia"], "classic": [], "fiim": [], "hobbyworld": [], "simple": []}
+    want = {"blood": [], "city": ["mafia"], "classic": [], "fiim": ["mafia"], "hobbyworld": [], "simple": []}
     assert chats == want
 
 

@@ -1,0 +1,74 @@
+"""`fiim` through the local Discord: the blacks' private meeting of night 0 (FIIM.md D-FI4, D-FI17: «the
+night-0 meeting is the only time a black-team channel is open»), each black's own pick (D-FI5) and the
+first-night victim's best move picked privately (D-FI13)."""
+
+from __future__ import annotations
+
+from fakediscord import Club, FakeDiscord
+from fakediscord.world import Channel, ChannelType
+from game_driver import MEMBER_EDIT, TableDriver
+
+from engine.kinds.fiim import best_move
+from mafiabot.bot import MafiaBot
+
+
+def _chat(d: TableDriver) -> Channel:
+    threads = [c for c in d.fake.world.channels.values() if c.type == ChannelType.PRIVATE_THREAD]
+    assert len(threads) == 1 and threads[0].parent_id == d.club.text.id, threads
+    return threads[0]
+
+
+async def test_fiim_blacks_meet_once_in_private_then_each_picks_alone(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 200, 1)
+    d = TableDriver(fake, club, bot, club.players[:10])
+    await d.start("fiim")
+    blacks = sorted(d.seats_with("don", "mafioso"))
+    assert len(blacks) == 3
+    assert d.state.step.kind == "meet" and d.state.step.night_step == "mafia_meets"
+    chat = _chat(d)
+    assert chat.thread_members - {fake.world.bot_user.id} == {d.member(x).id for x in blacks}
+    assert not chat.archived and not chat.locked
+    await fake.say(d.member(blacks[0]), chat, "стреляем по порядку: 9, 10, 5")
+    await d.skip_step()
+    assert chat.archived and chat.locked
+    # Day 1 with nobody nominated: no vote, night 1.
+    for _ in range(40):
+        if d.state.phase == "night" and not d.state.intro:
+            break
+        if d.state.step.kind == "speech":
+            await d.pass_speech()
+        else:
+            await d.skip_step()
+    assert d.state.step.night_step == "mafia"
+    assert _chat(d).locked and _chat(d).archived  # no chat at the shot: each black picks alone
+    marks = d.dm_counts()
+    victim = next(x for x in d.all_seats() if x not in blacks)
+    for seat in blacks:
+        answer = await d.act_in_dm(seat, victim)
+        assert answer.ephemeral and answer.content == f"Ваш выбор: №{victim}."
+    assert d.state.ledger.proposals == tuple((b, victim) for b in blacks)
+    # D-FI5: no black is told of another's pick (nothing new reaches any black's DMs).
+    assert {seat: d.dm_texts(seat)[marks[seat] :] for seat in blacks} == {seat: [] for seat in blacks}
+    for _ in range(10):
+        if d.state.phase == "day":
+            break
+        await d.skip_step()
+    assert victim not in d.state.alive
+
+    # D-FI13: the first-night victim names his best move privately; the table reads it.
+    assert d.state.step.kind == "best_move" and d.state.step.seat == victim
+    prompt = d.latest_prompt(victim)
+    assert prompt.content.startswith("Лучший ход")
+    select = next(c for row in prompt.components for c in row["components"] if c["type"] == 3)
+    assert (select["min_values"], select["max_values"]) == (3, 3)
+    assert str(victim) not in {o["value"] for o in select["options"]}
+    await fake.select(d.member(victim), prompt, select["custom_id"], [str(x) for x in blacks])
+    await d.settled()
+    assert best_move(d.state) == (victim, tuple(blacks))
+    named = ", ".join(f"№{x}" for x in blacks)
+    assert any(t.startswith("Лучший ход игрока") and named in t for t in d.public_texts()), d.public_texts()[
+        -5:
+    ]
+    assert d.state.step.kind == "speech" and d.state.step.round == "night_words"
