@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -13,6 +13,8 @@ import engine
 from mafiabot.errors import reply_ephemeral
 from mafiabot.game.actions import Handler
 from mafiabot.game.table import Table
+
+log = logging.getLogger(__name__)
 
 
 def seat_of(interaction: discord.Interaction[Any], table: Table) -> int | None:
@@ -63,8 +65,12 @@ async def _settle(guard: asyncio.Task[None], started: asyncio.Event) -> None:
     """Stop the acknowledgement if it has not begun; if it has, let it finish (the answer follows it)."""
     if not started.is_set():
         guard.cancel()
-    with contextlib.suppress(asyncio.CancelledError, discord.HTTPException):
+    try:
         await guard
+    except asyncio.CancelledError:
+        pass
+    except discord.HTTPException:  # the acknowledgement failed: the answer that follows says the rest
+        log.warning("Acknowledging a click failed", exc_info=True)
 
 
 Build = Callable[[int, str, list[str]], tuple[engine.Command, str]]

@@ -139,3 +139,19 @@ async def test_a_server_error_that_outlasts_the_retries_keeps_the_member_owed(
     assert still.user_id == club.players[0].id and club.players[0].mute
     fake.faults.clear()
     assert await reconciler.settle() == [] and not club.players[0].mute
+
+
+async def test_the_periodic_round_pays_without_being_asked(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    ledger = VoiceLedger(None)
+    await _muted_in_voice(fake, bot, club, 0)
+    await _owed(club, ledger, club.players[0].id)
+    reconciler = Reconciler(bot, ledger, owned=lambda member: False, interval=0.05)
+    reconciler.start()
+    try:
+        await fake.wait_for(lambda: not club.players[0].mute, what="the periodic round")
+        async with reconciler._lock:  # the round under way has written Discord's answer
+            assert await ledger.owed() == []
+    finally:
+        await reconciler.stop()
