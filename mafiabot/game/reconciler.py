@@ -76,9 +76,19 @@ class Reconciler:
         self, guild_id: int | None = None, *, user_id: int | None = None, game_id: int | None = None
     ) -> list[Owed]:
         """Give back what can be given back now; returns the rows still owed (not in voice, refused)."""
+        try:
+            return await self._settle(guild_id, user_id, game_id)
+        except Exception:
+            if self._stopped:  # the bot closed under this round (its database, its HTTP session): what
+                return []  # is still owed stays in the ledger, and the next start settles it
+            raise
+
+    async def _settle(self, guild_id: int | None, user_id: int | None, game_id: int | None) -> list[Owed]:
         if self._stopped:
             return []  # the bot is closing: the next start settles
         async with self._lock:
+            if self._stopped:
+                return []
             rows = await self.ledger.owed(guild_id, user_id=user_id, game_id=game_id)
             left: list[Owed] = []
             refused: dict[tuple[int, str], list[Owed]] = {}
