@@ -21,7 +21,8 @@ from mafiabot.logs import ContextFilter
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "club(players=10, bot_permissions=..., guild_allow_list=False): how `club` builds the guild",
+        "club(players=10, bot_permissions=..., everyone_permissions=..., guild_allow_list=False): "
+        "how `club` builds the guild",
     )
     config.addinivalue_line(
         "markers", "game(speech_seconds=45, variants=[...], ...): the bot's `[game]` settings"

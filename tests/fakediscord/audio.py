@@ -62,6 +62,7 @@ class AudioStore:
         self.undecryptable = 0  # transport encryption failed
         self.not_end_to_end = 0  # frames the listener could not decrypt end to end (dropped)
         self.unheard = 0  # frames sent while no listener was in the channel
+        self.not_relayed = 0  # frames from a speaker Discord would not relay (no Speak, suppressed, muted)
 
     def of(self, user_id: int) -> list[bytes]:
         return self.frames.get(user_id, [])

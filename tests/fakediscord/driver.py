@@ -124,10 +124,12 @@ class Driver:
         players: int = 10,
         name: str = "Мафия-клуб",
         bot_permissions: int = perms.BOT_DEFAULT,
+        everyone_permissions: int = perms.EVERYONE_DEFAULT,
     ) -> Club:
         """A guild with #игра, a voice channel «Стол», `players` members, and the bot with its role."""
         world = self.world
         guild = world.add_guild(name)
+        guild.everyone.permissions = everyone_permissions
         bot_role = world.add_role(guild, "mafiabot", bot_permissions)
         world.add_member(guild, world.bot_user, roles=[bot_role])
         text = world.add_channel(guild, "игра")

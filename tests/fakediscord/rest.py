@@ -39,6 +39,12 @@ def missing_permissions(*needed: int) -> ApiError:
     return ApiError(403, 50013, f"Missing Permissions ({', '.join(perms.names(sum(needed)))})")
 
 
+def missing_access() -> ApiError:
+    # What Discord answers when the channel is not visible to the bot at all (no View Channel, a
+    # private thread it is not in): the resource is hidden, not merely refused.
+    return ApiError(403, 50001, "Missing Access")
+
+
 @dataclass
 class RestCall:
     """One request as the stand-in saw it: route template, ids, body, and what it answered."""
@@ -195,7 +201,14 @@ class Rest:
             raise ApiError(404, 10003, "Unknown Channel")
         return channel
 
+    def bot_permissions(self, channel: Channel | None, guild_id: int | None) -> int:
+        guild = self.world.guilds.get(guild_id) if guild_id else None
+        if guild is None:
+            return perms.ALL
+        return self.world.permissions(guild, self.world.bot_user.id, channel)
+
     def require(self, channel: Channel | None, guild_id: int | None, *needed: int) -> None:
+        """403 like Discord: 50001 Missing Access when the bot cannot see the channel, else 50013."""
         guild = self.world.guilds.get(guild_id) if guild_id else None
         if guild is None:
             return
@@ -203,7 +216,14 @@ class Rest:
         missing = [bit for bit in needed if bits & bit != bit]
         if missing:
             self.fake.forbidden.append((sum(missing), channel.id if channel else guild.id))
+            if channel is not None and not bits & perms.VIEW_CHANNEL:
+                raise missing_access()
             raise missing_permissions(*missing)
+
+    def refuse(self, channel: Channel | None, guild_id: int, needed: int) -> None:
+        """A refusal no single permission bit explains (the role hierarchy): 403 code 50013."""
+        self.fake.forbidden.append((needed, channel.id if channel else guild_id))
+        raise missing_permissions(needed)
 
     def message_from(self, channel: Channel, body: dict[str, Any], **extra: Any) -> Message:
         files = {name: data for name, data in body.get("\0files", [])}

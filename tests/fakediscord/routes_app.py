@@ -88,19 +88,43 @@ async def get_guild_commands(rest: Rest, request: Request) -> Any:
 # -- messages and DMs ----------------------------------------------------------------------------
 
 
+def _require_content(rest: Rest, channel: Channel, body: dict[str, Any]) -> None:
+    """What a message's parts need besides sending: files Attach Files, embeds Embed Links."""
+    needed = []
+    if body.get("\0files"):
+        needed.append(perms.ATTACH_FILES)
+    if body.get("embeds"):
+        needed.append(perms.EMBED_LINKS)
+    if needed:
+        rest.require(channel, channel.guild_id, *needed)
+
+
+def _reopen_for_message(rest: Rest, thread: Channel) -> None:
+    """A message to an archived thread unarchives it, unless it is locked (then only Manage Threads)."""
+    if not thread.archived:
+        return
+    if thread.locked and not rest.bot_permissions(thread, thread.guild_id) & perms.MANAGE_THREADS:
+        raise ApiError(400, 50083, "Thread is archived")
+    thread.archived = False
+    rest.fake.dispatch("THREAD_UPDATE", channel_json(thread, rest.world))
+
+
 @route("POST", "/channels/{channel_id}/messages")
 async def create_message(rest: Rest, request: Request) -> Any:
     channel = rest.channel(request.param("channel_id"))
+    body = request.body or {}
     if channel.type == ChannelType.DM:
         recipient = rest.world.users[channel.recipient_id or 0]
         if not recipient.dms_open:
             raise ApiError(403, 50007, "Cannot send messages to this user")
     else:
-        send = perms.SEND_MESSAGES_IN_THREADS if channel.type in ChannelType.THREADS else perms.SEND_MESSAGES
+        thread = channel.type in ChannelType.THREADS
+        send = perms.SEND_MESSAGES_IN_THREADS if thread else perms.SEND_MESSAGES
         rest.require(channel, channel.guild_id, perms.VIEW_CHANNEL, send)
-        if (request.body or {}).get("\0files"):
-            rest.require(channel, channel.guild_id, perms.ATTACH_FILES)  # an upload needs Attach Files
-    message = rest.message_from(channel, request.body or {})
+        _require_content(rest, channel, body)
+        if thread:
+            _reopen_for_message(rest, channel)
+    message = rest.message_from(channel, body)
     data = message_json(message)
     rest.fake.dispatch("MESSAGE_CREATE", data)
     return data
@@ -125,15 +149,21 @@ def _own_message(rest: Rest, request: Request) -> tuple[Channel, Message]:
 
 @route("GET", "/channels/{channel_id}/messages/{message_id}")
 async def get_message(rest: Rest, request: Request) -> Any:
-    return message_json(_own_message(rest, request)[1])
+    channel, message = _own_message(rest, request)
+    rest.require(channel, channel.guild_id, perms.VIEW_CHANNEL, perms.READ_MESSAGE_HISTORY)
+    return message_json(message)
 
 
 @route("PATCH", "/channels/{channel_id}/messages/{message_id}")
 async def edit_message(rest: Rest, request: Request) -> Any:
-    _, message = _own_message(rest, request)
+    channel, message = _own_message(rest, request)
+    rest.require(channel, channel.guild_id, perms.VIEW_CHANNEL)
     if message.author.id != rest.world.bot_user.id:
         raise ApiError(403, 50005, "Cannot edit a message authored by another user")
-    rest.apply_edit(message, request.body or {})
+    body = request.body or {}
+    if body.get("\0files"):
+        rest.require(channel, channel.guild_id, perms.ATTACH_FILES)
+    rest.apply_edit(message, body)
     data = message_json(message)
     rest.fake.dispatch("MESSAGE_UPDATE", data)
     return data
@@ -142,6 +172,7 @@ async def edit_message(rest: Rest, request: Request) -> Any:
 @route("DELETE", "/channels/{channel_id}/messages/{message_id}")
 async def delete_message(rest: Rest, request: Request) -> Any:
     channel, message = _own_message(rest, request)
+    rest.require(channel, channel.guild_id, perms.VIEW_CHANNEL)
     if message.author.id != rest.world.bot_user.id:
         rest.require(channel, channel.guild_id, perms.MANAGE_MESSAGES)
     message.deleted = True

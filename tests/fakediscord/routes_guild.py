@@ -46,7 +46,13 @@ async def edit_member(rest: Rest, request: Request) -> Any:
             target = rest.channel(int(body["channel_id"]))
             rest.require(target, guild.id, perms.MOVE_MEMBERS, perms.CONNECT)
     if "nick" in body:
-        rest.require(None, guild.id, perms.MANAGE_NICKNAMES)
+        bot = guild.members[rest.world.bot_user.id]
+        if member is bot:
+            rest.require(None, guild.id, perms.CHANGE_NICKNAME)
+        else:
+            rest.require(None, guild.id, perms.MANAGE_NICKNAMES)
+            if not perms.outranks(guild, bot, member):
+                rest.refuse(None, guild.id, perms.MANAGE_NICKNAMES)  # the owner, or a member not below
     if ({"mute", "deaf"} & body.keys() or body.get("channel_id")) and not in_voice:
         raise ApiError(400, 40032, "Target user is not connected to voice.")
     if "nick" in body:
@@ -80,6 +86,23 @@ async def get_voice_state(rest: Rest, request: Request) -> Any:
 # -- channels, overwrites, threads ---------------------------------------------------------------
 
 
+def _require_grantable(
+    rest: Rest, channel: Channel | None, guild_id: int, overwrites: list[Overwrite]
+) -> None:
+    """Discord lets a bot allow or deny in an overwrite only what it has itself (in the channel, or the
+    guild for a new one), unless its own overwrite there grants it Manage Roles."""
+    bits = rest.bot_permissions(channel, guild_id)
+    bot_id = rest.world.bot_user.id
+    own = next((ow for ow in (channel.overwrites if channel else []) if ow.id == bot_id), None)
+    if bits == perms.ALL or (own is not None and own.allow & perms.MANAGE_ROLES):
+        return
+    beyond = 0
+    for ow in overwrites:
+        beyond |= (ow.allow | ow.deny) & ~bits
+    if beyond:
+        rest.refuse(channel, guild_id, beyond)
+
+
 def _overwrites(raw: list[dict[str, Any]] | None) -> list[Overwrite]:
     # discord.py sends ids and bits as integers; Discord accepts both and answers with strings.
     return [
@@ -102,6 +125,7 @@ async def create_channel(rest: Rest, request: Request) -> Any:
     overwrites = _overwrites(body.get("permission_overwrites"))
     if overwrites:
         rest.require(None, guild.id, perms.MANAGE_ROLES)
+        _require_grantable(rest, None, guild.id, overwrites)
     parent = body.get("parent_id")
     channel = rest.world.add_channel(
         guild,
@@ -120,19 +144,33 @@ async def get_channel(rest: Rest, request: Request) -> Any:
     return channel_json(rest.channel(request.param("channel_id")), rest.world)
 
 
+def _require_thread_edit(rest: Rest, thread: Channel, body: dict[str, Any]) -> None:
+    """Reopening an unlocked thread needs only sending in it; anything else Manage Threads. A thread that
+    stays archived cannot be edited at all."""
+    if thread.archived and body.get("archived", True):
+        raise ApiError(400, 50083, "Thread is archived")
+    reopen_only = set(body) <= {"archived", "locked"} and body.get("archived") is False
+    if reopen_only and not thread.locked and not body.get("locked"):
+        rest.require(thread, thread.guild_id, perms.VIEW_CHANNEL, perms.SEND_MESSAGES_IN_THREADS)
+    else:
+        rest.require(thread, thread.guild_id, perms.VIEW_CHANNEL, perms.MANAGE_THREADS)
+
+
 @route("PATCH", "/channels/{channel_id}")
 async def edit_channel(rest: Rest, request: Request) -> Any:
     channel = rest.channel(request.param("channel_id"))
     body = request.body or {}
-    if channel.type in ChannelType.THREADS and channel.owner_id == rest.world.bot_user.id:
-        pass  # a thread's creator may edit it
+    if channel.type in ChannelType.THREADS:
+        _require_thread_edit(rest, channel, body)
     else:
-        rest.require(channel, channel.guild_id, perms.MANAGE_CHANNELS)
+        rest.require(channel, channel.guild_id, perms.VIEW_CHANNEL, perms.MANAGE_CHANNELS)
     if "name" in body:
         channel.name = body["name"]
     if "permission_overwrites" in body:
         rest.require(channel, channel.guild_id, perms.MANAGE_ROLES)
-        channel.overwrites = _overwrites(body["permission_overwrites"])
+        overwrites = _overwrites(body["permission_overwrites"])
+        _require_grantable(rest, channel, channel.guild_id or 0, overwrites)
+        channel.overwrites = overwrites
     if "archived" in body:
         channel.archived = bool(body["archived"])
     if "locked" in body:
@@ -147,8 +185,7 @@ async def edit_channel(rest: Rest, request: Request) -> Any:
 async def delete_channel(rest: Rest, request: Request) -> Any:
     channel = rest.channel(request.param("channel_id"))
     needed = perms.MANAGE_THREADS if channel.type in ChannelType.THREADS else perms.MANAGE_CHANNELS
-    if not (channel.type in ChannelType.THREADS and channel.owner_id == rest.world.bot_user.id):
-        rest.require(channel, channel.guild_id, needed)
+    rest.require(channel, channel.guild_id, perms.VIEW_CHANNEL, needed)  # a thread's creator too
     data = channel_json(channel, rest.world)
     del rest.world.channels[channel.id]
     guild = rest.world.guild_of(channel)
@@ -161,11 +198,13 @@ async def delete_channel(rest: Rest, request: Request) -> Any:
 @route("PUT", "/channels/{channel_id}/permissions/{overwrite_id}")
 async def put_overwrite(rest: Rest, request: Request) -> Any:
     channel = rest.channel(request.param("channel_id"))
-    rest.require(channel, channel.guild_id, perms.MANAGE_ROLES)
+    rest.require(channel, channel.guild_id, perms.VIEW_CHANNEL, perms.MANAGE_ROLES)
     body = request.body or {}
     target = request.param("overwrite_id")
+    overwrite = Overwrite(target, int(body["type"]), int(body.get("allow", 0)), int(body.get("deny", 0)))
+    _require_grantable(rest, channel, channel.guild_id or 0, [overwrite])
     channel.overwrites = [ow for ow in channel.overwrites if ow.id != target]
-    channel.overwrites.append(Overwrite(target, int(body["type"]), int(body["allow"]), int(body["deny"])))
+    channel.overwrites.append(overwrite)
     rest.fake.dispatch("CHANNEL_UPDATE", channel_json(channel, rest.world))
     return None
 
@@ -173,7 +212,7 @@ async def put_overwrite(rest: Rest, request: Request) -> Any:
 @route("DELETE", "/channels/{channel_id}/permissions/{overwrite_id}")
 async def delete_overwrite(rest: Rest, request: Request) -> Any:
     channel = rest.channel(request.param("channel_id"))
-    rest.require(channel, channel.guild_id, perms.MANAGE_ROLES)
+    rest.require(channel, channel.guild_id, perms.VIEW_CHANNEL, perms.MANAGE_ROLES)
     channel.overwrites = [ow for ow in channel.overwrites if ow.id != request.param("overwrite_id")]
     rest.fake.dispatch("CHANNEL_UPDATE", channel_json(channel, rest.world))
     return None
@@ -184,7 +223,10 @@ async def create_thread(rest: Rest, request: Request) -> Any:
     parent = rest.channel(request.param("channel_id"))
     body = request.body or {}
     kind = int(body.get("type", ChannelType.PRIVATE_THREAD))
-    needed = perms.CREATE_PRIVATE_THREADS if kind == ChannelType.PRIVATE_THREAD else perms.SEND_MESSAGES
+    if parent.type != ChannelType.GUILD_TEXT or kind not in ChannelType.THREADS:
+        raise ApiError(400, 50024, "Cannot execute action on this channel type")
+    private = kind == ChannelType.PRIVATE_THREAD
+    needed = perms.CREATE_PRIVATE_THREADS if private else perms.CREATE_PUBLIC_THREADS
     rest.require(parent, parent.guild_id, perms.VIEW_CHANNEL, needed)
     guild = rest.world.guild_of(parent)
     thread = rest.world.add_channel(guild, body["name"], kind, parent_id=parent.id)
@@ -217,13 +259,36 @@ def _thread_members_event(rest: Rest, thread: Channel, added: int | None, remove
     rest.fake.dispatch("THREAD_MEMBERS_UPDATE", event)
 
 
-@route("PUT", "/channels/{channel_id}/thread-members/{user_id}")
-async def add_thread_member(rest: Rest, request: Request) -> Any:
+def _thread_member_change(rest: Rest, request: Request) -> tuple[Channel, int]:
+    """Adding someone needs sending in the thread (and, in a private thread closed to invitations, its
+    creator or Manage Threads); removing someone needs Manage Threads or, in a private thread, being
+    its creator. Either way the thread must not be archived."""
     thread = _thread(rest, request)
     raw = request.call.params["user_id"]
-    user_id = rest.world.bot_user.id if raw == "@me" else int(raw)
-    if user_id != rest.world.bot_user.id and thread.owner_id != rest.world.bot_user.id:
+    bot_id = rest.world.bot_user.id
+    user_id = bot_id if raw == "@me" else int(raw)
+    rest.require(thread, thread.guild_id, perms.VIEW_CHANNEL)
+    if thread.archived:
+        raise ApiError(400, 50083, "Thread is archived")
+    if user_id == bot_id:
+        return thread, user_id
+    creator = thread.owner_id == bot_id
+    private = thread.type == ChannelType.PRIVATE_THREAD
+    if request.call.method == "PUT":
+        rest.require(thread, thread.guild_id, perms.SEND_MESSAGES_IN_THREADS)
+        if private and not thread.invitable and not creator:
+            rest.require(thread, thread.guild_id, perms.MANAGE_THREADS)
+        guild = rest.world.guilds[thread.guild_id or 0]
+        if user_id not in guild.members:
+            raise ApiError(404, 10007, "Unknown Member")
+    elif not (private and creator):
         rest.require(thread, thread.guild_id, perms.MANAGE_THREADS)
+    return thread, user_id
+
+
+@route("PUT", "/channels/{channel_id}/thread-members/{user_id}")
+async def add_thread_member(rest: Rest, request: Request) -> Any:
+    thread, user_id = _thread_member_change(rest, request)
     thread.thread_members.add(user_id)
     _thread_members_event(rest, thread, user_id, None)
     return None
@@ -231,11 +296,7 @@ async def add_thread_member(rest: Rest, request: Request) -> Any:
 
 @route("DELETE", "/channels/{channel_id}/thread-members/{user_id}")
 async def remove_thread_member(rest: Rest, request: Request) -> Any:
-    thread = _thread(rest, request)
-    raw = request.call.params["user_id"]
-    user_id = rest.world.bot_user.id if raw == "@me" else int(raw)
-    if user_id != rest.world.bot_user.id and thread.owner_id != rest.world.bot_user.id:
-        rest.require(thread, thread.guild_id, perms.MANAGE_THREADS)
+    thread, user_id = _thread_member_change(rest, request)
     thread.thread_members.discard(user_id)
     _thread_members_event(rest, thread, None, user_id)
     return None

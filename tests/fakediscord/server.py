@@ -12,6 +12,7 @@ import discord
 from aiohttp import web
 
 from . import routes_app, routes_guild  # noqa: F401  (importing them registers the routes)
+from .admin import ServerAdmin
 from .driver import Driver, InteractionRecord
 from .faults import Faults
 from .gateway import Gateway
@@ -22,7 +23,7 @@ from .voice import VoiceServer
 from .world import World
 
 
-class FakeDiscord(Driver):
+class FakeDiscord(Driver, ServerAdmin):
     """An in-process Discord on 127.0.0.1: REST and gateway on one port, voice on TLS + UDP.
 
     Everything runs on the test's event loop; `wait_for` wakes whenever the stand-in records

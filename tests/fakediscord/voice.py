@@ -128,11 +128,15 @@ class VoiceServer:
         guild = world.guilds[int(data["guild_id"])]
         bot_id = world.bot_user.id
         channel_id = int(data["channel_id"]) if data.get("channel_id") else None
+        if channel_id is not None and not world.may_join(guild, bot_id, world.channels[channel_id]):
+            return  # like Discord: no answer at all, the connection attempt times out
         state = guild.voice_states.get(bot_id)
         if state is None:
             state = guild.voice_states[bot_id] = VoiceState(bot_id, guild.id, None, secrets.token_hex(16))
         moved = state.channel_id is not None and channel_id is not None and channel_id != state.channel_id
         state.channel_id = channel_id
+        if channel_id is not None:
+            state.suppress = world.suppressed(guild, bot_id, world.channels[channel_id])
         state.self_mute, state.self_deaf = bool(data.get("self_mute")), bool(data.get("self_deaf"))
         if moved:
             # Like Discord: the old voice connection is closed with 4014 first, then the new state and
@@ -275,6 +279,10 @@ class VoiceServer:
             opus = nacl.secret.Aead(session.secret_key).decrypt(ciphertext, header, nonce + bytes(20))
         except nacl.exceptions.CryptoError:
             self.audio.undecryptable += 1
+            return
+        if not self.fake.world.heard(session.guild_id, session.user_id):
+            self.audio.not_relayed += 1  # no Speak, suppressed or server-muted: Discord drops it
+            self.fake.notify()
             return
         if not self.dave.listeners.get(session.channel_id):
             self.audio.unheard += 1  # nobody else is in the channel

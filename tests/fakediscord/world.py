@@ -259,8 +259,35 @@ class World:
                     return message
         return None
 
+    def may_join(self, guild: Guild, user_id: int, channel: Channel) -> bool:
+        """Discord ignores a request to join a voice channel one cannot connect to, or a full one
+        (unless one may move members)."""
+        bits = self.permissions(guild, user_id, channel)
+        if not bits & perms.CONNECT:
+            return False
+        states = guild.voice_states.values()
+        inside = sum(1 for s in states if s.channel_id == channel.id and s.user_id != user_id)
+        return not channel.user_limit or inside < channel.user_limit or bool(bits & perms.MOVE_MEMBERS)
+
+    def suppressed(self, guild: Guild, user_id: int, channel: Channel) -> bool:
+        """A voice state's `suppress`: no Speak in a voice channel; a stage's newcomers join its audience."""
+        if channel.type == ChannelType.GUILD_STAGE_VOICE:
+            return True
+        return not self.permissions(guild, user_id, channel) & perms.SPEAK
+
+    def heard(self, guild_id: int, user_id: int) -> bool:
+        """Whether what this member says reaches the channel now: connected, not server-muted, not
+        suppressed, and (permissions can change mid-call) still allowed to speak there."""
+        guild = self.guilds.get(guild_id)
+        state = guild.voice_states.get(user_id) if guild else None
+        if guild is None or state is None or state.channel_id is None or state.mute or state.suppress:
+            return False
+        channel = self.channels.get(state.channel_id)
+        return channel is not None and bool(self.permissions(guild, user_id, channel) & perms.SPEAK)
+
     def permissions(self, guild: Guild, user_id: int, channel: Channel | None = None) -> int:
         member = guild.members[user_id]
+        parent = None
         if channel is not None and channel.type in ChannelType.THREADS and channel.parent_id:
-            channel = self.channels[channel.parent_id]  # threads inherit their parent's overwrites
-        return perms.channel_permissions(guild, member, channel)
+            parent = self.channels.get(channel.parent_id)  # threads inherit their parent's overwrites
+        return perms.channel_permissions(guild, member, channel, parent)
