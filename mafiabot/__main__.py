@@ -18,9 +18,9 @@ No Discord bot token is configured, so mafiabot cannot connect to Discord.
 To host games on your server:
   1. Open https://discord.com/developers/applications, create an application, and on its "Bot" page
      press "Reset Token" and copy the token. On the same page enable the "Server Members Intent".
-  2. Invite the bot with the OAuth2 URL generator: scopes "bot" and "applications.commands";
-     permissions Connect, Speak, Mute Members, Move Members, Manage Threads, Send Messages
-     (and Manage Nicknames for the optional «1 · Имя» seat prefixes).
+  2. Invite the bot with this link (your application's id in place of APPLICATION_ID):
+       {invite}
+     (scopes "bot" and "applications.commands"; permissions {labels}. The README says what each is for.)
   3. Give mafiabot the token, either
        export MAFIABOT_TOKEN='your-token'          (environment variable), or
        [bot] token = "your-token"                  in config.toml (git-ignored; see config.example.toml)
@@ -140,7 +140,10 @@ def run(config: Path | None, *, memory_only: bool = False) -> int:
         print(f"Invalid configuration: {exc}", file=sys.stderr)
         return 2
     if not settings.token:
-        print(NO_TOKEN_HELP, file=sys.stderr)
+        from mafiabot import needs
+
+        labels = ", ".join(needs.invite_labels())
+        print(NO_TOKEN_HELP.format(invite=needs.invite_url("APPLICATION_ID"), labels=labels), file=sys.stderr)
         return 2
     from mafiabot.logs import setup_logging
 

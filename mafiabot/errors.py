@@ -60,21 +60,10 @@ class NotStored(UserFacingError):
         super().__init__(NOT_STORED)
 
 
-_PERMISSION_NAMES = {
-    "mute_members": "Отключать участникам микрофон",
-    "deafen_members": "Отключать участникам звук",
-    "move_members": "Перемещать участников",
-    "manage_channels": "Управлять каналами",
-    "manage_threads": "Управлять ветками",
-    "connect": "Подключаться",
-    "speak": "Говорить",
-    "send_messages": "Отправлять сообщения",
-    "manage_nicknames": "Управлять никнеймами",
-}
-
-
 def permission_names(permissions: list[str]) -> str:
-    return ", ".join(_PERMISSION_NAMES.get(name, name) for name in permissions)
+    from mafiabot.needs import names
+
+    return names(permissions)
 
 
 def refusal(error: BaseException) -> str | None:

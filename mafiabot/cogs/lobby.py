@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
+from mafiabot import needs
 from mafiabot.bot import MafiaBot, bind_interaction
 from mafiabot.config import GameSettings
 from mafiabot.errors import UserFacingError, answering
@@ -169,6 +170,9 @@ class LobbyCog(commands.Cog, name="Lobby"):
             raise UserFacingError("Эта команда работает только на сервере.")
         if member.voice is None or member.voice.channel is None:
             raise UserFacingError("Сначала зайдите в голосовой канал: игра будет идти в нём.")
+        if isinstance(member.voice.channel, discord.StageChannel):
+            reason = needs.STAGE_REFUSAL
+            raise UserFacingError(f"{reason[0].upper()}{reason[1:]}")
         chosen = tuple(sorted(o.strip() for o in options.split(",") if o.strip()))
         lobby = self.games.lobbies.open(
             guild_id=interaction.guild.id,

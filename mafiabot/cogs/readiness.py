@@ -1,5 +1,6 @@
-"""`/mafia check`: can the bot reach this player privately, run a game in their voice channel, and is
-its voice end-to-end encrypted (with the privacy code players can compare with their client's)?"""
+"""`/mafia check`: can the bot reach this player privately, and run a game here and in their voice
+channel (every permission it lacks, by channel: `mafiabot.needs`)? Is its voice end-to-end encrypted
+(with the privacy code players can compare with their client's)?"""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from mafiabot import needs
 from mafiabot.bot import MafiaBot
-from mafiabot.errors import UserFacingError, permission_names, reply_ephemeral
+from mafiabot.errors import UserFacingError, reply_ephemeral
 from mafiabot.game.speaker import e2ee_status, format_privacy_code
 
 try:  # discord.py speaks DAVE through davey; without it Discord refuses the bot's voice (close 4017)
@@ -21,15 +23,33 @@ except ImportError:  # pragma: no cover - davey is a dependency; this is what th
 log = logging.getLogger(__name__)
 
 DM_TEXT = "Проверка связи: личные сообщения работают. Во время игры сюда придёт ваша роль."
-# What hosting a game in a voice channel needs: join, speak, mute the eliminated, move players.
-VOICE_PERMISSIONS = ("connect", "speak", "mute_members", "move_members")
 
 
-def missing_voice_permissions(
-    channel: discord.VoiceChannel | discord.StageChannel, me: discord.Member
+def permission_report(
+    me: discord.Member,
+    text: discord.abc.GuildChannel | None,
+    voice: discord.abc.GuildChannel | None,
 ) -> list[str]:
-    granted = channel.permissions_for(me)
-    return [name for name in VOICE_PERMISSIONS if not getattr(granted, name)]
+    """One line per channel: ✅ when the bot has all it needs, ❌ with what blocks a game, ⚠️ notes."""
+    found = needs.missing(me, text=text, voice=voice)
+    lines = []
+    for place, channel in (("text", text), ("voice", voice), ("threads", text)):
+        if channel is None:
+            continue
+        blocking = [m for m in found if m.need.place == place and not m.need.optional]
+        title = needs.PLACE_NAMES[place]  # type: ignore[index]
+        where = f"{title} в {channel.mention}" if place == "threads" else f"{title} {channel.mention}"
+        if blocking:
+            only = blocking[0].need.presets
+            suffix = f" (нужно для правил {', '.join(sorted(only))})" if only else ""
+            lines.append(
+                f"❌ {where[0].upper()}{where[1:]}: боту не хватает прав: "
+                f"{needs.names(m.need.permission for m in blocking)}{suffix}."
+            )
+        else:
+            lines.append(f"✅ {where[0].upper()}{where[1:]}: все нужные права есть.")
+    lines += [f"⚠️ {note[0].upper()}{note[1:]}." for note in needs.optional_lines(found)]
+    return lines
 
 
 def voice_encryption_line(guild: discord.Guild) -> str:
@@ -55,7 +75,8 @@ class ReadinessCog(commands.Cog):
     @app_commands.command(name="check", description="Проверить, что бот может вести игру с вами")
     async def check(self, interaction: discord.Interaction[MafiaBot]) -> None:
         member = interaction.user
-        if not isinstance(member, discord.Member) or interaction.guild is None:
+        guild = interaction.guild
+        if not isinstance(member, discord.Member) or guild is None or guild.me is None:
             raise UserFacingError("Эта команда работает только на сервере.")
         await interaction.response.defer(ephemeral=True, thinking=True)
         lines = []
@@ -65,18 +86,15 @@ class ReadinessCog(commands.Cog):
             lines.append("❌ Не могу написать вам в личные сообщения: разрешите их в настройках сервера.")
         else:
             lines.append("✅ Личные сообщения: отправил вам проверочное сообщение.")
-        voice = member.voice
-        if voice is None or voice.channel is None:
+        text = interaction.channel if isinstance(interaction.channel, discord.TextChannel) else None
+        voice = member.voice.channel if member.voice is not None else None
+        if voice is None:
             lines.append("➖ Вы не в голосовом канале: зайдите в канал, где будет игра, и проверьте снова.")
-        else:
-            missing = missing_voice_permissions(voice.channel, interaction.guild.me)
-            if missing:
-                lines.append(
-                    f"❌ В канале {voice.channel.mention} боту не хватает прав: {permission_names(missing)}."
-                )
-            else:
-                lines.append(f"✅ Канал {voice.channel.mention}: бот может вести здесь игру.")
-        lines.append(voice_encryption_line(interaction.guild))
+        elif isinstance(voice, discord.StageChannel):
+            lines.append(f"❌ {voice.mention}: {needs.STAGE_REFUSAL}")
+            voice = None
+        lines += permission_report(guild.me, text, voice)
+        lines.append(voice_encryption_line(guild))
         log.info("Readiness checked: %s", "; ".join(lines))
         await reply_ephemeral(interaction, "\n".join(lines))
 

@@ -8,12 +8,10 @@ from collections.abc import Container
 import discord
 
 import engine
+from mafiabot import needs
 from mafiabot.config import GameSettings
-from mafiabot.errors import UserFacingError, permission_names
+from mafiabot.errors import UserFacingError
 from mafiabot.game.lobby import Lobby
-
-REQUIRED_VOICE = ("connect", "speak", "mute_members", "move_members")
-REQUIRED_TEXT = ("send_messages", "manage_threads")
 
 
 class Lobbies(dict[int, Lobby]):
@@ -73,24 +71,22 @@ class Lobbies(dict[int, Lobby]):
             self.pop(lobby.voice_channel_id, None)
 
 
-def missing_permissions(guild: discord.Guild, lobby: Lobby) -> list[str]:
-    me = guild.me
-    voice = guild.get_channel(lobby.voice_channel_id)
-    text = guild.get_channel(lobby.text_channel_id)
-    missing = []
-    if voice is not None:
-        perms = voice.permissions_for(me)
-        missing += [p for p in REQUIRED_VOICE if not getattr(perms, p)]
-    if text is not None:
-        perms = text.permissions_for(me)
-        missing += [p for p in REQUIRED_TEXT if not getattr(perms, p)]
-    return missing
+def missing_permissions(guild: discord.Guild, lobby: Lobby) -> list[needs.Missing]:
+    """What the bot lacks for this lobby's game, by channel (`mafiabot.needs`)."""
+    if guild.me is None:
+        return []
+    return needs.missing(
+        guild.me,
+        text=guild.get_channel(lobby.text_channel_id),
+        voice=guild.get_channel(lobby.voice_channel_id),
+        preset=lobby.ruleset_id,
+        nicknames=lobby.nicknames,
+    )
 
 
 def describe_lobby(lobby: Lobby, guild: discord.Guild) -> str:
-    me = guild.me
-    optional = [] if me is None or me.guild_permissions.manage_nicknames else ["manage_nicknames"]
-    return lobby.describe(missing_permissions(guild, lobby), optional)
+    found = missing_permissions(guild, lobby)
+    return lobby.describe(needs.required_lines(found), needs.optional_lines(found))
 
 
 def check_start(lobby: Lobby, guild: discord.Guild, by: int) -> None:
@@ -99,6 +95,6 @@ def check_start(lobby: Lobby, guild: discord.Guild, by: int) -> None:
     if by != lobby.creator_id:
         raise UserFacingError("Начать игру может только тот, кто открыл набор.")
     engine.composition(lobby.ruleset, len(lobby.players))
-    missing = missing_permissions(guild, lobby)
-    if missing:
-        raise UserFacingError(f"Боту не хватает прав: {permission_names(missing)}.")
+    blocking = needs.required_lines(missing_permissions(guild, lobby))
+    if blocking:
+        raise UserFacingError(f"Боту не хватает прав — {'; '.join(blocking)}.")

@@ -62,10 +62,9 @@ class Lobby:
             f"{roles[r].display} ×{k}" if k > 1 else roles[r].display for r, k in sorted(comp.items())
         )
 
-    def describe(self, missing: Sequence[str] = (), optional_missing: Sequence[str] = ()) -> str:
-        """The lobby message; ``missing`` are the bot's permissions (names) without which it cannot start."""
-        from mafiabot.errors import permission_names
-
+    def describe(self, blocking: Sequence[str] = (), notes: Sequence[str] = ()) -> str:
+        """The lobby message; ``blocking`` are the bot's missing permissions by channel (they stop the
+        start), ``notes`` what an optional missing permission will cost (`mafiabot.needs`)."""
         rs = self.ruleset
         lines = [
             f"**Набор в игру «Мафия»** — правила: {rs.title} (`{rs.id}`)",
@@ -78,12 +77,7 @@ class Lobby:
                 f"{name} {rs.timers[key]} с" for key, name in TIMER_NAMES.items() if rs.timers.get(key)
             ),
         ]
-        if missing:
-            lines.append(
-                f"⚠️ Боту не хватает прав: {permission_names(list(missing))}. Без них игру не начать."
-            )
-        if optional_missing:
-            lines.append(
-                f"Без права «{permission_names(list(optional_missing))}» номера мест не появятся в никах."
-            )
+        if blocking:
+            lines.append(f"⚠️ Боту не хватает прав — {'; '.join(blocking)}. Без них игру не начать.")
+        lines += [f"ℹ️ {note[0].upper()}{note[1:]}." for note in notes]
         return "\n".join(lines)

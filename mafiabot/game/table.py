@@ -401,6 +401,7 @@ class Table:
         """«1 · Имя»: seat numbers in front of the players' names, after the opening messages."""
 
         async def rename() -> None:
+            unchanged: list[int] = []
             for info in self.session.seats:
                 member = self.guild.get_member(info.user_id)
                 if member is None or info.user_id in self.nick_original:
@@ -413,6 +414,14 @@ class Table:
                     )
                 except discord.HTTPException:  # the server owner, or a member above the bot
                     del self.nick_original[info.user_id]
+                    unchanged.append(info.seat)
+            if unchanged:
+                with contextlib.suppress(discord.HTTPException):
+                    await self.channel.send(
+                        "ℹ️ Номер места не добавлен в ник: "
+                        + ", ".join(f"№{seat}" for seat in unchanged)
+                        + " (владелец сервера или роль выше роли бота)."
+                    )
 
         self.enqueue(rename)
 

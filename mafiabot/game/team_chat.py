@@ -51,6 +51,7 @@ class TeamChats:
         self.threads: dict[int, discord.Thread] = {}
         self.members: dict[int, set[int]] = {}
         self.open: set[int] = set()
+        self.failed: set[int] = set()  # games told once that their chat could not be opened
 
     async def on_events(self, table: Table, events: list[Event]) -> None:
         s = table.session.state
@@ -115,8 +116,14 @@ class TeamChats:
                 await thread.add_user(discord.Object(uid))
                 present.add(uid)
             await thread.send("🌙 Мафия проснулась: чат открыт, пока мафия не уснёт.")
-        except discord.HTTPException:
-            log.info("The mafia's chat could not be opened", extra={"game_id": game})
+        except discord.HTTPException as exc:
+            log.info("The mafia's chat could not be opened: %s", exc, extra={"game_id": game})
+            if game not in self.failed:  # once a game; it says nothing about who the mafia are
+                self.failed.add(game)
+                table.post(
+                    "⚠️ Ночной чат мафии не открылся: боту не хватает прав на приватные ветки "
+                    "(`/mafia check`). Игра идёт дальше."
+                )
 
     async def _close(self, table: Table) -> None:
         thread = self.threads.get(table.game_id)
@@ -132,3 +139,4 @@ class TeamChats:
         self.threads.pop(game, None)
         self.members.pop(game, None)
         self.open.discard(game)
+        self.failed.discard(game)

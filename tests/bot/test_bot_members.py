@@ -35,7 +35,8 @@ async def test_check_sends_a_dm_and_reviews_the_voice_channel(
     assert dm.content == DM_TEXT
     assert report.ephemeral
     assert "✅ Личные сообщения" in report.content
-    assert f"✅ Канал <#{club.voice.id}>" in report.content
+    assert f"✅ Голосовой канал <#{club.voice.id}>: все нужные права есть." in report.content
+    assert f"✅ Текстовый канал <#{club.text.id}>: все нужные права есть." in report.content
 
 
 @pytest.mark.club(bot_permissions=perms.MOVE_MEMBERS)

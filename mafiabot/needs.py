@@ -1,0 +1,230 @@
+"""Every Discord permission the bot uses, where it needs it, and what happens without it.
+
+One list serves the lobby, `/mafia check`, the start check, the README's invite link (a test compares
+them) and the no-token help. A *required* permission blocks the start: the game cannot be run without
+it. An *optional* one only degrades something, with a note, and never blocks closing a game or
+releasing voice.
+
+Discord computes permissions per channel, so each need names its place: the game's text channel, its
+voice channel, or the private threads of the mafia's night chat (created under the text channel; a
+thread takes its parent's permissions, with Send Messages in Threads instead of Send Messages).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+import discord
+
+import engine
+
+Place = Literal["text", "voice", "threads"]
+
+PLACE_NAMES: dict[Place, str] = {"text": "текстовый канал", "voice": "голосовой канал", "threads": "ветки"}
+
+
+def _chat_presets() -> frozenset[str]:
+    """Presets where a team talks in a private thread at night (a team with ``chat = true``)."""
+    found = set()
+    for preset_id in engine.available_presets():
+        try:
+            ruleset = engine.load_ruleset(preset_id)
+        except engine.RulesetError:
+            continue  # mafiabot.presets logs it
+        if any(team.chat for team in ruleset.teams.values()):
+            found.add(preset_id)
+    return frozenset(found)
+
+
+CHAT_PRESETS = _chat_presets()
+
+# Why a stage channel cannot hold a game: a stage's newcomers join its silent audience and speak only
+# when invited, while at a Mafia table everybody must be able to speak in turn (and the host unmutes
+# each speaker; it cannot turn the audience into speakers without moderating the stage).
+STAGE_REFUSAL = (
+    "в канале-трибуне игру не провести: слушатели трибуны молчат, пока их не пригласят выступать, "
+    "а за игровым столом говорит каждый по очереди. Выберите обычный голосовой канал."
+)
+
+
+@dataclass(frozen=True)
+class Need:
+    permission: str  # a discord.Permissions flag
+    place: Place
+    label: str  # as Discord's invite screen names it (English), for the README
+    why: str  # without it (Russian), shown with optional needs
+    optional: bool = False
+    presets: frozenset[str] | None = None  # only games of these presets need it
+    nicknames_only: bool = False  # only when the lobby asked for seat numbers in nicknames
+    without: str = ""  # an optional need's effect, in English, for the README
+
+    def applies(self, preset: str | None, nicknames: bool) -> bool:
+        if self.presets is not None and preset is not None and preset not in self.presets:
+            return False
+        return not (self.nicknames_only and not nicknames)
+
+
+NEEDS: tuple[Need, ...] = (
+    Need("view_channel", "text", "View Channels", "бот не видит канал"),
+    Need("send_messages", "text", "Send Messages", "бот не может писать в канал"),
+    Need(
+        "attach_files",
+        "text",
+        "Attach Files",
+        "протокол игры не будет выложен файлом (он останется в /mafia game)",
+        optional=True,
+        without="the game's protocol is not posted as a file (`/mafia game` still shows it)",
+    ),
+    Need(
+        "manage_messages",
+        "text",
+        "Manage Messages",
+        "при автоматических замечаниях сообщения не по очереди останутся в канале",
+        optional=True,
+        without="with automatic text fouls on, out-of-turn messages are not deleted",
+    ),
+    Need("view_channel", "voice", "View Channels", "бот не видит канал"),
+    Need("connect", "voice", "Connect", "бот не войдёт в канал"),
+    Need("speak", "voice", "Speak", "ведущего не будет слышно"),
+    Need("mute_members", "voice", "Mute Members", "бот не сможет выключать микрофоны"),
+    Need(
+        "create_private_threads",
+        "threads",
+        "Create Private Threads",
+        "у мафии не будет ночного чата",
+        presets=CHAT_PRESETS,
+    ),
+    Need(
+        "send_messages_in_threads",
+        "threads",
+        "Send Messages in Threads",
+        "у мафии не будет ночного чата",
+        presets=CHAT_PRESETS,
+    ),
+    Need(
+        "manage_threads",
+        "threads",
+        "Manage Threads",
+        "ночной чат мафии не закроется днём",
+        presets=CHAT_PRESETS,
+    ),
+    Need(
+        "manage_nicknames",
+        "text",
+        "Manage Nicknames",
+        "номера мест не появятся в никах",
+        optional=True,
+        nicknames_only=True,
+        without="no seat numbers in nicknames (asked for with `/mafia new nicknames:True`)",
+    ),
+)
+
+PERMISSION_NAMES = {
+    "view_channel": "Просматривать канал",
+    "send_messages": "Отправлять сообщения",
+    "attach_files": "Прикреплять файлы",
+    "manage_messages": "Управлять сообщениями",
+    "connect": "Подключаться",
+    "speak": "Говорить",
+    "mute_members": "Отключать участникам микрофон",
+    "deafen_members": "Отключать участникам звук",
+    "move_members": "Перемещать участников",
+    "manage_channels": "Управлять каналами",
+    "create_private_threads": "Создавать приватные ветки",
+    "send_messages_in_threads": "Отправлять сообщения в ветках",
+    "manage_threads": "Управлять ветками",
+    "manage_nicknames": "Управлять никнеймами",
+}
+
+
+def invite_permissions() -> discord.Permissions:
+    """Everything the bot may use: the `permissions=` of its invite link."""
+    return discord.Permissions(**{need.permission: True for need in NEEDS})
+
+
+def invite_labels() -> list[str]:
+    return list(dict.fromkeys(need.label for need in NEEDS))
+
+
+def invite_url(application_id: int | str) -> str:
+    return (
+        f"https://discord.com/oauth2/authorize?client_id={application_id}"
+        f"&scope=bot+applications.commands&permissions={invite_permissions().value}"
+    )
+
+
+@dataclass(frozen=True)
+class Missing:
+    need: Need
+    channel: str  # how the channel is shown (a mention)
+
+
+def missing(
+    me: discord.Member,
+    *,
+    text: discord.abc.GuildChannel | None,
+    voice: discord.abc.GuildChannel | None,
+    preset: str | None = None,
+    nicknames: bool = True,
+) -> list[Missing]:
+    """What the bot lacks for a game in these channels (preset None: any preset)."""
+    places: dict[Place, discord.abc.GuildChannel | None] = {"text": text, "voice": voice, "threads": text}
+    found = []
+    for need in NEEDS:
+        channel = places[need.place]
+        if channel is None or not need.applies(preset, nicknames):
+            continue
+        if not getattr(channel.permissions_for(me), need.permission):
+            found.append(Missing(need, channel.mention))
+    return found
+
+
+def names(permissions: Iterable[str]) -> str:
+    return ", ".join(PERMISSION_NAMES.get(name, name) for name in permissions)
+
+
+def required_lines(found: list[Missing]) -> list[str]:
+    """«в <#текст>: …; в <#голос>: …» per place, for what blocks a game."""
+    return _by_place([m for m in found if not m.need.optional])
+
+
+def _by_place(found: list[Missing]) -> list[str]:
+    lines = []
+    for place, title in PLACE_NAMES.items():
+        here = [m for m in found if m.need.place == place]
+        if here:
+            where = f"{title} {here[0].channel}" if place != "threads" else f"{title} в {here[0].channel}"
+            lines.append(f"{where}: {names(m.need.permission for m in here)}")
+    return lines
+
+
+def optional_lines(found: list[Missing]) -> list[str]:
+    return [
+        f"без права «{PERMISSION_NAMES[m.need.permission]}» в {m.channel} {m.need.why}"
+        for m in found
+        if m.need.optional
+    ]
+
+
+_README_PLACES = {"text": "game text channel", "voice": "game voice channel", "threads": "mafia chat threads"}
+
+
+def readme_table() -> str:
+    """The README's permission table (a test keeps the two identical)."""
+    rows = ["| permission | where | needed |", "|---|---|---|"]
+    for label in invite_labels():
+        here = [need for need in NEEDS if need.label == label]
+        where = ", ".join(dict.fromkeys(_README_PLACES[need.place] for need in here))
+        first = here[0]
+        if first.nicknames_only:
+            where = "the server (players' nicknames)"
+        if first.optional:
+            needed = f"optional: without it {first.without}"
+        elif first.presets is not None:
+            needed = "required for " + ", ".join(f"`{p}`" for p in sorted(first.presets))
+        else:
+            needed = "required"
+        rows.append(f"| {label} | {where} | {needed} |")
+    return "\n".join(rows)
