@@ -53,6 +53,9 @@ def bind_interaction(interaction: discord.Interaction[Any]) -> None:
     )
 
 
+UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction answered after its 3 s
+
+
 class MafiaTree(app_commands.CommandTree["MafiaBot"]):
     async def interaction_check(self, interaction: discord.Interaction[MafiaBot], /) -> bool:
         bind_interaction(interaction)
@@ -67,8 +70,13 @@ class MafiaTree(app_commands.CommandTree["MafiaBot"]):
         self, interaction: discord.Interaction[MafiaBot], error: app_commands.AppCommandError, /
     ) -> None:
         message = user_message(error)
+        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        if isinstance(original, discord.NotFound) and original.code == UNKNOWN_INTERACTION:
+            # Answered after Discord's 3 s (a stalled loop, a slow network): the interaction is gone,
+            # and so is any way to tell the member; the command itself did not run to its end.
+            log.warning("The interaction expired before it was answered: %s", original)
+            return
         if message is None:
-            original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
             log.error("Command failed", exc_info=(type(original), original, original.__traceback__))
             message = GENERIC_FAILURE
         else:

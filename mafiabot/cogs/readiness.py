@@ -33,11 +33,16 @@ def permission_report(
     """One line per channel: ✅ when the bot has all it needs, ❌ with what blocks a game, ⚠️ notes."""
     found = needs.missing(me, text=text, voice=voice)
     lines = []
-    for place, channel in (("text", text), ("voice", voice), ("threads", text)):
+    places: tuple[tuple[needs.Place, discord.abc.GuildChannel | None], ...] = (
+        ("text", text),
+        ("voice", voice),
+        ("threads", text),
+    )
+    for place, channel in places:
         if channel is None:
             continue
         blocking = [m for m in found if m.need.place == place and not m.need.optional]
-        title = needs.PLACE_NAMES[place]  # type: ignore[index]
+        title = needs.PLACE_NAMES[place]
         where = f"{title} в {channel.mention}" if place == "threads" else f"{title} {channel.mention}"
         if blocking:
             only = blocking[0].need.presets

@@ -40,7 +40,7 @@ from mafiabot.game.presence import Presence
 from mafiabot.game.reconciler import Reconciler
 from mafiabot.game.records import GameRecords, game_record
 from mafiabot.game.session import GameSession, SeatInfo
-from mafiabot.game.table import Table
+from mafiabot.game.table import PANEL_EDIT_INTERVAL, Table
 
 if TYPE_CHECKING:
     from mafiabot.storage import Storage
@@ -68,6 +68,7 @@ class GameService:
         self.tables: dict[int, Table] = {}  # by voice channel id
         self.lobbies = Lobbies(self.tables)
         self.mute_spectators = True
+        self.panel_edit_interval = PANEL_EDIT_INTERVAL
         self.host_voice = HostVoice(settings.audio, self.records)
         self.ledger = VoiceLedger(storage)
         self.reconciler = Reconciler(client, self.ledger, owned=self._owns)
@@ -220,6 +221,7 @@ class GameService:
             voice_original,
             reconciler=self.reconciler,
             mute_spectators=self.mute_spectators,
+            panel_edit_interval=self.panel_edit_interval,
         )
 
     async def seat(self, table: Table) -> None:

@@ -66,6 +66,10 @@ def phase_title(s: GameState) -> str:
     return f"{title} {(s.position - intro) // len(rules.loop_phases) + 1}"
 
 
+# One panel edit per 1.25 s at most: under Discord's 5 edits per 5 s in a channel, whatever the pace.
+PANEL_EDIT_INTERVAL = 1.25
+
+
 class Table:
     def __init__(
         self,
@@ -78,10 +82,14 @@ class Table:
         *,
         reconciler: Reconciler,
         mute_spectators: bool = True,
+        panel_edit_interval: float = 0.0,
     ) -> None:
         self.records = records
         self.reconciler = reconciler
         self.mute_spectators = mute_spectators
+        self.panel_edit_interval = panel_edit_interval
+        self._panel_ticket = 0  # the latest refresh asked for; an older queued one is skipped
+        self._panel_edited_at = float("-inf")
         self.guild = guild
         self.channel = text_channel
         self.text_channel_id: int = getattr(text_channel, "id", 0)
@@ -296,7 +304,17 @@ class Table:
         return "\n".join(lines)
 
     def refresh_panel(self) -> None:
+        self._panel_ticket += 1
+        ticket = self._panel_ticket
+
         async def update() -> None:
+            if ticket != self._panel_ticket:
+                return  # a later refresh is queued: it shows what this one would, and more
+            wait = self._panel_edited_at + self.panel_edit_interval - asyncio.get_running_loop().time()
+            if self.panel is not None and wait > 0:
+                await asyncio.sleep(wait)  # Discord allows 5 edits per 5 s in a channel: never meet it
+                if ticket != self._panel_ticket:
+                    return
             view = panel_view(self.session)
             text = self.status_text()
             # An edit that changes nothing is still seen («изменено», a gateway update): at night it
@@ -311,6 +329,7 @@ class Table:
                     await self.panel.edit(content=text, view=view)
                 except discord.NotFound:
                     self.panel = await self.channel.send(text, view=view)
+                self._panel_edited_at = asyncio.get_running_loop().time()
             self._panel_shown = shown
 
         self.enqueue(update)

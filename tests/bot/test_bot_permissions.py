@@ -77,7 +77,7 @@ async def test_a_city_game_runs_on_exactly_the_invite_s_permissions(
 
 @pytest.mark.club(everyone_permissions=0, bot_permissions=perms.VIEW_CHANNEL | perms.SEND_MESSAGES)
 async def test_lobby_lists_what_is_missing_by_channel(d: TableDriver, fake: FakeDiscord, club: Club) -> None:
-    await d.seat_everyone()
+    await fake.join_voice(d.players[0], club.voice)  # the lobby's creator alone
     await d.open_lobby("city", "")
     lobby = d.lobby_message().content
     assert (
@@ -132,3 +132,32 @@ async def test_a_stage_channel_is_refused_with_the_reason(
     assert not bot.games.lobbies  # type: ignore[attr-defined]
     check = await fake.slash(club.players[0], "mafia check", channel=club.text)
     assert "канале-трибуне игру не провести" in (await check.wait_followup()).content
+
+
+async def test_losing_thread_permissions_mid_game_leaves_a_note_and_the_game_goes_on(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    g = Game(fake, club, bot)
+    await g.start("city")
+    await g.skip_until(lambda s: s.phase == "day")
+    assert not g.said("Ночной чат мафии не открылся")
+    await fake.set_overwrite(club.text, club.bot_role, deny=perms.SEND_MESSAGES_IN_THREADS)
+    await g.skip_until(lambda s: s.phase == "night" and s.day >= 1)
+    await fake.wait_for(lambda: g.said("Ночной чат мафии не открылся"), what="the note")
+    await g.skip_until(lambda s: s.phase == "day" and s.day >= 2)  # the game itself goes on
+    assert sum("Ночной чат мафии не открылся" in t for t in g.public_texts()) == 1
+
+
+async def test_losing_mute_members_mid_game_stops_the_refused_requests(
+    d: TableDriver, fake: FakeDiscord, club: Club
+) -> None:
+    await d.start("classic")
+    await d.pass_speech()
+    await fake.set_overwrite(club.voice, club.bot_role, deny=perms.MUTE_MEMBERS)
+    mark = len(fake.calls)
+    for _ in range(3):
+        await d.pass_speech()
+    await d.settled()
+    # Each refusal would count toward Discord's 10,000 invalid requests per ten minutes.
+    assert [c for c in fake.calls[mark:] if c.route == MEMBER_EDIT] == []
+    assert sum("Отключать участникам микрофон" in t for t in d.public_texts()) == 1  # said once

@@ -7,6 +7,7 @@ Every action that sends gateway events returns only after the bot has processed 
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -66,6 +67,7 @@ class InteractionRecord:
     original: Message | None = None
     followups: list[Message] = field(default_factory=list)
     modal: dict[str, Any] | None = None  # the modal the bot opened, if it answered with one
+    created: float = field(default_factory=time.monotonic)  # Discord's clock: 3 s to answer, 15 min token
 
     @property
     def callback_type(self) -> int | None:
@@ -108,6 +110,10 @@ class InteractionRecord:
 
 class Driver:
     """Mixed into `FakeDiscord`: world building, player actions, and reads."""
+
+    # How much older than its delivery each new interaction is, as if the gateway had been slow:
+    # a test sets it to let the bot meet Discord's 3 s deadline late.
+    interaction_delay: float = 0.0
 
     world: Any
     gateway: Any
@@ -426,6 +432,7 @@ class Driver:
             data,
             message_id=message.id if message else None,
         )
+        record.created -= self.interaction_delay
         self.interactions[record.id] = record
         self.interactions_by_token[record.token] = record
         payload: dict[str, Any] = {

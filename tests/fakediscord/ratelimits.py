@@ -1,20 +1,41 @@
-"""Discord-shaped rate limits: a fixed window per (route, major parameter) bucket.
+"""Discord-shaped rate limits: a fixed window per (route, major parameter) bucket, the global limit,
+and the invalid-request limit.
 
-Every answer carries `X-RateLimit-*` headers; a request over the limit gets 429 with `retry_after`
-(and the `Via` header: discord.py treats a 429 without it as a Cloudflare ban). A bucket can also be
-*hidden* — enforced without advertising it, like Discord's undocumented sub-limits — which is how a
-test provokes a real 429 storm: discord.py cannot pace itself and must wait out each `retry_after`.
+Every answer carries `X-RateLimit-*` headers; a request over a bucket gets 429 with `retry_after`
+(and the `Via` header: discord.py treats a 429 without it as a Cloudflare ban). Defaults are Discord's:
+member edits 10 per 10 s per guild, message creates and message edits 5 per 5 s per channel, every
+other route 50 per second per bucket, and at most 50 requests a second in all (the global limit;
+interaction callbacks and their webhooks are exempt). A bucket can also be *hidden* — enforced without
+advertising it, like Discord's undocumented sub-limits — which is how a test provokes a real 429 storm.
+
+Invalid requests (answers 401, 403 and 429, except a 429 of a shared bucket) are counted over ten
+minutes: at 10,000 Discord bans the bot's IP for a while; here every later request is answered 429
+without `Via`, which discord.py reports as a Cloudflare ban, and `banned` is set. `peak_invalid` is the
+most seen in any ten minutes (how close a run came).
+
+Drivers that play games at machine speed (steps skipped faster than people can talk) lift the message
+buckets with `fast_forward()`; a benchmark keeps Discord's limits to see what a real game meets.
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 MEMBER_EDIT = "PATCH /guilds/{guild_id}/members/{user_id}"
-MESSAGE_SEND = "POST /channels/{channel_id}/messages"
+MESSAGE_CREATE = "POST /channels/{channel_id}/messages"
+MESSAGE_SEND = MESSAGE_CREATE  # the name the fault tests use
+MESSAGE_EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
+GLOBAL_PER_SECOND = 50
+INVALID_LIMIT, INVALID_WINDOW = 10_000, 600.0
+_EXEMPT_FROM_GLOBAL = ("POST /interactions/", "POST /webhooks/", "PATCH /webhooks/", "GET /webhooks/")
+
+
+def discord_limits() -> dict[str, Limit]:
+    return {MEMBER_EDIT: Limit(10, 10.0), MESSAGE_CREATE: Limit(5, 5.0), MESSAGE_EDIT: Limit(5, 5.0)}
 
 
 @dataclass
@@ -35,6 +56,11 @@ class Decision:
     allowed: bool
     headers: dict[str, str]
     retry_after: float = 0.0
+    scope: str = "user"  # "global" for the global limit, "ban" once banned
+
+    @property
+    def is_global(self) -> bool:
+        return self.scope != "user"
 
 
 @dataclass
@@ -42,10 +68,17 @@ class RateLimits:
     """Per-test configuration and the record of what happened (`limited` counts every 429 served)."""
 
     default: Limit = field(default_factory=lambda: Limit(50, 1.0))
-    routes: dict[str, Limit] = field(default_factory=lambda: {MEMBER_EDIT: Limit(10, 10.0)})
+    routes: dict[str, Limit] = field(default_factory=discord_limits)
+    global_limit: Limit = field(default_factory=lambda: Limit(GLOBAL_PER_SECOND, 1.0))
     clock: Callable[[], float] = time.monotonic
     limited: list[tuple[str, str]] = field(default_factory=list)  # (route, major parameter) per 429
+    waited: float = 0.0  # sum of the retry_after of every 429 served
+    invalid: deque[float] = field(default_factory=deque)  # times of 401/403/429 in the last ten minutes
+    invalid_total: int = 0
+    peak_invalid: int = 0
+    banned: bool = False
     _windows: dict[tuple[str, str], _Window] = field(default_factory=dict)
+    _global: _Window | None = None
 
     def set(self, route: str, requests: int, per: float, *, hidden: bool = False) -> None:
         """Configure one route template, e.g. `set(MEMBER_EDIT, 3, 0.3)`; resets its windows."""
@@ -53,9 +86,22 @@ class RateLimits:
         for key in [key for key in self._windows if key[0] == route]:
             del self._windows[key]
 
+    def fast_forward(self) -> None:
+        """Lift the message buckets for a driver that plays faster than people do (see the module)."""
+        for route in (MESSAGE_CREATE, MESSAGE_EDIT):
+            self.set(route, 1000, 1.0)
+
     def check(self, route: str, major: str) -> Decision:
-        limit = self.routes.get(route, self.default)
         now = self.clock()
+        if self.banned:
+            return Decision(False, {"Retry-After": "3600"}, retry_after=3600.0, scope="ban")
+        if not route.startswith(_EXEMPT_FROM_GLOBAL):
+            decision = self._check_global(now)
+            if decision is not None:
+                self.limited.append((route, "global"))
+                self.waited += decision.retry_after
+                return decision
+        limit = self.routes.get(route, self.default)
         window = self._windows.get((route, major))
         if window is None or now - window.started >= limit.per:
             window = self._windows[(route, major)] = _Window(now)
@@ -65,6 +111,7 @@ class RateLimits:
             window.used += 1
         else:
             self.limited.append((route, major))
+            self.waited += reset_after
         headers = {}
         if not limit.hidden:
             headers = {
@@ -78,3 +125,32 @@ class RateLimits:
             headers.update({"Retry-After": f"{max(1, round(reset_after))}", "X-RateLimit-Scope": "user"})
             headers["Via"] = "1.1 google"
         return Decision(allowed, headers, retry_after=reset_after)
+
+    def _check_global(self, now: float) -> Decision | None:
+        limit = self.global_limit
+        if self._global is None or now - self._global.started >= limit.per:
+            self._global = _Window(now)
+        if self._global.used < limit.requests:
+            self._global.used += 1
+            return None
+        retry = max(0.0, self._global.started + limit.per - now)
+        headers = {
+            "Retry-After": f"{max(1, round(retry))}",
+            "X-RateLimit-Global": "true",
+            "X-RateLimit-Scope": "global",
+            "Via": "1.1 google",
+        }
+        return Decision(False, headers, retry_after=retry, scope="global")
+
+    def answered(self, status: int, *, shared: bool = False) -> None:
+        """Count an invalid request (401, 403, 429 unless of a shared bucket); ban at Discord's limit."""
+        if status not in (401, 403, 429) or shared:
+            return
+        now = self.clock()
+        self.invalid.append(now)
+        self.invalid_total += 1
+        while self.invalid and now - self.invalid[0] > INVALID_WINDOW:
+            self.invalid.popleft()
+        self.peak_invalid = max(self.peak_invalid, len(self.invalid))
+        if len(self.invalid) >= INVALID_LIMIT:
+            self.banned = True

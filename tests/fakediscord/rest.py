@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from . import checks
 from . import permissions as perms
 from .world import Channel, Message, iso_now
 
@@ -146,7 +147,7 @@ class Rest:
             payload = {
                 "message": "You are being rate limited.",
                 "retry_after": decision.retry_after,
-                "global": False,
+                "global": decision.is_global,
             }
             return json_response(payload, status=429, headers=decision.headers)
         try:
@@ -171,6 +172,7 @@ class Rest:
         return json_response(result, headers=decision.headers)
 
     def _record(self, call: RestCall) -> None:
+        self.fake.rate_limits.answered(call.status)
         self.fake.calls.append(call)
         self.fake.notify()
 
@@ -224,6 +226,21 @@ class Rest:
         """A refusal no single permission bit explains (the role hierarchy): 403 code 50013."""
         self.fake.forbidden.append((needed, channel.id if channel else guild_id))
         raise missing_permissions(needed)
+
+    @staticmethod
+    def validate(body: dict[str, Any], *, new: bool) -> None:
+        """Discord's payload rules (`checks.py`): 400 before anything changes."""
+        try:
+            checks.check_message(body, new=new)
+        except checks.InvalidForm as error:
+            raise ApiError(400, error.code, error.message) from None
+
+    @staticmethod
+    def validate_modal(data: dict[str, Any]) -> None:
+        try:
+            checks.check_modal(data)
+        except checks.InvalidForm as error:
+            raise ApiError(400, error.code, error.message) from None
 
     def message_from(self, channel: Channel, body: dict[str, Any], **extra: Any) -> Message:
         files = {name: data for name, data in body.get("\0files", [])}

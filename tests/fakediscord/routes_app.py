@@ -3,12 +3,16 @@ their webhooks (followups, `@original`)."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from . import permissions as perms
 from .payloads import channel_json, message_json, user_json
 from .rest import ApiError, Request, Rest, route
 from .world import Channel, ChannelType, Message
+
+INITIAL_RESPONSE_DEADLINE = 3.0  # seconds to the first callback
+TOKEN_LIFETIME = 15 * 60.0  # followups and edits of @original
 
 # -- login ---------------------------------------------------------------------------------------
 
@@ -113,6 +117,7 @@ def _reopen_for_message(rest: Rest, thread: Channel) -> None:
 async def create_message(rest: Rest, request: Request) -> Any:
     channel = rest.channel(request.param("channel_id"))
     body = request.body or {}
+    rest.validate(body, new=True)
     if channel.type == ChannelType.DM:
         recipient = rest.world.users[channel.recipient_id or 0]
         if not recipient.dms_open:
@@ -161,6 +166,7 @@ async def edit_message(rest: Rest, request: Request) -> Any:
     if message.author.id != rest.world.bot_user.id:
         raise ApiError(403, 50005, "Cannot edit a message authored by another user")
     body = request.body or {}
+    rest.validate(body, new=False)
     if body.get("\0files"):
         rest.require(channel, channel.guild_id, perms.ATTACH_FILES)
     rest.apply_edit(message, body)
@@ -201,10 +207,16 @@ async def interaction_callback(rest: Rest, request: Request) -> Any:
         raise ApiError(404, 10062, "Unknown interaction")
     if record.callback is not None:
         raise ApiError(400, 40060, "Interaction has already been acknowledged.")
+    if time.monotonic() - record.created > INITIAL_RESPONSE_DEADLINE:
+        raise ApiError(404, 10062, "Unknown interaction")  # Discord forgets an unanswered one after 3 s
     body = request.body or {}
     kind, data = int(body["type"]), body.get("data") or {}
     if "\0files" in body:  # files uploaded with the callback belong to the response message
         data = {**data, "\0files": body["\0files"]}
+    if kind == 9:
+        rest.validate_modal(data)
+    elif kind in (4, 5, 7):
+        rest.validate(data, new=kind == 4)
     record.callback = body
     channel = rest.world.channels[record.channel_id]
     message: Message | None = None
@@ -254,6 +266,8 @@ def _webhook_record(rest: Rest, request: Request) -> Any:
     record = rest.fake.interactions_by_token.get(request.call.params["webhook_token"])
     if record is None:
         raise ApiError(404, 10015, "Unknown Webhook")
+    if time.monotonic() - record.created > TOKEN_LIFETIME:
+        raise ApiError(401, 50027, "Invalid Webhook Token")  # an interaction's token lasts 15 minutes
     return record
 
 
@@ -273,6 +287,7 @@ def _webhook_message(rest: Rest, request: Request) -> Message:
 @route("POST", "/webhooks/{webhook_id}/{webhook_token}")
 async def followup(rest: Rest, request: Request) -> Any:
     record = _webhook_record(rest, request)
+    rest.validate(request.body or {}, new=True)
     channel = rest.world.channels[record.channel_id]
     message = rest.message_from(
         channel, request.body or {}, interaction_id=record.id, webhook_id=rest.world.application_id
@@ -291,6 +306,7 @@ async def get_webhook_message(rest: Rest, request: Request) -> Any:
 @route("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}")
 async def edit_webhook_message(rest: Rest, request: Request) -> Any:
     message = _webhook_message(rest, request)
+    rest.validate(request.body or {}, new=False)
     rest.apply_edit(message, request.body or {})
     message.flags &= ~(1 << 7)  # editing a deferred response ends the "thinking…" state
     if not message.ephemeral:
