@@ -59,6 +59,7 @@ FOUL = Noun("n", "замечание", "замечания", "замечаний
 BAN = Noun("m", "бан", "бана", "банов")
 SECOND = Noun("f", "секунда", "секунды", "секунд")
 THOUSAND = Noun("f", "тысяча", "тысячи", "тысяч")
+GAME = Noun("f", "игра", "игры", "игр")
 
 
 def plural_category(n: int) -> PluralCategory:

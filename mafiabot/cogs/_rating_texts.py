@@ -6,14 +6,16 @@ from collections.abc import Sequence
 from functools import cache
 
 import engine
-from engine.commands import command_from_json
+from audio.numbers import GAME, count_phrase
 from engine.demo import describe
+from mafiabot.disclosure import HIDDEN, is_over, protocol_events
 from mafiabot.game.render import render
 from mafiabot.ratings import POINTS_TRACK
 from mafiabot.storage import Board, GameRecord, GameSummary, Profile
 
 TRACKS = {POINTS_TRACK: "Очки сезона", "elo_red": "Эло за красных", "elo_black": "Эло за чёрных"}
 RESULTS = {"win": "победа", "loss": "поражение", "draw": "ничья", None: "—"}
+STATUSES = {"aborted": "остановлена"}
 SIDES = {"town": "мирные", "mafia": "мафия", "maniac": "маньяк", "vampires": "вампиры", "hunters": "охотники"}
 PAGE = 10
 
@@ -51,9 +53,13 @@ def _date(game: GameSummary) -> str:
 
 
 def history_line(g: GameSummary) -> str:
+    """One game of a player's history; the storage has already turned a running game's card face down."""
+    if g.role_id == HIDDEN:
+        return f"#{g.game_id} {_date(g)} · {g.ruleset_id} · №{g.seat} · идёт"
     return (
         f"#{g.game_id} {_date(g)} · {g.ruleset_id} · №{g.seat} {role_name(g.ruleset_id, g.role_id)} · "
-        f"{RESULTS.get(g.result, g.status)} · {g.points:+.1f}"
+        f"{RESULTS[g.result] if g.result in RESULTS and g.result else STATUSES.get(g.status, '—')} · "
+        f"{g.points:+.1f}"
     )
 
 
@@ -81,11 +87,15 @@ def board_text(board: Board, track: str, season: str, page: int) -> str:
     if not board.rows:
         return head + "\nПока никого: сыграйте рейтинговую игру."
     digits = 1 if track == POINTS_TRACK else 0
-    rows = [f"{r.rank}. {r.display_name} — {r.value:.{digits}f} ({r.games} игр)" for r in board.rows]
+    rows = [
+        f"{r.rank}. {r.display_name} — {r.value:.{digits}f} ({count_phrase(r.games, GAME, digits=True)})"
+        for r in board.rows
+    ]
     return "\n".join([head, *rows])
 
 
 def record_text(record: GameRecord) -> str:
+    """A stored game's card; pass it through disclosure.record_shown first (a running game's roles)."""
     game = record.game
     winners = ", ".join(side_name(w) for w in game.winners) or "—"
     when = f"<t:{int(game.created_at.timestamp())}:f>"
@@ -94,6 +104,10 @@ def record_text(record: GameRecord) -> str:
     standing = [f for f in record.fouls if f.withdrawn_at is None]
     for p in record.participants:
         fouls = sum(1 for f in standing if f.seat == p.seat)
+        if p.role_id == HIDDEN:
+            left = ", покинул игру" if p.left else ""
+            lines.append(f"№{p.seat} <@{p.user_id}>, замечаний {fouls}{left}")
+            continue
         lines.append(
             f"№{p.seat} <@{p.user_id}> — {role_name(game.ruleset_id, p.role_id)} ({side_name(p.side_id)}), "
             f"{RESULTS.get(p.result, '—')}, очки {p.points:+.1f}, замечаний {fouls}"
@@ -110,26 +124,20 @@ def record_text(record: GameRecord) -> str:
 
 
 def protocol(record: GameRecord, names: dict[int, str]) -> str:
-    """The game replayed from its stored command log, every event as a line (the host's view)."""
+    """The game replayed from its stored command log, every event as a line: the host's view once the game
+    is over, the table's (seats and public events) while it runs."""
     game = record.game
-    ruleset = engine.load_ruleset(game.ruleset_id, game.options or {})
-    roles = [p.role_id for p in sorted(record.participants, key=lambda p: p.seat)]
-    immune = [int(x) for x in (game.timers or {}).get("immune") or []]  # city: kept with the game's clock
-    state, events = engine.new_game(ruleset, roles, game.seed, immune=immune)
-    lines = [f"Игра #{game.id} · {ruleset.title}"]
-    lines += [
-        f"№{p.seat} {names.get(p.seat, '')} — {role_name(game.ruleset_id, p.role_id)}"
-        for p in record.participants
-    ]
+    roles, events, problems = protocol_events(record)
+    title = _ruleset(game.ruleset_id)
+    lines = [f"Игра #{game.id} · {title.title if title else game.ruleset_id}"]
+    for p in record.participants:
+        role = f" — {role_name(game.ruleset_id, roles[p.seat])}" if p.seat in roles else ""
+        lines.append(f"№{p.seat} {names.get(p.seat, '')}{role}")
+    if not is_over(game.status):
+        lines.append("(игра идёт: роли и ночные ходы откроются после её окончания)")
     lines.append("")
     lines += _lines(events, names)
-    for data in record.commands:
-        try:
-            state, more = engine.apply(state, command_from_json(data))
-        except (engine.EngineError, ValueError) as exc:
-            lines.append(f"(команда {data.get('type')} не применилась: {exc})")
-            continue
-        lines += _lines(more, names)
+    lines += [f"(команда {problem} не применилась)" for problem in problems]
     return "\n".join(lines) + "\n"
 
 

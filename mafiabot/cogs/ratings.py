@@ -25,13 +25,14 @@ from mafiabot.cogs._rating_texts import (
     protocol,
     record_text,
 )
+from mafiabot.disclosure import is_over, record_shown, replay
 from mafiabot.errors import UserFacingError
 from mafiabot.game.records import stored_game_record
 from mafiabot.game.service import GameService
 from mafiabot.game.table import Table
 from mafiabot.ratings import POINTS_TRACK, RatingError
 from mafiabot.ratings.chart import rating_chart
-from mafiabot.storage import NotFound, Storage
+from mafiabot.storage import GameRecord, NotFound, Storage
 from mafiabot.views import MafiaView
 
 log = logging.getLogger(__name__)
@@ -78,6 +79,13 @@ class BoardView(MafiaView):
     async def next(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
         self.page += 1
         await interaction.response.edit_message(content=await self.render(), view=self)
+
+
+def _game_texts(record: GameRecord, names: dict[int, str]) -> tuple[str, str]:
+    """The card and the protocol of a stored game as anyone may see them (a running game's seats and public
+    events; roles only as its rules have shown them)."""
+    state = None if is_over(record.game.status) else replay(record)[0]
+    return record_text(record_shown(record, state)), protocol(record, names)
 
 
 def _season_name(storage: Storage, guild_id: int, season_id: int) -> str:
@@ -210,21 +218,21 @@ class RatingsCog(commands.Cog, name="Ratings"):
             record = None
         if record is None or record.game.guild_id != guild_id:
             raise UserFacingError(f"Игры #{game_id} на этом сервере нет.")
-        if record.game.status == "running":
-            raise UserFacingError("Эта игра ещё идёт: протокол будет после её окончания.")
         guild = interaction.guild
         names = {}
         for p in record.participants:
             member = guild.get_member(p.user_id) if guild else None
             names[p.seat] = member.display_name if member else str(p.user_id)
-        text = await asyncio.to_thread(protocol, record, names)
-        file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"mafia-game-{game_id}.txt")
-        # The game record beside the protocol: `python -m engine replay` replays it to the game's events.
-        data = json.dumps(stored_game_record(record, names), ensure_ascii=False, indent=1).encode("utf-8")
-        replayable = discord.File(io.BytesIO(data), filename=f"mafia-game-{game_id}.json")
+        card, text = await asyncio.to_thread(_game_texts, record, names)
+        files = [discord.File(io.BytesIO(text.encode("utf-8")), filename=f"mafia-game-{game_id}.txt")]
+        if is_over(record.game.status):
+            # The game record beside the protocol: `python -m engine replay` replays it to the game's
+            # events. It holds every role and night target, so only once the game is over.
+            data = json.dumps(stored_game_record(record, names), ensure_ascii=False, indent=1).encode("utf-8")
+            files.append(discord.File(io.BytesIO(data), filename=f"mafia-game-{game_id}.json"))
         await interaction.response.send_message(
-            record_text(record)[:2000],
-            files=[file, replayable],
+            card[:2000],
+            files=files,
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )

@@ -12,6 +12,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
+from mafiabot.disclosure import summary_shown
 from mafiabot.ratings import POINTS_TRACK, Team
 from mafiabot.storage.base import StorageError
 from mafiabot.storage.models import (
@@ -237,19 +238,22 @@ class ReportsMixin(StandingsMixin):
         if before_game_id is not None:
             query = query.where(col(Game.id) < before_game_id)
         rows = session.exec(query.order_by(col(Game.id).desc()).limit(limit)).all()
+        # Every reader of a history shows it outside the game: a running game's role stays face down here.
         return [
-            GameSummary(
-                game_id=g.id or 0,
-                ruleset_id=g.ruleset_id,
-                status=g.status,
-                created_at=g.created_at,
-                ended_at=g.ended_at,
-                seat=p.seat,
-                role_id=p.role_id,
-                side_id=p.side_id,
-                result=p.result,
-                points=p.points,
-                fouls=p.fouls,
+            summary_shown(
+                GameSummary(
+                    game_id=g.id or 0,
+                    ruleset_id=g.ruleset_id,
+                    status=g.status,
+                    created_at=g.created_at,
+                    ended_at=g.ended_at,
+                    seat=p.seat,
+                    role_id=p.role_id,
+                    side_id=p.side_id,
+                    result=p.result,
+                    points=p.points,
+                    fouls=p.fouls,
+                )
             )
             for p, g in rows
         ]
@@ -264,7 +268,7 @@ class ReportsMixin(StandingsMixin):
             return list(session.exec(query.order_by(col(Game.id).desc()).limit(limit)))
 
     def game_record(self, game_id: int) -> GameRecord:
-        """Everything stored about one game, for `/mafia game <id>` and the protocol."""
+        """Everything stored about one game, secrets included: show it through mafiabot.disclosure."""
         with self._session() as session:
             game = self._game(session, game_id)
             return GameRecord(

@@ -151,21 +151,21 @@ async def test_leaderboard_pages_and_seasons(
     assert lines[0] == "**Очки сезона · Сезон 1** (страница 1 из 2)"
     assert len(lines) == 11
     # player5 and player6: town in game 1 (won), mafia in game 2 (won).
-    assert lines[1:3] == ["1. player5 — 2.0 (2 игр)", "2. player6 — 2.0 (2 игр)"]
+    assert lines[1:3] == ["1. player5 — 2.0 (2 игры)", "2. player6 — 2.0 (2 игры)"]
     # Then 1.0 with two games before 1.0 with one; ties go to the older account.
     assert lines[3:7] == [
-        "3. player7 — 1.0 (2 игр)",
-        "4. player8 — 1.0 (2 игр)",
-        "5. player3 — 1.0 (1 игр)",
-        "6. player4 — 1.0 (1 игр)",
+        "3. player7 — 1.0 (2 игры)",
+        "4. player8 — 1.0 (2 игры)",
+        "5. player3 — 1.0 (1 игра)",
+        "6. player4 — 1.0 (1 игра)",
     ]
     await fake.click(players[0], top.message, label="▶")
     rest = top.message.content.splitlines()
     assert rest[0] == "**Очки сезона · Сезон 1** (страница 2 из 2)"
-    assert rest[1:] == ["11. player11 — 0.0 (1 игр)", "12. player12 — 0.0 (1 игр)"]
+    assert rest[1:] == ["11. player11 — 0.0 (1 игра)", "12. player12 — 0.0 (1 игра)"]
     assert top.message.component(label="▶")["disabled"] is True
     await fake.click(players[0], top.message, label="◀")
-    assert top.message.content.splitlines()[1] == "1. player5 — 2.0 (2 игр)"
+    assert top.message.content.splitlines()[1] == "1. player5 — 2.0 (2 игры)"
 
     elo = await fake.slash(players[0], "mafia top", channel=club.text, track="elo_black")
     assert elo.content.splitlines()[0] == "**Эло за чёрных · Сезон 1** (страница 1 из 1)"
@@ -275,4 +275,4 @@ async def test_a_new_season_keeps_the_old_one(
         "Пока никого: сыграйте рейтинговую игру.",
     ]
     old = await fake.slash(club.players[0], "mafia top", channel=club.text, season=1)
-    assert old.content.splitlines()[1] == "1. player5 — 2.0 (2 игр)"
+    assert old.content.splitlines()[1] == "1. player5 — 2.0 (2 игры)"
