@@ -147,7 +147,9 @@ def run(config: Path | None, *, memory_only: bool = False) -> int:
         return 2
     from mafiabot.logs import setup_logging
 
-    setup_logging(settings.log_level, settings.log_format, secrets=[settings.token.get()])
+    setup_logging(
+        settings.log_level, settings.log_format, secrets=[settings.token.get()], debug=settings.debug
+    )
     logging.getLogger(__name__).info(
         "Starting: %d allowed guild(s), database %s",
         len(settings.guild_ids),

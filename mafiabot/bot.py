@@ -21,7 +21,7 @@ from mafiabot.config import Settings
 from mafiabot.errors import GENERIC_FAILURE, NotAllowedHere, Restarting, reply_ephemeral, user_message
 from mafiabot.game import restart
 from mafiabot.game.service import GameService
-from mafiabot.logs import bind
+from mafiabot.logs import bind, hidden
 from mafiabot.views import stop_all_views
 
 log = logging.getLogger(__name__)
@@ -80,7 +80,7 @@ class MafiaTree(app_commands.CommandTree["MafiaBot"]):
             log.error("Command failed", exc_info=(type(original), original, original.__traceback__))
             message = GENERIC_FAILURE
         else:
-            log.info("Command refused: %s", message)
+            log.info("Command refused: %s", hidden(message))  # a private answer: it may tell a role
         try:
             await reply_ephemeral(interaction, message)
         except discord.HTTPException:

@@ -19,6 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 import engine
+from mafiabot.logs import DEBUG_SWITCHES
 
 DEFAULT_CONFIG_PATH = Path("config.toml")
 AUDIO_ENGINES = ("gtts", "espeak", "none")
@@ -31,6 +32,7 @@ ENVIRONMENT = {
     "MAFIABOT_GUILDS": ("bot", "guilds"),
     "MAFIABOT_LOG_LEVEL": ("bot", "log_level"),
     "MAFIABOT_LOG_FORMAT": ("bot", "log_format"),
+    "MAFIABOT_DEBUG": ("bot", "debug"),
     "MAFIABOT_DATABASE_URL": ("database", "url"),
     "MAFIABOT_AUDIO_CACHE": ("audio", "cache_dir"),
 }
@@ -75,7 +77,22 @@ class _Bot(_Section):
     guilds: tuple[int, ...] = ()
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     log_format: Literal["text", "json"] = "text"
+    debug: tuple[str, ...] = ()  # mafiabot.logs.DEBUG_SWITCHES: "secrets" lets a game's secrets into the log
     cogs: tuple[str, ...] = ()
+
+    @field_validator("debug", mode="before")
+    @classmethod
+    def _switch_list(cls, value: Any) -> Any:
+        # MAFIABOT_DEBUG="secrets" (commas or spaces between several)
+        return [part for part in value.replace(",", " ").split() if part] if isinstance(value, str) else value
+
+    @field_validator("debug")
+    @classmethod
+    def _known_switches(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = [name for name in value if name not in DEBUG_SWITCHES]
+        if unknown:
+            raise ValueError(f"unknown switch {', '.join(unknown)}; known: {', '.join(DEBUG_SWITCHES)}")
+        return value
 
     @field_validator("guilds", mode="before")
     @classmethod
@@ -135,6 +152,7 @@ class Settings:
     guild_ids: tuple[int, ...] = ()
     log_level: str = "INFO"
     log_format: str = "text"
+    debug: tuple[str, ...] = ()  # mafiabot.logs.DEBUG_SWITCHES: "secrets" logs a game's secrets
     cogs: tuple[str, ...] = ()  # empty: every cog in mafiabot.bot.DEFAULT_COGS
     database_url: str = "sqlite:///mafiabot.db"
     audio: AudioSettings = field(default_factory=AudioSettings)
@@ -215,6 +233,7 @@ def load_settings(path: Path | None = None, environ: Mapping[str, str] | None = 
         guild_ids=bot.guilds,
         log_level=bot.log_level,
         log_format=bot.log_format,
+        debug=bot.debug,
         cogs=bot.cogs,
         database_url=parsed.database.url,
         audio=parsed.audio,

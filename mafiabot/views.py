@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from mafiabot.errors import GENERIC_FAILURE, reply_ephemeral
-from mafiabot.logs import bind
+from mafiabot.logs import bind, hidden
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +32,10 @@ class MafiaView(discord.ui.View):
     async def on_error(
         self, interaction: discord.Interaction[Any], error: Exception, item: discord.ui.Item[Any], /
     ) -> None:
-        log.error("View %s failed on %r", type(self).__name__, item, exc_info=error)
+        # The item's label or value can be a night target: without the "secrets" switch only its kind.
+        log.error(
+            "View %s failed on %s %s", type(self).__name__, type(item).__name__, hidden(item), exc_info=error
+        )
         await reply_ephemeral(interaction, GENERIC_FAILURE)
 
 
