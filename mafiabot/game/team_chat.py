@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from engine import queries
+from audio import phrases
+from engine import queries, view_for
 from engine.events import Event
 from engine.state import GameState
 
@@ -40,6 +41,20 @@ def awake_team(s: GameState) -> str | None:
     return step.team
 
 
+def team_roster(s: GameState, seat: int) -> str | None:
+    """D-G12 city: «Ваша команда: номер 2 — Дон, номер 8 — Мафия.», for the team's thread at the intro;
+    read through the engine's view of one member (what every member was shown at the deal)."""
+    view = view_for(s, seat)
+    team = s.team_of(seat)
+    if not team or not s.ruleset.teams[team].show_roles:
+        return None
+    roles = view["roles"]
+    members = [
+        {"seat": x, "role": s.ruleset.roles[roles[str(x)]].display} for x in view["team"] if str(x) in roles
+    ]
+    return phrases.render("priv_team_roles", {"members": members}, numbers="digits") if members else None
+
+
 def _name(game: int) -> str:
     return f"Мафия · игра {game}"
 
@@ -61,8 +76,11 @@ class TeamChats:
         team = awake_team(s)
         if team is not None and game not in self.open:
             self.open.add(game)
-            users = {table.session.user_of(x) for x in queries.awake(s)}
-            table.enqueue(lambda: self._open(table, users))  # in order with the table's other messages
+            awake = sorted(queries.awake(s))
+            users = {table.session.user_of(x) for x in awake}
+            roster = team_roster(s, awake[0]) if s.intro and awake else None
+            # in order with the table's other messages
+            table.enqueue(lambda: self._open(table, users, roster))
         elif team is None and game in self.open:
             self.open.discard(game)
             table.enqueue(lambda: self._close(table))
@@ -90,7 +108,7 @@ class TeamChats:
         elif not thread.locked:
             table.enqueue(lambda: self._close(table))
 
-    async def _open(self, table: Table, users: set[int]) -> None:
+    async def _open(self, table: Table, users: set[int], roster: str | None = None) -> None:
         game = table.game_id
         try:
             thread = self.threads.get(game)
@@ -116,6 +134,8 @@ class TeamChats:
                 await thread.add_user(discord.Object(uid))
                 present.add(uid)
             await thread.send("🌙 Мафия проснулась: чат открыт, пока мафия не уснёт.")
+            if roster:
+                await thread.send(roster)
         except discord.HTTPException as exc:
             log.info("The mafia's chat could not be opened: %s", exc, extra={"game_id": game})
             if game not in self.failed:  # once a game; it says nothing about who the mafia are
