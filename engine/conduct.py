@@ -19,10 +19,17 @@ def _set_fouls(s: GameState, seat: int, count: int) -> None:
     put(s, fouls=(*rest, (seat, count)) if count else rest)
 
 
+def _at_table(s: GameState, seat: int) -> None:
+    """A seat beyond the table was never dealt: «уже выбыл» would be untrue (issue 13)."""
+    if not 1 <= seat <= s.n_seats:
+        raise IllegalCommand(f"За столом нет места №{seat}.")
+
+
 def give_foul(s: GameState, seat: int, reason: str, out: Out) -> None:
     conduct = s.ruleset.conduct
     if conduct.kind == "none":
         raise IllegalCommand("В этих правилах нет замечаний (включите правила клуба в настройках).")
+    _at_table(s, seat)
     if seat not in s.alive:
         raise DeadPlayer(f"Игрок {seat} уже выбыл.")
     if s.phase == "night" and reason in s.ruleset.params.get("removed_at_night", ()):
@@ -51,6 +58,7 @@ def give_foul(s: GameState, seat: int, reason: str, out: Out) -> None:
 def remove(s: GameState, seat: int, reason: str, out: Out) -> None:
     """D-F5: immediate elimination without last words; a removed nominee cancels the day's vote if it
     happens before voting; the win check follows."""
+    _at_table(s, seat)
     if seat not in s.alive:
         raise DeadPlayer(f"Игрок {seat} уже выбыл.")
     key = {

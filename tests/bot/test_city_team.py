@@ -1,5 +1,5 @@
-"""D-G12 city: the mafia's members are told each other's roles when they meet on the intro night, privately and in their
-night thread; the rest of the table learns nothing of it."""
+"""D-G12 city: the mafia's members are told each other's roles when they meet on the intro night,
+privately and in their night thread; the rest of the table learns nothing of it."""
 
 from __future__ import annotations
 

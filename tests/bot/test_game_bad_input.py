@@ -184,3 +184,25 @@ async def test_missing_bot_permissions_are_listed_and_the_game_does_not_start(
     assert refused.content == f"Боту не хватает прав — {blocking}."
     assert not d.games.tables and club.voice.id in d.games.lobbies
     assert not fake.calls_to(MEMBER_EDIT)
+
+
+async def test_a_seat_beyond_the_table_and_time_out_of_bounds_are_refused(
+    d: TableDriver, fake: FakeDiscord, club: Club
+) -> None:
+    """Issue 13: «kick seat=15» at a seven-seat table is no «Игрок 15 уже выбыл» (he never sat there),
+    and Discord does not send «extend seconds=-1000» (the option's bounds); nothing changes."""
+    await d.start("city")
+    before = _snapshot(d)
+    kicked = await fake.slash(d.players[0], "mafia kick", channel=club.text, seat=15)
+    assert kicked.ephemeral and kicked.content == "За столом нет места №15.", kicked.content
+    fouled = await fake.slash(d.players[0], "mafia foul", channel=club.text, seat=9, reason="insults")
+    assert fouled.ephemeral and fouled.content == "За столом нет места №9.", fouled.content
+    for seconds in (-1000, 0, 601):
+        with pytest.raises(LookupError, match="outside min_value 5, max_value 600"):
+            await fake.slash(d.players[0], "mafia extend", channel=club.text, seconds=seconds)
+    with pytest.raises(LookupError, match="outside min_value 1, max_value 20"):
+        await fake.slash(d.players[0], "mafia kick", channel=club.text, seat=0)
+    await d.settled()
+    assert _snapshot(d) == before
+    added = await fake.slash(d.players[0], "mafia extend", channel=club.text, seconds=30)
+    assert added.content == "Добавлено 30 с."

@@ -306,6 +306,18 @@ class Driver:
             choices = [choice["value"] for choice in spec.get("choices") or []]
             if choices and value not in choices:
                 raise LookupError(f"/{command} {name}={value!r}: not one of the choices {choices}")
+            # Discord's client does not send a number outside the option's bounds (nor a text outside
+            # its lengths): the command never reaches the bot.
+            low, high = spec.get("min_value"), spec.get("max_value")
+            number = isinstance(value, int | float) and not isinstance(value, bool)
+            if number and ((low is not None and value < low) or (high is not None and value > high)):
+                raise LookupError(f"/{command} {name}={value!r}: outside min_value {low}, max_value {high}")
+            if isinstance(value, str):
+                shortest, longest = spec.get("min_length"), spec.get("max_length")
+                if (shortest is not None and len(value) < shortest) or (
+                    longest is not None and len(value) > longest
+                ):
+                    raise LookupError(f"/{command} {name}: length outside {shortest}…{longest}")
             level_options.append(
                 {"name": name, "type": spec["type"], "value": self._option_value(value, resolved)}
             )
