@@ -116,11 +116,55 @@ def _catalogue() -> tuple[dict[str, Phrase], dict[str, dict[str, list[str]]]]:
     return catalogue, data["generic_events"]
 
 
+PROJECT_PATH = DATA_PATH.with_name("project_phrases.json")
+
+
+@cache
+def _project() -> tuple[dict[str, str], dict[str, Phrase]]:
+    """The project's additions (data/project_phrases.json): one-seat forms of {seats} phrases, and lines
+    the catalogue lacks. ANNOUNCEMENTS.md's own texts are never changed here."""
+    data = json.loads(PROJECT_PATH.read_text(encoding="utf-8"))
+    catalogue = _catalogue()[0]
+    singular: dict[str, str] = dict(data["singular"])
+    for phrase_id, text in singular.items():
+        phrase = catalogue[phrase_id]
+        if "seats" not in phrase.placeholders or sorted(_PLACEHOLDER.findall(text)) != sorted(
+            phrase.placeholders
+        ):
+            raise RuntimeError(f"{phrase_id}: a one-seat form needs the phrase's own placeholders")
+    extra = {}
+    for row in data["phrases"]:
+        if row["id"] in catalogue:
+            raise RuntimeError(f"{row['id']} is an ANNOUNCEMENTS.md id: a project phrase needs its own")
+        extra[row["id"]] = Phrase(
+            id=row["id"],
+            text=row["text"],
+            presets=tuple(row["presets"]),
+            condition=row.get("condition", ""),
+            spoken=row["spoken"],
+            placeholders=tuple(dict.fromkeys(_PLACEHOLDER.findall(row["text"]))),
+            section="Project additions",
+            when=row["when"],
+        )
+    return singular, extra
+
+
 def get(phrase_id: str) -> Phrase:
-    try:
-        return _catalogue()[0][phrase_id]
-    except KeyError:
-        raise UnknownPhrase(f"unknown phrase id {phrase_id!r}") from None
+    """A phrase of ANNOUNCEMENTS.md, or else of the project's additions."""
+    found = _catalogue()[0].get(phrase_id) or _project()[1].get(phrase_id)
+    if found is None:
+        raise UnknownPhrase(f"unknown phrase id {phrase_id!r}")
+    return found
+
+
+def project_phrases() -> list[Phrase]:
+    """The lines the project adds to the catalogue (all_phrases() is ANNOUNCEMENTS.md alone)."""
+    return list(_project()[1].values())
+
+
+def singular_forms() -> dict[str, str]:
+    """Phrase id → its text when its {seats} list holds one seat («Выставлен игрок номер шесть.»)."""
+    return dict(_project()[0])
 
 
 def all_phrases(preset: str | None = None, *, spoken: bool | None = None) -> list[Phrase]:
@@ -195,6 +239,9 @@ def render(
         raise MissingPlaceholder(f"{phrase_id} needs {', '.join(missing)}; got {sorted(values)}")
     digits = numbers == "digits"
     text = phrase.text
+    seats = values.get("seats")
+    if isinstance(seats, Sequence) and not isinstance(seats, str) and len(seats) == 1:
+        text = _project()[0].get(phrase_id, text)  # «игрок номер шесть», not «игроки номер шесть»
     form = COUNT_FORMS.get(phrase_id, CountForm())
     if form.replaces:
         text = text.replace("{count} " + form.replaces, "{count}")

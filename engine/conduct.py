@@ -11,6 +11,7 @@ from engine.announce import Out
 from engine.errors import DeadPlayer, IllegalCommand
 from engine.events import EVERYONE, Event
 from engine.outcome import check_win, eliminate, finish
+from engine.registry import day_step
 from engine.state import GameState, put
 
 
@@ -131,13 +132,23 @@ def end_of_day(s: GameState) -> None:
 
 
 def start_of_day(s: GameState, out: Out) -> None:
-    """The restrictions earned on the previous day are announced (D-F1)."""
+    """Without a daily reset nothing carries over to the new day (but FIIM's lost speech, below); with
+    one, the restrictions earned on the previous day hold, and the RESTRICTIONS day step announces them
+    after the morning's news."""
     conduct = s.ruleset.conduct
     if not conduct.daily_reset:
         # Whole-game fouls (FIIM): a lost speech not yet taken stays lost until it is.
         whole_game = "no_speech" in conduct.thresholds.values()
         s.__dict__.update(no_speech=s.no_speech if whole_game else frozenset(), no_vote=frozenset())
-        return
+
+
+RESTRICTIONS = "conduct_restrictions"
+
+
+@day_step(RESTRICTIONS)
+def announce_restrictions(s: GameState, out: Out) -> bool:
+    """D-F1: «лишён слова» for the day, said after «Наступает утро» and the night's news, before the
+    first speech (issue 13). A seat killed in the night is not named."""
     for seat in sorted(s.no_speech):
         if seat not in s.alive:
             continue
@@ -161,3 +172,4 @@ def start_of_day(s: GameState, out: Out) -> None:
                     {"seat": seat},
                 )
             )
+    return False

@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.abilities import actors_of_step, victims_so_far
 from engine.announce import Out, event, say
-from engine.conduct import end_of_day, start_of_day
+from engine.conduct import RESTRICTIONS, end_of_day, start_of_day
 from engine.events import EVERYONE, Event, to_seats, to_team
 from engine.outcome import check_win
 from engine.registry import DAY_STEPS, NIGHT_RESOLUTIONS
@@ -110,6 +110,8 @@ def next_night_step(s: GameState, out: Out) -> None:
         fields["agenda"] = agenda
         actors = actors_of_step(s, step)
         kind, seconds, wake, revives, prompt = _step_call(s, step)
+        if step.team and wake:
+            wake = _wake_for_deal(s, step.id, wake)
         # A step nobody can act in (its holder is dead, jailed, out of uses) is still called, with the same
         # timer as any other (D-G8): the event is public and its length must not tell who can act. How
         # long the host waits before closing such a step is the host's business (the bot draws it from
@@ -167,6 +169,22 @@ def _step_call(s: GameState, step: StepDef) -> StepCall:
         found = ("meet" if step.kind == "meet" else "night", seconds, wake, revives, prompt)
         calls[step.id, s.intro] = found
     return found
+
+
+def _wake_for_deal(s: GameState, step_id: str, wake: str) -> str:
+    """A team's wake-up line that names a role not dealt in this game gives way to the preset's line
+    without it (``wake_<step>_without_<role>`` in [phrases]): city's 7–8-player intro has no lawyer to wake
+    «вместе с доном и адвокатом» (issue 13)."""
+    table: dict[str, tuple[tuple[str, str], ...]] = s.ruleset.lookups("wake_without")
+    found = table.get(step_id)
+    if found is None:
+        prefix = f"wake_{step_id}_without_"
+        found = table[step_id] = tuple(
+            (key[len(prefix) :], phrase)
+            for key, phrase in s.ruleset.phrases.items()
+            if key.startswith(prefix)
+        )
+    return next((phrase for role, phrase in found if role not in s.roles), wake)
 
 
 def _tell_unable(
@@ -263,12 +281,16 @@ def dawn(s: GameState, out: Out) -> None:
 def start_day(s: GameState, out: Out) -> None:
     day = s.day + 1
     intro = s.position == 0
-    agenda = s.ruleset.day_first if day == 1 else s.ruleset.day_normal
+    agenda = tuple(s.ruleset.day_first if day == 1 else s.ruleset.day_normal)
+    if s.ruleset.conduct.daily_reset:
+        # D-F1's «лишён слова» lines come after the morning's news, not before «Наступает утро».
+        at = next((i + 1 for i, name in enumerate(agenda) if name.endswith("morning")), 0)
+        agenda = (*agenda[:at], RESTRICTIONS, *agenda[at:])
     s.__dict__.update(
         phase="day",
         day=day,
         intro=intro,
-        agenda=tuple(agenda),
+        agenda=agenda,
         nominations=(),
         ballots=(),
         voted=frozenset(),

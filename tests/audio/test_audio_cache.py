@@ -163,7 +163,7 @@ def test_cli_text_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
         == "Начинаем голосование. Подозреваемые: игроки номер три, пять и семь."
     )
     assert cli.main(["text", "city_nominees_list", "seats=3"]) == 0
-    assert capsys.readouterr().out.strip() == "Выставлены игроки номер три."
+    assert capsys.readouterr().out.strip() == "Выставлен игрок номер три."  # one seat: singular (issue 13)
     assert cli.main(["text", "sm_vote_start", "count=21", "--digits"]) == 0
     assert capsys.readouterr().out.strip().endswith("не меньше 21 голоса.")
     assert cli.main(["text", "hw_lynched", "seat=2"]) == 2

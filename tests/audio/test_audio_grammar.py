@@ -116,7 +116,7 @@ def test_ordinals_one_to_twenty() -> None:
 
 def test_lists_of_seats() -> None:
     one = phrases.render("city_immunity_list", {"seats": [3]})
-    assert one == "Иммунитет в этой игре у игроков номер три."
+    assert one == "Иммунитет в этой игре у игрока номер три."  # one seat: singular (issue 13)
     two = phrases.render("city_nominees_list", {"seats": [3, 12]})
     assert two == "Выставлены игроки номер три и двенадцать."
     assert phrases.render("hw_vote_tie", {"seats": [1, 5, 20]}) == (

@@ -26,6 +26,7 @@ from city_helpers import (
 from helpers import act, brief, shot
 
 import engine
+from audio import phrases
 from engine import Propose, Skip, queries
 from engine.errors import IllegalCommand, IllegalTarget, NotYourTurn
 from engine.rules import with_requirements
@@ -744,3 +745,18 @@ def test_a_whole_night_exact_events() -> None:
         ("announce", "nobody_killed"),
         ("speech", 3, "day"),
     ]
+
+
+@pytest.mark.parametrize("players", [7, 8, 9])
+def test_the_intro_wakes_the_lawyer_only_where_one_is_dealt(players: int) -> None:
+    """5.4 wakes «команду мафии с доном и адвокатом»; at 7–8 players (5.2) there is no lawyer, and the
+    host must not name one (issue 13: the project's line city_intro_mafia_wakes_no_lawyer)."""
+    ruleset = engine.load_ruleset("city")
+    roles = engine.deal(ruleset, players, seed=3)
+    t = city(roles)
+    t.until(lambda s: s.day == 1)
+    (meet,) = [e for e in t.events if e.type == "night_step" and e.get("step") == "mafia_meets"]
+    lawyer = "city_lawyer" in roles
+    assert meet.phrase == ("city_intro_mafia_wakes" if lawyer else "city_intro_mafia_wakes_no_lawyer")
+    text = phrases.render(meet.phrase, {})
+    assert ("адвокат" in text) is lawyer, text

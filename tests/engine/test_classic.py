@@ -10,6 +10,7 @@ import pytest
 from helpers import Table, act, brief, phrases, shot, table
 
 import engine
+from audio import phrases as catalogue
 from engine import Command, IllegalCommand, Nominate, Skip, TeamAct, Unvote, Vote, queries
 from engine.errors import AlreadyActed, DeadPlayer, IllegalTarget, NotYourTurn, WrongPhase
 
@@ -130,8 +131,19 @@ def test_mafia_kill_and_the_commissar_plates() -> None:
         ("check", 3, 6, "not_mafia"),
         ("check", 3, 6, "killed"),
     ]
-    assert [e.phrase for e in checks] == ["priv_plate_mafia", "priv_plate_honest", "priv_plate_killed"]
+    assert [e.phrase for e in checks] == [
+        "priv_plate_mafia_of",
+        "priv_plate_honest_of",
+        "priv_plate_killed_of",
+    ]
     assert all(e.audience.to_json() == {"seats": [3]} for e in checks)
+    # Issue 13: the result says whose plate it is (the project's own lines, audio/data/project_phrases.json).
+    shown = [catalogue.render(e.phrase, e.params, numbers="digits") for e in checks]
+    assert shown == [
+        "Игрок номер 1. Табличка: «мафия».",
+        "Игрок номер 6. Табличка: «честный».",
+        "Игрок номер 6. Табличка: «убит».",
+    ]
     killed = [e for e in first + second + third + second_day if e.type == "killed"]
     assert [(e.get("seat"), e.phrase, "role" in e.data) for e in killed] == [
         (4, "cl_player_killed", False),
