@@ -35,7 +35,7 @@ from engine.outcome import check_win
 from engine.registry import STEP_KINDS
 from engine.rules import Ruleset
 from engine.seats import PARTING_ROUNDS
-from engine.state import GameState, Step, evolve, fresh_state, put
+from engine.state import GameState, Step, evolve, fresh_state, put, same_step
 
 
 def new_game(
@@ -128,7 +128,7 @@ def apply(state: GameState, command: Command) -> tuple[GameState, list[Event]]:
     out: list[Event] = []
     before = state.step
     handler(s, command, out)
-    if s.step is not before and s.step.started_at != command.at:
+    if s.step is not before and s.step.started_at != command.at and not same_step(before, s.step):
         put(s, step=evolve(s.step, started_at=command.at))
     return s, out
 

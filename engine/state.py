@@ -252,6 +252,12 @@ def evolve(obj: T, **changes: Any) -> T:
     return new
 
 
+def same_step(old: Step, new: Step) -> bool:
+    """The same step with another permission («Разрешаю N», city): the speech goes on, its clock and the
+    buttons of it stay (issue 13). Any other change of the step is a new step."""
+    return new is old or (new.permitted != old.permitted and evolve(new, permitted=old.permitted) == old)
+
+
 def put_step(state: GameState, **changes: Any) -> None:
     """``put(state, step=evolve(state.step, **changes))``, written out (a step changes at most commands)."""
     fresh = state.step.__dict__.copy()

@@ -21,7 +21,7 @@ from engine import queries
 from engine.abilities import step_complete
 from engine.commands import Command
 from engine.events import Event
-from engine.state import GameState
+from engine.state import GameState, same_step
 from mafiabot.errors import NotStored, StaleAction, UserFacingError
 from mafiabot.game.pacing import HIGH, LOW, NightPacing, step_key
 
@@ -91,7 +91,7 @@ class GameSession:
         self.serial = 0
         for command in commands:  # a restart: rebuild the state from the stored log
             new_state, _ = engine.apply(self.state, command)
-            self.serial += new_state.step is not self.state.step
+            self.serial += not same_step(self.state.step, new_state.step)
             self.state = new_state
             self.log.append(command)
         self.lock = asyncio.Lock()
@@ -173,7 +173,8 @@ class GameSession:
         """The prepared command is stored: the game moves on. Returns its events."""
         if move.before is not self.state:
             raise StaleAction("the game moved on since the command was prepared")
-        step_changed = move.after.step is not self.state.step
+        # «Разрешаю N» keeps the speech: its clock and buttons stay (issue 13, engine.state.same_step).
+        step_changed = not same_step(self.state.step, move.after.step)
         if step_changed:
             self._step_ended()
         self.state = move.after

@@ -59,7 +59,10 @@ def test_speaker_permits_and_forbids_another_player() -> None:
     events = t.send(Permit(seat=1, target=5, allow=False))
     assert [(e.phrase, e.get("allow")) for e in events] == [("city_speech_forbid", False)]
     assert queries.speakers(t.s) == frozenset({1})
-    t.send(Permit(seat=1, target=7))
+    # The minute goes on (issue 13): a permission does not restart the speech's clock.
+    started = t.s.step.started_at
+    t.state, _ = engine.apply(t.s, Permit(seat=1, target=7, at=started + 20.0))
+    assert t.s.step.started_at == started and t.s.step.permitted == (7,)
     t.send(Pass(seat=1))
     assert queries.speakers(t.s) == frozenset({2})  # the permission ends with the minute
     with pytest.raises(IllegalTarget):
@@ -306,6 +309,10 @@ def test_three_fouls_silence_four_deny_the_vote_the_next_day() -> None:
     events = t.night() + t.day([(1, 9), (3, 10)], [(9, [1, 3, 4])])
     assert brief(events, "restricted") == [("restricted", 1, False, True), ("restricted", 2, False, False)]
     assert [e.phrase for e in events if e.type == "restricted"] == ["foul_muted", "foul_no_vote"]
+    # Issue 13: said after «Наступает утро» (and the night's news), before the first speech.
+    said = [e.phrase for e in events if e.phrase and e.audience.kind == "public"]
+    morning = said.index("city_morning")
+    assert morning < said.index("foul_muted") < said.index("foul_no_vote") < said.index("city_speech_turn")
     muted = [e for e in events if e.type == "speech" and e.get("seat") in (1, 2)]
     assert [(e.phrase, e.get("seconds")) for e in muted] == [("city_speech_skipped_fouls", 0)] * 2
     assert brief(events, "nominated", "executed") == [
