@@ -12,7 +12,7 @@ with the real MafiaBot; after the acquaintance night is skipped and the member b
   the time until everyone is muted.
 
 The naive controller mutes or unmutes every member at every change, in seat order, one change after
-the other (no diff, no unmute-first, no skipping stale states).
+the other (no diff, no ordering of mutes before unmutes, no skipping stale states).
 """
 
 from __future__ import annotations

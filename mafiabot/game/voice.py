@@ -1,8 +1,12 @@
 """The voice controller: who must be server-muted now, and only the edits that change something.
 
 Discord allows about ten member edits per ten seconds per guild, so the controller never re-sends a
-mute that is already in place, unmutes the player who must start speaking before it mutes anyone,
-and always converges on the latest state (a worker applies the newest wish, not a queue of old ones).
+mute that is already in place and always converges on the latest state (a worker applies the newest
+wish, not a queue of old ones). At a hand-over it mutes the previous speaker before it unmutes the next
+one (issue 13): two people talking at once is never right at the table, while the gap — one member
+edit, tens of milliseconds — falls inside the host's «Слово предоставляется игроку номер N», and the
+speech's clock starts only when the host has finished. (Unmuting first left the previous speaker
+audible into the next one's minute, for up to ten seconds when the edit bucket was empty.)
 It never touches a member outside the game's voice channel. Before it changes anyone's mute it holds him
 in the voice ledger (ledger.py: who, which game, his own state before the game), so a crash right after
 the edit still knows the mute is the bot's; at the end the reconciler gives every member his own state
@@ -48,9 +52,9 @@ def wanted_mutes(
 
 
 def order_edits(current: Mapping[int, bool], wanted: Mapping[int, bool]) -> list[tuple[int, bool]]:
-    """The edits to make, unmutes first (the next speaker hears himself unmuted at once)."""
+    """The edits to make, mutes first: nobody talks over the next speaker (see the module's note)."""
     changes = [(user, want) for user, want in wanted.items() if current.get(user) != want]
-    return sorted(changes, key=lambda change: (change[1], change[0]))
+    return sorted(changes, key=lambda change: (not change[1], change[0]))
 
 
 class VoiceController:

@@ -27,8 +27,9 @@ async def test_speech_hand_overs_edit_two_members_and_nightfall_mutes_only_the_s
         d.assert_mutes()
         if d.state.step.kind == "speech":
             after = d.state.step.seat
-            # The next speaker is unmuted first, then the previous one muted: two edits, nobody else.
-            assert _edits(d, mark) == [(d.member(after).id, False), (d.member(before).id, True)], [
+            # The previous speaker is muted first, then the next one unmuted (never two voices at once,
+            # issue 13): two edits, nobody else.
+            assert _edits(d, mark) == [(d.member(before).id, True), (d.member(after).id, False)], [
                 (d.seat(next(p for p in d.players if p.id == u)), m) for u, m in _edits(d, mark)
             ]
         else:
