@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import Any, TypeVar
 
 import engine
 
-if TYPE_CHECKING:  # storage reads through this module: importing it here would be a cycle
-    from mafiabot.storage.reports import GameRecord, GameSummary
+# The storage's read models (mafiabot.storage.reports.GameSummary, GameRecord) as this module uses them:
+# storage reads its history through here, so naming its classes would be an import circle.
+Summary = TypeVar("Summary")  # a frozen dataclass with status, role_id, side_id, result, points
+Record = TypeVar("Record")  # a frozen dataclass with game (status, ruleset_id…), participants, commands…
 
 HIDDEN = ""  # the role or side id of a seat whose card is still face down
 # storage.models.GameStatus.FINISHED and .ABORTED (a test keeps them equal); any other status is running.
@@ -59,20 +61,23 @@ def events_known(status: str, events: Iterable[engine.Event], seat: int | None =
     return engine.events_for(events, seat)
 
 
-def summary_shown(summary: GameSummary) -> GameSummary:
+def summary_shown(summary: Summary) -> Summary:
     """A history line's game as anyone may see it: a running game keeps its seat, not its role or side."""
-    if is_over(summary.status):
+    shown: Any = summary
+    if is_over(shown.status):
         return summary
-    return dataclasses.replace(summary, role_id=HIDDEN, side_id=HIDDEN, result=None, points=0.0)
+    hidden: Summary = dataclasses.replace(shown, role_id=HIDDEN, side_id=HIDDEN, result=None, points=0.0)
+    return hidden
 
 
-def record_shown(record: GameRecord, state: engine.GameState | None = None) -> GameRecord:
+def record_shown(record: Record, state: engine.GameState | None = None) -> Record:
     """A stored game as anyone may see it. A running game keeps its seats, players, fouls (announced at
     the table) and the roles the rules have shown (from ``state`` when at hand); its command log (night
     targets) and rating changes (none yet) are left out."""
-    if is_over(record.game.status):
+    stored: Any = record
+    if is_over(stored.game.status):
         return record
-    known = roles_known(record.game.status, {}, state)
+    known = roles_known(stored.game.status, {}, state)
     participants = [
         p.model_copy(
             update={
@@ -82,12 +87,13 @@ def record_shown(record: GameRecord, state: engine.GameState | None = None) -> G
                 "points": 0.0,
             }
         )
-        for p in record.participants
+        for p in stored.participants
     ]
-    return dataclasses.replace(record, participants=participants, commands=[], rating_changes=[])
+    shown: Record = dataclasses.replace(stored, participants=participants, commands=[], rating_changes=[])
+    return shown
 
 
-def replay(record: GameRecord) -> tuple[engine.GameState, list[engine.Event], list[str]]:
+def replay(record: Any) -> tuple[engine.GameState, list[engine.Event], list[str]]:
     """The stored game rebuilt from its command log: the state reached, every event in order, and a note
     for each stored command that no longer applies (an old log under newer rules)."""
     game = record.game
@@ -107,7 +113,7 @@ def replay(record: GameRecord) -> tuple[engine.GameState, list[engine.Event], li
     return state, everything, problems
 
 
-def protocol_events(record: GameRecord) -> tuple[dict[int, str], Sequence[engine.Event], list[str]]:
+def protocol_events(record: Any) -> tuple[dict[int, str], Sequence[engine.Event], list[str]]:
     """What anyone may read of a stored game's course: the roles known, the events known (in order), and
     the commands that did not apply (only after the end: they would name night targets)."""
     state, events, problems = replay(record)
