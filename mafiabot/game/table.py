@@ -215,9 +215,15 @@ class Table:
             self.inbox.setdefault(seat, []).extend(lines)
             self.dm(seat, "\n".join(lines))
         if spoken and any(ev.type in _STEP_OPENERS for ev in events):
-            session.hold(spoken[-1])  # the step's clock starts when the host has finished speaking
+            self.hold_clock(spoken[-1])
         self._prompt_actors(events)
         self.refresh()
+
+    def hold_clock(self, until: asyncio.Future[Any]) -> None:
+        """The step's clock starts when the host has finished its opening line; the panel is drawn again
+        then, with the countdown (issue 13: it used to keep a stale «пауза» until the next change)."""
+        self.session.hold(until)  # first: the clock runs again before the panel is drawn
+        until.add_done_callback(lambda _: None if self.closed else self.refresh_panel())
 
     def refresh(self) -> None:
         """The mutes and the panel follow the game's state (also after a change without events)."""
@@ -292,7 +298,10 @@ class Table:
         deadline = self.session.deadline()
         # No countdown at night: a dead role's step is shorter (D-G8), its deadline would give it away.
         timer = f" · до <t:{int(deadline)}:R>" if deadline and s.phase != "night" else ""
-        if self.session.paused_left is not None:
+        # Only a moderator's pause is a pause. While the host speaks a step's opening line its clock
+        # has not started: no countdown yet, and no «пауза» (at night a stale one, redrawn at the first
+        # action, told the table that a living role had acted, D-G8).
+        if self.session.manually_paused:
             timer = " · пауза"
         alive = ", ".join(str(x) for x in s.living())
         nominees = ", ".join(str(t) for _, t in s.nominations if t in s.alive)
