@@ -134,7 +134,7 @@ async def test_classic_seven_players_town_wins(bot: MafiaBot, fake: FakeDiscord,
     assert victim not in d.state.alive
     prompted = d.prompts_since(marks)
     assert prompted == {mafia[1], commissar}, prompted  # the actors, and nobody else
-    assert "Табличка: «мафия»." in d.dm_texts(commissar)
+    assert f"Игрок номер {mafia[1]}. Табличка: «мафия»." in d.dm_texts(commissar)  # the seat named (issue 13)
     for seat in d.all_seats() - {commissar}:
         assert not any("Табличка" in t for t in d.dm_texts(seat))
 

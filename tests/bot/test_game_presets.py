@@ -520,7 +520,7 @@ async def test_classic_bets_and_golden_minute(bot: MafiaBot, fake: FakeDiscord, 
     await _vote_for(d, mafia[1], set(d.state.alive) - {mafia[1]})
     await d.settled()
     assert d.state.over and list(d.state.winners or ()) == ["town"]
-    assert any(f"Пари выиграли игроки номер {bettor}." in t for t in d.public_texts()), d.public_texts()[-3:]
+    assert any(f"Пари выиграл игрок номер {bettor}." in t for t in d.public_texts()), d.public_texts()[-3:]
 
 
 @pytest.mark.club(players=2)
