@@ -1,6 +1,7 @@
 """Command line: `mafiabot run` hosts games on Discord (without a token it explains how to get one and
-exits with 2), `mafiabot demo` plays an offline game in the terminal, `mafiabot audio …` manages the
-spoken announcements."""
+exits with 2; with `--demo-without-token`, as `./scripts/run` calls it, it plays the demo instead),
+`mafiabot demo` plays an offline game in the terminal, `mafiabot audio …` manages the spoken
+announcements."""
 
 from __future__ import annotations
 
@@ -40,6 +41,11 @@ def _parser() -> argparse.ArgumentParser:
         "--memory-only",
         action="store_true",
         help="play without a database: nothing is stored, a restart loses every game (for a broken database)",
+    )
+    run.add_argument(
+        "--demo-without-token",
+        action="store_true",
+        help="with no token configured, explain how to get one and play the offline demo (./scripts/run)",
     )
     audio = commands.add_parser("audio", help="announcement audio tools (see `mafiabot audio --help`)")
     audio.add_argument("args", nargs=argparse.REMAINDER)
@@ -133,7 +139,7 @@ async def _serve(settings: Settings, *, memory_only: bool = False) -> int:
     return 0
 
 
-def run(config: Path | None, *, memory_only: bool = False) -> int:
+def run(config: Path | None, *, memory_only: bool = False, demo_without_token: bool = False) -> int:
     try:
         settings = load_settings(config)
     except ConfigError as exc:
@@ -144,6 +150,9 @@ def run(config: Path | None, *, memory_only: bool = False) -> int:
 
         labels = ", ".join(needs.invite_labels())
         print(NO_TOKEN_HELP.format(invite=needs.invite_url("APPLICATION_ID"), labels=labels), file=sys.stderr)
+        if demo_without_token:
+            print("Meanwhile, here is an offline demo game.\n", file=sys.stderr)
+            return _demo()
         return 2
     from mafiabot.logs import setup_logging
 
@@ -179,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(audio_main(list(args.args)))
     if args.command == "demo":
         return _demo()
-    return run(args.config, memory_only=args.memory_only)
+    return run(args.config, memory_only=args.memory_only, demo_without_token=args.demo_without_token)
 
 
 if __name__ == "__main__":

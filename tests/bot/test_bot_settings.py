@@ -102,6 +102,7 @@ OTHER = {
     ("bot", "guilds"): "[1]",
     ("bot", "log_level"): '"DEBUG"',
     ("bot", "log_format"): '"json"',
+    ("bot", "debug"): '["secrets"]',
     ("bot", "cogs"): '["mafiabot.cogs.help"]',
     ("database", "url"): '"sqlite:///other.db"',
     ("audio", "engine"): '"none"',
@@ -139,6 +140,30 @@ def test_run_without_token_explains_and_exits_non_zero(
     err = capsys.readouterr().err
     assert "discord.com/developers/applications" in err and "MAFIABOT_TOKEN" in err
     assert main(["demo"]) == 0 and played == [True]
+
+
+def test_debug_switches_are_checked_by_name(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('[bot]\ndebug = ["secrets", "everything"]\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"\[bot\] debug.*everything"):
+        load_settings(config, {})
+    assert load_settings(tmp_path / "none.toml", {"MAFIABOT_DEBUG": "secrets"}).debug == ("secrets",)
+
+
+def test_the_run_script_plays_the_demo_without_a_token(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`./scripts/run` with no token configured explains how to get one, then plays the offline demo."""
+    played: list[bool] = []
+    monkeypatch.setattr(cli, "_demo", lambda: played.append(True) or 0)
+    monkeypatch.delenv("MAFIABOT_TOKEN", raising=False)
+    monkeypatch.chdir(tmp_path)
+
+    assert main(["run", "--demo-without-token"]) == 0
+    assert played == [True]
+    assert "MAFIABOT_TOKEN" in capsys.readouterr().err
+    script = (Path(__file__).resolve().parents[2] / "scripts" / "run").read_text(encoding="utf-8")
+    assert "run --demo-without-token" in script
 
 
 def test_audio_subcommand_delegates(monkeypatch: pytest.MonkeyPatch) -> None:
