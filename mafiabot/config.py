@@ -83,8 +83,9 @@ class _Bot(_Section):
     @field_validator("debug", mode="before")
     @classmethod
     def _switch_list(cls, value: Any) -> Any:
-        # MAFIABOT_DEBUG="secrets" (commas or spaces between several)
-        return [part for part in value.replace(",", " ").split() if part] if isinstance(value, str) else value
+        if isinstance(value, str):  # MAFIABOT_DEBUG is split where it is read
+            raise ValueError('must be a list of switch names, e.g. ["secrets"]')
+        return value
 
     @field_validator("debug")
     @classmethod
@@ -217,11 +218,12 @@ def load_settings(path: Path | None = None, environ: Mapping[str, str] | None = 
     from_env: dict[tuple[str, str], str] = {}
     for variable, (section, key) in ENVIRONMENT.items():
         value = environ.get(variable)
-        if value is not None and (value or variable == "MAFIABOT_GUILDS"):
+        if value is not None and (value or variable in ("MAFIABOT_GUILDS", "MAFIABOT_DEBUG")):
             table = data.setdefault(section, {})
             if not isinstance(table, dict):
                 raise ConfigError(f"[{section}]: must be a table")
-            table[key] = value
+            # MAFIABOT_DEBUG="secrets" (commas or spaces between several switches)
+            table[key] = value.replace(",", " ").split() if variable == "MAFIABOT_DEBUG" else value
             from_env[(section, key)] = variable
     try:
         parsed = _File(**data)

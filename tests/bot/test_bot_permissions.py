@@ -102,7 +102,8 @@ async def test_check_lists_every_missing_permission_by_channel(
         "Отключать участникам микрофон."
     ) in text
     assert f"❌ Ветки в <#{club.text.id}>: боту не хватает прав: Создавать приватные ветки" in text
-    assert "(нужно для правил city)" in text
+    assert f"(нужно для правил {', '.join(sorted(needs.CHAT_PRESETS))})" in text
+    assert "city" in needs.CHAT_PRESETS
     assert "⚠️ Без права «Прикреплять файлы»" in text and "⚠️ Без права «Управлять никнеймами»" in text
 
 

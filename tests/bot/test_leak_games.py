@@ -14,7 +14,7 @@ import engine
 from mafiabot.bot import MafiaBot
 
 GAMES = int(os.environ.get("MAFIABOT_LEAK_GAMES", "1"))
-PLAYERS = {"blood": 9, "city": 9, "classic": 9, "hobbyworld": 9, "simple": 9}
+PLAYERS = {"blood": 9, "city": 9, "classic": 9, "fiim": 10, "hobbyworld": 9, "simple": 9}  # fiim: exactly 10
 
 
 @pytest.mark.club(players=10)
