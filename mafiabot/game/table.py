@@ -444,11 +444,15 @@ class Table:
                     del self.nick_original[info.user_id]
                     unchanged.append(info.seat)
             if unchanged:
-                with contextlib.suppress(discord.HTTPException):
+                try:
                     await self.channel.send(
                         "ℹ️ Номер места не добавлен в ник: "
                         + ", ".join(f"№{seat}" for seat in unchanged)
                         + " (владелец сервера или роль выше роли бота)."
+                    )
+                except discord.HTTPException as exc:  # a note only: the game goes on without it
+                    log.warning(
+                        "The nickname note could not be sent: %s", exc, extra={"game_id": self.game_id}
                     )
 
         self.enqueue(rename)

@@ -85,7 +85,9 @@ class BotProcess:
 
     @property
     def running(self) -> bool:
-        return self.process is not None and self.process.returncode is None
+        # A run the harness has sent SIGKILL is dead even before the process is reaped: a random killer
+        # cancelled between the signal and the reaping must not leave it counted as running.
+        return self.process is not None and self.process.returncode is None and not self.killed_at
 
     def log_time(self, text: str) -> float:
         """When the current run logged its first line holding `text` (the log's own clock, in ms)."""

@@ -330,6 +330,8 @@ class ChaosTable:
             await self.step()
         if killer is not None:
             killer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await killer
         if not self.bot.running:
             await self.restart()
         await self.check_closed()
