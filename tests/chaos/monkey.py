@@ -289,6 +289,9 @@ class ChaosTable:
             return
         creator = self.table.players[0]
         speaker = self.table.speaker()
+        if speaker is not None and speaker not in self.table.seats():
+            await asyncio.sleep(0.1)  # the seating message is not read yet (it is re-sent after a restart)
+            return
         roll = self.rng.random()
         if roll < 0.2 and len(self.alive()) > 1:
             seat = self.rng.choice(self.alive())
