@@ -103,6 +103,10 @@ class MafiaBot(commands.Bot):
         intents = discord.Intents.default()
         intents.members = True  # seats and voice checks need the member list
         options.setdefault("allowed_mentions", discord.AllowedMentions(everyone=False, roles=False))
+        # No message cache: the bot keeps the messages it edits (the panel) itself and reads a click's
+        # message from the interaction. discord.py's cache is a deque searched from the end for every
+        # message update, delete and reaction: with a thousand tables' panels in it, a linear walk per event.
+        options.setdefault("max_messages", None)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,

@@ -94,9 +94,7 @@ async def is_moderator(member: discord.Member, games: GameService, table: Table 
 
 def table_here(games: GameService, interaction: discord.Interaction[Any]) -> Table:
     """The game of this text channel, or of the member's voice channel."""
-    table = next(
-        (t for t in games.tables.values() if getattr(t.channel, "id", None) == interaction.channel_id), None
-    )
+    table = games.tables.in_text_channel(interaction.channel_id)
     member = interaction.user
     if table is None and isinstance(member, discord.Member) and member.voice and member.voice.channel:
         table = games.tables.get(member.voice.channel.id)

@@ -268,10 +268,7 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
         """D-F2: a living player who writes in the game's channel at night or without the floor."""
         if message.author.bot or message.guild is None:
             return
-        table = next(
-            (t for t in self.games.tables.values() if getattr(t.channel, "id", None) == message.channel.id),
-            None,
-        )
+        table = self.games.tables.in_text_channel(message.channel.id)
         if table is None or table.session.over or not self._text_fouls_on(table):
             return
         session = table.session

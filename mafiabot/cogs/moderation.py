@@ -32,14 +32,7 @@ class ModerationCog(commands.Cog, name="Moderation"):
         return await self._table(interaction), serial
 
     def _find(self, interaction: discord.Interaction[MafiaBot]) -> Table | None:
-        table = next(
-            (
-                t
-                for t in self.games.tables.values()
-                if getattr(t.channel, "id", None) == interaction.channel_id
-            ),
-            None,
-        )
+        table = self.games.tables.in_text_channel(interaction.channel_id)
         voice = getattr(interaction.user, "voice", None)
         if table is None and voice is not None and voice.channel is not None:
             table = self.games.tables.get(voice.channel.id)

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 
 import discord
 
 import engine
 from mafiabot.game.reconciler import Reconciler
 from mafiabot.game.table import Table
+from mafiabot.game.tables import Tables
 
 log = logging.getLogger(__name__)
 
@@ -21,7 +22,7 @@ Submit = Callable[[Table, engine.Command], Awaitable[list[engine.Event]]]
 
 
 class Presence:
-    def __init__(self, tables: Mapping[int, Table], reconciler: Reconciler, submit: Submit) -> None:
+    def __init__(self, tables: Tables, reconciler: Reconciler, submit: Submit) -> None:
         self.tables = tables  # by voice channel id
         self.reconciler = reconciler
         self.submit = submit
@@ -32,9 +33,8 @@ class Presence:
     ) -> None:
         # Bookkeeping first, with no await in between: discord.py runs each event's listener as its own
         # task, so a quick leave-and-return must not see the return handled before the leave.
-        for table in self.tables.values():
-            if table.guild.id == member.guild.id:
-                table.voice.observed(member.id)
+        for table in self.tables.in_guild(member.guild.id):  # a dictionary lookup, not a walk of all
+            table.voice.observed(member.id)
         joined = after.channel is not None and (
             before.channel is None or before.channel.id != after.channel.id
         )

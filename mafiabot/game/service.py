@@ -41,6 +41,7 @@ from mafiabot.game.reconciler import Reconciler
 from mafiabot.game.records import GameRecords, game_record
 from mafiabot.game.session import GameSession, SeatInfo
 from mafiabot.game.table import PANEL_EDIT_INTERVAL, Table
+from mafiabot.game.tables import Tables
 
 if TYPE_CHECKING:
     from mafiabot.storage import Storage
@@ -65,7 +66,7 @@ class GameService:
         self.client = client
         self.settings = settings
         self.records = GameRecords(storage)
-        self.tables: dict[int, Table] = {}  # by voice channel id
+        self.tables = Tables()  # by voice channel id, and by game, server and text channel
         self.lobbies = Lobbies(self.tables)
         self.mute_spectators = True
         self.panel_edit_interval = PANEL_EDIT_INTERVAL
@@ -85,7 +86,7 @@ class GameService:
         return self.records.storage
 
     def table_by_id(self, game_id: int) -> Table | None:
-        return next((t for t in self.tables.values() if t.game_id == game_id), None)
+        return self.tables.by_game(game_id)
 
     def _owns(self, member: discord.Member) -> bool:
         """A running table has the member in its voice channel: his mute is that table's to decide."""
@@ -95,9 +96,8 @@ class GameService:
 
     def guild_seen_again(self, guild: discord.Guild) -> None:
         """discord.py made a new object for the guild (a new session after INVALID_SESSION)."""
-        for table in self.tables.values():
-            if table.guild.id == guild.id:
-                table.rebind(guild)
+        for table in self.tables.in_guild(guild.id):
+            table.rebind(guild)
 
     # -- the one door -------------------------------------------------------------------------------
 
