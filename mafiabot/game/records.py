@@ -2,7 +2,8 @@
 and the end (the voice ledger has its own: ledger.py). Without a database (it did not open) the games
 still run: ids are counted here, and nothing survives a restart.
 
-Every call runs the blocking database work in a thread, so the event loop never waits on it.
+Every call runs the blocking database work in a thread, so the event loop never waits on it; the
+commands and clocks go through one group commit (group_commit.py).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.commands import Command
 from mafiabot.chaos import kill_point
+from mafiabot.game.group_commit import GroupCommit
 from mafiabot.game.session import GameSession, SeatInfo
 
 if TYPE_CHECKING:
@@ -27,6 +29,8 @@ class GameRecords:
     def __init__(self, storage: Storage | None) -> None:
         self.storage = storage
         self._ids = 0  # game ids without a database
+        # Commands and clocks of one turn of the event loop share a transaction (group_commit.py).
+        self.group = GroupCommit(storage) if storage is not None else None
 
     async def create_game(
         self, lobby: Lobby, seed: int, seats: Sequence[SeatInfo], roles: Sequence[str], started_at: float
@@ -68,13 +72,13 @@ class GameRecords:
         return await asyncio.to_thread(create)
 
     async def append_command(self, game_id: int, command: Command) -> None:
-        if self.storage is not None:
-            await asyncio.to_thread(self.storage.append_command, game_id, command.to_json())
+        if self.group is not None:
+            await self.group.append_command(game_id, command.to_json())
 
     async def save_timers(self, game_id: int, timers: dict[str, Any]) -> None:
         """What a restart needs beyond the command log: the clock, the creator, voice originals."""
-        if self.storage is not None:
-            await asyncio.to_thread(self.storage.set_timers, game_id, timers)
+        if self.group is not None:
+            await self.group.save_timers(game_id, timers)
             kill_point("timers_stored")
 
     async def abort(self, game_id: int, reason: str, *, if_running: bool = False) -> None:

@@ -1,0 +1,87 @@
+"""The group commit (mafiabot.game.group_commit over Storage.write_batch): the commands and clocks of
+one turn of the bot's loop share a transaction; each write is refused or stored on its own."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from mafiabot.game.group_commit import BatchFailed, GroupCommit
+from mafiabot.storage import NotFound, Storage, StorageError
+
+
+def test_a_batch_stores_each_game_in_order_and_refuses_only_what_it_must(storage: Storage, new_game) -> None:
+    one, two, over = new_game(), new_game(), new_game()
+    storage.abort_game(over.id, "stopped")
+    seqs, clocks = storage.write_batch(
+        [(one.id, {"n": 1}), (two.id, {"n": 2}), (over.id, {"n": 3}), (one.id, {"n": 4}), (999, {"n": 5})],
+        {two.id: {"serial": 7, "left": 12.5}, over.id: {"serial": 1}},
+    )
+    assert seqs[:2] == [0, 0] and seqs[3] == 1
+    assert isinstance(seqs[2], StorageError) and isinstance(seqs[4], NotFound)
+    assert list(clocks) == [over.id]
+    assert storage.command_log(one.id) == [{"n": 1}, {"n": 4}]
+    assert storage.command_log(two.id) == [{"n": 2}]
+    assert storage.command_log(over.id) == []
+    assert storage.game(two.id).timers == {"serial": 7, "left": 12.5}
+    assert storage.append_command(one.id, {"n": 6}) == 2  # the single append is the same path
+
+
+async def test_writes_of_one_loop_turn_share_one_transaction(storage: Storage, new_game) -> None:
+    games = [new_game() for _ in range(5)]
+    group = GroupCommit(storage)
+    seqs = await asyncio.gather(
+        *(group.append_command(g.id, {"type": "pass", "i": i}) for i, g in enumerate(games)),
+        *(group.append_command(games[0].id, {"type": "pass", "i": 10 + i}) for i in range(3)),
+        group.save_timers(games[1].id, {"serial": 1}),
+        group.save_timers(games[1].id, {"serial": 2}),  # the newer clock of the same game wins
+    )
+    assert seqs[:8] == [0, 0, 0, 0, 0, 1, 2, 3]
+    assert group.transactions == 1 and group.largest == 9
+    assert [c["i"] for c in storage.command_log(games[0].id)] == [0, 10, 11, 12]
+    assert storage.game(games[1].id).timers == {"serial": 2}
+    # What arrives while a transaction is written goes into the next one.
+    first = asyncio.create_task(group.append_command(games[2].id, {"i": 20}))
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)  # the writer has taken the first into its transaction
+    second = group.append_command(games[2].id, {"i": 21})
+    assert await asyncio.gather(first, second) == [1, 2]
+    assert group.transactions == 3
+
+
+async def test_a_refused_write_fails_alone_and_a_failed_transaction_fails_every_caller(
+    storage: Storage, new_game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, over = new_game(), new_game()
+    storage.abort_game(over.id, "stopped")
+    group = GroupCommit(storage)
+    results = await asyncio.gather(
+        group.append_command(game.id, {"i": 1}),
+        group.append_command(over.id, {"i": 2}),
+        group.save_timers(over.id, {"serial": 1}),
+        return_exceptions=True,
+    )
+    assert results[0] == 0
+    assert isinstance(results[1], StorageError) and isinstance(results[2], StorageError)
+
+    def down(*args: object, **kwargs: object) -> None:
+        raise ConnectionError("the database went away")
+
+    monkeypatch.setattr(storage, "write_batch", down)
+    failed = await asyncio.gather(
+        group.append_command(game.id, {"i": 3}), group.save_timers(game.id, {}), return_exceptions=True
+    )
+    assert all(isinstance(f, BatchFailed) and isinstance(f.__cause__, ConnectionError) for f in failed)
+    monkeypatch.undo()
+    assert await group.append_command(game.id, {"i": 4}) == 1  # nothing of the failed batch was kept
+    assert storage.command_log(game.id) == [{"i": 1}, {"i": 4}]
+
+
+def test_a_commit_returns_once_it_is_on_disk(storage: Storage) -> None:
+    with storage.engine.connect() as connection:
+        if storage.engine.dialect.name == "postgresql":
+            assert connection.exec_driver_sql("SHOW synchronous_commit").scalar() == "on"
+            return
+        assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
