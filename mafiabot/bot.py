@@ -101,7 +101,13 @@ class MafiaBot(commands.Bot):
         **options: Any,
     ) -> None:
         intents = discord.Intents.default()
-        intents.members = True  # seats and voice checks need the member list
+        intents.members = True  # members who joined or changed stay cached (seats, DMs, nicknames)
+        # No member chunking at start: Discord allows 120 gateway commands a minute per connection, so
+        # asking every server for its member list made READY wait minutes on a bot in hundreds of
+        # servers (123 s for 300 in the local Discord). What a game needs comes without it: the members
+        # in voice arrive with each server and with every voice-state event; a lobby asks for any of its
+        # voice channel's members still unknown; a table fetches a seated member it does not know.
+        options.setdefault("chunk_guilds_at_startup", False)
         options.setdefault("allowed_mentions", discord.AllowedMentions(everyone=False, roles=False))
         # No message cache: the bot keeps the messages it edits (the panel) itself and reads a click's
         # message from the interaction. discord.py's cache is a deque searched from the end for every

@@ -190,6 +190,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
         )
         message = await interaction.original_response()
         lobby.message_id = message.id
+        await self.games.meet_voice_members(interaction.guild, member.voice.channel)
 
     async def on_button(
         self, interaction: discord.Interaction[Any], voice_channel_id: int, action: str

@@ -45,13 +45,15 @@ async def _restore_one(games: GameService, game: Any) -> None:
     if guild is None:
         return
     participants = await asyncio.to_thread(storage.participants, game.id)
+    names = await asyncio.to_thread(storage.seat_names, game.id)  # a member not cached keeps his name
     log_rows = await asyncio.to_thread(storage.command_log, game.id)
     commands = [command_from_json(row) for row in log_rows]
     ruleset = load_ruleset(game.ruleset_id, game.options or {}, games.settings.game)
     seats = []
     for p in participants:
         member = guild.get_member(p.user_id)
-        seats.append(SeatInfo(p.seat, p.user_id, member.display_name if member else str(p.user_id)))
+        name = member.display_name if member else names.get(p.seat, str(p.user_id))
+        seats.append(SeatInfo(p.seat, p.user_id, name))
     roles = [p.role_id for p in participants]
     text_channel = guild.get_channel(game.text_channel_id)
     if not isinstance(text_channel, discord.abc.Messageable):

@@ -94,6 +94,18 @@ class GameService:
         table = self.tables.get(channel.id) if channel is not None else None
         return table is not None and not table.closed and table.guild.id == member.guild.id
 
+    async def meet_voice_members(self, guild: discord.Guild, channel: discord.abc.GuildChannel) -> None:
+        """A lobby opened: ask Discord for the members in its voice channel the bot does not know yet.
+        (The bot does not fetch every server's member list at start; members in voice normally come
+        with the server and their voice state, so this is usually nothing.)"""
+        voice_states = getattr(channel, "voice_states", {})
+        missing = [uid for uid in voice_states if guild.get_member(uid) is None][:100]
+        if missing:
+            try:
+                await guild.query_members(user_ids=missing, cache=True)
+            except TimeoutError:
+                log.warning("The voice channel's members did not come", extra={"guild_id": guild.id})
+
     def guild_seen_again(self, guild: discord.Guild) -> None:
         """discord.py made a new object for the guild (a new session after INVALID_SESSION)."""
         for table in self.tables.in_guild(guild.id):

@@ -242,7 +242,7 @@ class Table:
         user_id = self.session.user_of(seat)
 
         async def send() -> None:
-            member = self.guild.get_member(user_id)
+            member = await self.member(user_id)
             if member is None:
                 return
             try:
@@ -259,6 +259,17 @@ class Table:
                 )
 
         self.enqueue(send)
+
+    async def member(self, user_id: int) -> discord.Member | None:
+        """A seated member, from the cache or else from Discord: the bot does not ask for every server's
+        member list at start, so after a restart a player who is not in voice is not cached."""
+        member = self.guild.get_member(user_id)
+        if member is not None:
+            return member
+        try:
+            return await self.guild.fetch_member(user_id)
+        except discord.NotFound:
+            return None  # he left the server
 
     def enqueue(self, job: Callable[[], Awaitable[Any]]) -> None:
         self._idle.clear()
@@ -431,7 +442,7 @@ class Table:
         async def rename() -> None:
             unchanged: list[int] = []
             for info in self.session.seats:
-                member = self.guild.get_member(info.user_id)
+                member = await self.member(info.user_id)
                 if member is None or info.user_id in self.nick_original:
                     continue
                 self.nick_original[info.user_id] = member.nick
@@ -463,7 +474,7 @@ class Table:
 
         async def restore() -> None:
             for user_id, nick in originals.items():
-                member = self.guild.get_member(user_id)
+                member = await self.member(user_id)
                 if member is None:
                     continue
                 try:

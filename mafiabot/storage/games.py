@@ -219,6 +219,17 @@ class GamesMixin(StorageBase):
             query = select(Participant).where(Participant.game_id == game_id).order_by(col(Participant.seat))
             return list(session.exec(query))
 
+    def seat_names(self, game_id: int) -> dict[int, str]:
+        """The name each seat's player had when the game was dealt (the bot may not know him now)."""
+        with self._session() as session:
+            game = self._game(session, game_id)
+            query = (
+                select(Participant.seat, Player.display_name)
+                .join(Player, col(Player.user_id) == col(Participant.user_id))
+                .where(Participant.game_id == game_id, Player.guild_id == game.guild_id)
+            )
+            return {seat: name for seat, name in session.exec(query)}
+
     def mark_participant(
         self, game_id: int, seat: int, *, removed: bool | None = None, left: bool | None = None
     ) -> None:

@@ -20,6 +20,7 @@ async def test_private_channel_with_overwrites_and_a_private_thread(
     bot: MafiaBot, fake: FakeDiscord, club: Club
 ) -> None:
     guild = guild_of(bot, club)
+    await guild.chunk()  # the bot knows only members in voice until it asks (no chunking at start)
     don = guild.get_member(club.players[0].id)
     assert don is not None and guild.me is not None
     hidden = discord.PermissionOverwrite(view_channel=False)

@@ -29,9 +29,21 @@ async def test_bot_connects_and_syncs_mafia_globally(bot: MafiaBot, fake: FakeDi
     subcommands = {option["name"] for option in fake.commands[None][0]["options"]}
     assert {"help", "rules", "check"} <= subcommands
     guild = bot.get_guild(club.id)
-    assert guild is not None and guild.chunked
-    assert len(guild.members) == len(club.players) + 2  # players, the owner, the bot
-    assert fake.gateway.chunk_requests
+    assert guild is not None
+
+
+async def test_the_bot_does_not_ask_for_every_member_list_at_start(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """Discord allows 120 gateway commands a minute: chunking every server at start made READY wait
+    minutes for a bot in hundreds of servers. Members come with the events instead."""
+    guild = bot.get_guild(club.id)
+    assert guild is not None and not guild.chunked
+    assert fake.gateway.chunk_requests == []
+    assert [m.id for m in guild.members] == [fake.world.bot_user.id]  # a large server: only the bot inline
+    await fake.join_voice(club.players[0], club.voice)
+    member = guild.get_member(club.players[0].id)  # known from his voice state
+    assert member is not None and member.display_name == club.players[0].user.username
 
 
 async def test_help_is_answered_ephemerally(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:

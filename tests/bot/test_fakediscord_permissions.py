@@ -108,6 +108,7 @@ async def test_uploads_need_attach_files_and_a_hidden_channel_is_missing_access(
 
 async def test_nicknames_follow_the_role_hierarchy(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
     guild = _guild(bot, club)
+    await guild.chunk()  # the bot knows only members in voice until it asks (no chunking at start)
     player, owner = guild.get_member(club.players[0].id), guild.get_member(club.guild.owner_id)
     assert player is not None and owner is not None
     await player.edit(nick="1 · player1")
