@@ -106,9 +106,9 @@ async def _serve(settings: Settings, *, memory_only: bool = False) -> int:
 
     import discord
 
-    from mafiabot.bot import MafiaBot
+    from mafiabot.bot import make_bot
 
-    bot = MafiaBot(settings, memory_only=memory_only)
+    bot = make_bot(settings, memory_only=memory_only)
     loop = asyncio.get_running_loop()
     stopping: list[asyncio.Task[None]] = []
 

@@ -108,6 +108,9 @@ class MafiaBot(commands.Bot):
         # in voice arrive with each server and with every voice-state event; a lobby asks for any of its
         # voice channel's members still unknown; a table fetches a seated member it does not know.
         options.setdefault("chunk_guilds_at_startup", False)
+        if settings.sharded:  # (a ShardedMafiaBot: discord.py's AutoShardedClient takes these)
+            options.setdefault("shard_count", settings.shard_count)
+            options.setdefault("shard_ids", list(settings.own_shards))
         options.setdefault("allowed_mentions", discord.AllowedMentions(everyone=False, roles=False))
         # No message cache: the bot keeps the messages it edits (the panel) itself and reads a click's
         # message from the interaction. discord.py's cache is a deque searched from the end for every
@@ -247,9 +250,25 @@ class MafiaBot(commands.Bot):
     ) -> None:
         await self.games.presence.on_voice_state_update(member, before, after)
 
+    async def on_shard_ready(self, shard_id: int) -> None:
+        if self._restored:  # one shard's new session (INVALID_SESSION): discord.py made new objects
+            for guild in self.guilds:
+                if guild.shard_id == shard_id:
+                    self.games.guild_seen_again(guild)
+
     async def on_guild_join(self, guild: discord.Guild) -> None:
         allowed = self.settings.guild_ids
         if allowed and guild.id not in allowed:
             log.warning("Joined a guild outside the allow-list", extra={"guild_id": guild.id})
         else:
             log.info("Joined guild %s", guild.name, extra={"guild_id": guild.id})
+
+
+class ShardedMafiaBot(MafiaBot, commands.AutoShardedBot):
+    """The bot running a range of Discord's shards (``[bot] shard_count`` and ``shards``): one gateway
+    connection per shard, each server on the shard Discord gives it; ``on_ready`` once all are up."""
+
+
+def make_bot(settings: Settings, **options: Any) -> MafiaBot:
+    """The bot for these settings: sharded when the settings split the bot into shards."""
+    return (ShardedMafiaBot if settings.sharded else MafiaBot)(settings, **options)

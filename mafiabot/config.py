@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 import engine
 from mafiabot.logs import DEBUG_SWITCHES
@@ -35,6 +35,8 @@ ENVIRONMENT = {
     "MAFIABOT_DEBUG": ("bot", "debug"),
     "MAFIABOT_DATABASE_URL": ("database", "url"),
     "MAFIABOT_AUDIO_CACHE": ("audio", "cache_dir"),
+    "MAFIABOT_SHARD_COUNT": ("bot", "shard_count"),
+    "MAFIABOT_SHARDS": ("bot", "shards"),
 }
 
 
@@ -79,6 +81,30 @@ class _Bot(_Section):
     log_format: Literal["text", "json"] = "text"
     debug: tuple[str, ...] = ()  # mafiabot.logs.DEBUG_SWITCHES: "secrets" lets a game's secrets into the log
     cogs: tuple[str, ...] = ()
+    # Discord sharding: how many shards the bot has in all, and which of them this process runs
+    # (empty: all). Several processes share one PostgreSQL; each owns its shards' servers.
+    shard_count: int = Field(default=1, ge=1, le=4096)
+    shards: tuple[int, ...] = ()
+
+    @field_validator("shards", mode="before")
+    @classmethod
+    def _split_shards(cls, value: Any) -> Any:
+        # MAFIABOT_SHARDS="0,1" (or spaces)
+        return [part for part in value.replace(",", " ").split() if part] if isinstance(value, str) else value
+
+    @field_validator("shards")
+    @classmethod
+    def _shards_exist(cls, value: tuple[int, ...], info: ValidationInfo) -> tuple[int, ...]:
+        count = info.data.get("shard_count", 1)
+        wrong = [shard for shard in value if not 0 <= shard < count]
+        if wrong:
+            raise ValueError(
+                f"no shard {', '.join(map(str, wrong))}: "
+                f"with shard_count = {count} they go from 0 to {count - 1}"
+            )
+        if len(set(value)) != len(value):
+            raise ValueError("a shard is named twice")
+        return value
 
     @field_validator("debug", mode="before")
     @classmethod
@@ -158,6 +184,24 @@ class Settings:
     database_url: str = "sqlite:///mafiabot.db"
     audio: AudioSettings = field(default_factory=AudioSettings)
     game: GameSettings = field(default_factory=GameSettings)
+    shard_count: int = 1
+    shard_ids: tuple[int, ...] = ()  # the shards this process runs; empty: all of them
+
+    @property
+    def sharded(self) -> bool:
+        return self.shard_count > 1
+
+    @property
+    def own_shards(self) -> tuple[int, ...]:
+        return self.shard_ids or tuple(range(self.shard_count))
+
+    def owns(self, guild_id: int) -> bool:
+        """Is this server on one of this process's shards? (Discord's rule for a server's shard.)"""
+        return self.shard_count == 1 or shard_of(guild_id, self.shard_count) in self.own_shards
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    return (guild_id >> 22) % shard_count
 
 
 def game_settings(**values: Any) -> GameSettings:
@@ -230,6 +274,13 @@ def load_settings(path: Path | None = None, environ: Mapping[str, str] | None = 
     except ValidationError as exc:
         raise ConfigError(_explain(exc, from_env)) from None
     bot = parsed.bot
+    if set(bot.shards or range(bot.shard_count)) != set(
+        range(bot.shard_count)
+    ) and parsed.database.url.startswith("sqlite"):
+        raise ConfigError(
+            "[bot] shards: a bot split over several processes needs one PostgreSQL database they share "
+            "([database] url); SQLite is one process's file"
+        )
     return Settings(
         token=Secret(bot.token.strip()),
         guild_ids=bot.guilds,
@@ -240,4 +291,6 @@ def load_settings(path: Path | None = None, environ: Mapping[str, str] | None = 
         database_url=parsed.database.url,
         audio=parsed.audio,
         game=_with_variants(parsed.game),
+        shard_count=bot.shard_count,
+        shard_ids=bot.shards,
     )

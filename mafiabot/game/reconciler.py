@@ -33,11 +33,13 @@ class Reconciler:
         ledger: VoiceLedger,
         *,
         owned: Callable[[discord.Member], bool],
+        guilds: Callable[[int], bool] = lambda guild_id: True,
         interval: float = 60.0,
     ) -> None:
         self.client = client
         self.ledger = ledger
         self._owned = owned  # a running table has this member in its channel: its mutes are the table's
+        self._guilds = guilds  # the servers of this process's shards: the others' rows are theirs
         self.interval = interval
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
@@ -90,6 +92,7 @@ class Reconciler:
             if self._stopped:
                 return []
             rows = await self.ledger.owed(guild_id, user_id=user_id, game_id=game_id)
+            rows = [row for row in rows if self._guilds(row.guild_id)]
             left: list[Owed] = []
             refused: dict[tuple[int, str], list[Owed]] = {}
             down: set[int] = set()  # guilds where Discord failed every retry: one try each for the rest

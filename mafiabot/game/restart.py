@@ -22,7 +22,8 @@ async def restore(games: GameService) -> None:
     the restart (a game's members are its table's from now on) and keep at it every round."""
     if games.storage is not None:
         stored = await asyncio.to_thread(games.storage.running_games)
-        for game in stored:
+        # One database, several processes (shards): each resumes only the games of its own servers.
+        for game in [g for g in stored if games.settings.owns(g.guild_id)]:
             try:
                 await _restore_one(games, game)
             except Exception:

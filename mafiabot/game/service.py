@@ -72,7 +72,7 @@ class GameService:
         self.panel_edit_interval = PANEL_EDIT_INTERVAL
         self.host_voice = HostVoice(settings.audio, self.records)
         self.ledger = VoiceLedger(storage)
-        self.reconciler = Reconciler(client, self.ledger, owned=self._owns)
+        self.reconciler = Reconciler(client, self.ledger, owned=self._owns, guilds=settings.owns)
         self.presence = Presence(self.tables, self.reconciler, self.submit)
         self.immunity = ImmunityKeeper(storage)
         self.pacing = PacingKeeper(storage)  # how long the steps of dead roles last (D-G8)

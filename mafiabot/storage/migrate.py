@@ -71,6 +71,10 @@ def _run(target: str | sa.Engine, action: Any, *args: Any, **kwargs: Any) -> Non
                 connection.commit()
             try:
                 with connection.begin():
+                    if connection.dialect.name == "postgresql":
+                        # Several processes (shards) may start at once on one database: one migrates,
+                        # the others wait for it here and then find the schema at head.
+                        connection.exec_driver_sql("SELECT pg_advisory_xact_lock(1835099)")
                     action(_config(connection), *args, **kwargs)
                     if sqlite and connection.exec_driver_sql("PRAGMA foreign_key_check").first():
                         raise RuntimeError("the migration left rows whose foreign keys point nowhere")

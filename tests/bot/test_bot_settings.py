@@ -83,6 +83,25 @@ def test_a_bad_environment_variable_is_named(tmp_path: Path) -> None:
     assert "MAFIABOT_GUILDS" in message and "[bot]" not in message
 
 
+def test_shards_are_checked_and_split_processes_need_postgresql(tmp_path: Path) -> None:
+    none = tmp_path / "none.toml"
+    pg = {"MAFIABOT_DATABASE_URL": "postgresql+psycopg://u:p@db/mafia"}
+    settings = load_settings(none, {**pg, "MAFIABOT_SHARD_COUNT": "4", "MAFIABOT_SHARDS": "1, 3"})
+    assert (settings.shard_count, settings.shard_ids, settings.sharded) == (4, (1, 3), True)
+    # Discord's rule: a server is on shard (id >> 22) % shard_count.
+    assert [settings.owns(shard << 22) for shard in range(4)] == [False, True, False, True]
+    assert load_settings(none, {"MAFIABOT_SHARD_COUNT": "2"}).own_shards == (0, 1)  # one process, SQLite
+    for environ, named in (
+        ({"MAFIABOT_SHARD_COUNT": "2", "MAFIABOT_SHARDS": "2"}, "MAFIABOT_SHARDS: Value error, no shard 2"),
+        ({"MAFIABOT_SHARD_COUNT": "2", "MAFIABOT_SHARDS": "1,1"}, "a shard is named twice"),
+        ({"MAFIABOT_SHARD_COUNT": "0"}, "MAFIABOT_SHARD_COUNT: Input should be greater than or equal to 1"),
+        ({"MAFIABOT_SHARD_COUNT": "2", "MAFIABOT_SHARDS": "1"}, "needs one PostgreSQL database"),
+    ):
+        with pytest.raises(ConfigError) as info:
+            load_settings(none, environ)
+        assert named in str(info.value), str(info.value)
+
+
 def _keys(text: str) -> list[tuple[str, str, str]]:
     """(section, key, value) of every key the example documents, set or commented out."""
     found, section = [], ""
@@ -104,6 +123,8 @@ OTHER = {
     ("bot", "log_format"): '"json"',
     ("bot", "debug"): '["secrets"]',
     ("bot", "cogs"): '["mafiabot.cogs.help"]',
+    ("bot", "shard_count"): "2",
+    ("bot", "shards"): "[0]",
     ("database", "url"): '"sqlite:///other.db"',
     ("audio", "engine"): '"none"',
     ("audio", "volume"): "1.5",

@@ -21,10 +21,18 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class BotProcess:
-    def __init__(self, fake: FakeDiscord, workdir: Path, *, database_url: str | None = None) -> None:
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        workdir: Path,
+        *,
+        database_url: str | None = None,
+        shards: tuple[tuple[int, ...], int] | None = None,
+    ) -> None:
         self.fake = fake
         self.workdir = workdir
         self.database_url = database_url or f"sqlite:///{workdir}/bot.db"
+        self.shards = shards  # (this process's shard ids, the shard count); None: one unsharded bot
         self.config = workdir / "config.toml"
         self.config.write_text(
             f'[audio]\nengine = "none"\ncache_dir = "{workdir / "audio"}"\n', encoding="utf-8"
@@ -53,6 +61,9 @@ class BotProcess:
             "FAKEDISCORD_GATEWAY": self.fake.gateway_url,
             "MAFIABOT_CHAOS_KILL_AT": kill_at,
         }
+        if self.shards is not None:
+            env["MAFIABOT_SHARDS"] = ",".join(str(shard) for shard in self.shards[0])
+            env["MAFIABOT_SHARD_COUNT"] = str(self.shards[1])
         self.lines = []
         self.runs += 1
         self.killed_at = 0.0  # set when the harness kills this run (a named point kills itself)
@@ -138,4 +149,11 @@ class BotProcess:
     async def _lost_connection(self) -> None:
         # The kernel closed the dead process's sockets; wait until the stand-in has noticed, so the next
         # run's IDENTIFY is the only connection (as on Discord after the session times out).
-        await self.fake.wait_for(lambda: not self.fake.gateway.connections, timeout=10, what="the old socket")
+        def gone() -> bool:
+            if self.shards is None:
+                return not self.fake.gateway.connections
+            # Another process's shards stay connected: only this one's sockets must be gone.
+            mine = self.shards[0]
+            return not any(c.session and c.session.shard in mine for c in self.fake.gateway.connections)
+
+        await self.fake.wait_for(gone, timeout=10, what="the old socket")

@@ -131,10 +131,12 @@ class Driver:
         name: str = "Мафия-клуб",
         bot_permissions: int = perms.BOT_DEFAULT,
         everyone_permissions: int = perms.EVERYONE_DEFAULT,
+        shard: tuple[int, int] | None = None,
     ) -> Club:
-        """A guild with #игра, a voice channel «Стол», `players` members, and the bot with its role."""
+        """A guild with #игра, a voice channel «Стол», `players` members, and the bot with its role;
+        `shard=(shard_id, shard_count)`: a guild id that Discord's rule puts on that shard."""
         world = self.world
-        guild = world.add_guild(name)
+        guild = world.add_guild(name, shard=shard)
         guild.everyone.permissions = everyone_permissions
         bot_role = world.add_role(guild, "mafiabot", bot_permissions)
         world.add_member(guild, world.bot_user, roles=[bot_role])

@@ -1,6 +1,10 @@
 """The gateway websocket: HELLO, heartbeats, IDENTIFY → READY → GUILD_CREATE, member chunking,
 RECONNECT/RESUME, the bot's own voice state (op 4) and every dispatch the stand-in sends.
 
+Sharding as Discord does it: an IDENTIFY names its shard ``[shard_id, shard_count]``; that session gets
+the servers with ``(guild_id >> 22) % shard_count == shard_id`` and every later event of theirs (events
+without a server, such as DMs, go to shard 0). A shard id outside the count is closed with 4010.
+
 A session outlives its connection: dispatches go to a backlog with sequence numbers, so a RESUME
 replays what the bot missed, exactly as Discord does.
 """
@@ -12,6 +16,7 @@ import contextlib
 import json
 import secrets
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +30,13 @@ if TYPE_CHECKING:
 
 HELLO, HEARTBEAT, IDENTIFY, VOICE_STATE, RESUME, RECONNECT, REQUEST_MEMBERS = 10, 1, 2, 4, 6, 7, 8
 INVALID_SESSION, HEARTBEAT_ACK, DISPATCH = 9, 11, 0
+INVALID_SHARD = 4010
+# Events whose server is named by "id" rather than "guild_id".
+_GUILD_EVENTS = {"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"}
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    return (guild_id >> 22) % shard_count
 
 
 class Connection:
@@ -59,6 +71,7 @@ class Session:
     seq: int = 0
     backlog: list[dict[str, Any]] = field(default_factory=list)
     connection: Connection | None = None
+    shard: int = 0
 
     def dispatch(self, event: str, data: Any) -> None:
         self.seq += 1
@@ -75,7 +88,9 @@ class Gateway:
         self.fake = fake
         self.sessions: dict[str, Session] = {}
         self.connections: list[Connection] = []
-        self.session: Session | None = None  # the bot's current session
+        self.session: Session | None = None  # the bot's current session (the latest to identify)
+        self.shard_count = 1  # as the bot's IDENTIFY says
+        self.shards: dict[int, Session] = {}  # the current session of each shard
         self.identifies = 0
         self.resumes = 0
         self.heartbeats = 0
@@ -126,12 +141,21 @@ class Gateway:
         if data.get("token") != self.fake.token:
             await connection.close(code=4004)  # Authentication failed
             return
+        shard_id, shard_count = (int(x) for x in data.get("shard") or (0, 1))
+        if not 0 <= shard_id < shard_count:
+            await connection.close(code=INVALID_SHARD)
+            return
         self.identifies += 1
-        session = Session(secrets.token_hex(16))
+        session = Session(secrets.token_hex(16), shard=shard_id)
         self.sessions[session.id] = session
         self.session, session.connection, connection.session = session, connection, session
+        self.shard_count, self.shards[shard_id] = shard_count, session
         bot = self.fake.world.bot_user
-        guilds = [g for g in self.fake.world.guilds.values() if bot.id in g.members]
+        guilds = [
+            g
+            for g in self.fake.world.guilds.values()
+            if bot.id in g.members and shard_of(g.id, shard_count) == shard_id
+        ]
         session.dispatch(
             "READY",
             {
@@ -141,7 +165,7 @@ class Gateway:
                 "session_id": session.id,
                 "session_type": "normal",
                 "resume_gateway_url": self.fake.gateway_url,
-                "shard": [0, 1],
+                "shard": [shard_id, shard_count],
                 "application": {"id": str(self.fake.world.application_id), "flags": 0},
                 "private_channels": [],
                 "relationships": [],
@@ -170,6 +194,7 @@ class Gateway:
             return
         self.resumes += 1
         session.connection, connection.session = connection, session
+        self.shards.setdefault(session.shard, session)
         for payload in session.backlog:
             if payload["s"] > int(data.get("seq") or 0):
                 connection.send(payload)
@@ -202,8 +227,18 @@ class Gateway:
     # -- what the driver uses ---------------------------------------------------------------------
 
     def dispatch(self, event: str, data: Any) -> None:
-        if self.session is not None:
-            self.session.dispatch(event, data)
+        session = self.session_for(event, data)
+        if session is not None:
+            session.dispatch(event, data)
+
+    def session_for(self, event: str, data: Any) -> Session | None:
+        """The session an event goes to: its server's shard (shard 0 for events without a server)."""
+        if self.shard_count == 1:
+            return self.session
+        guild_id = data.get("guild_id") if isinstance(data, dict) else None
+        if guild_id is None and event in _GUILD_EVENTS:
+            guild_id = data.get("id")
+        return self.shards.get(shard_of(int(guild_id), self.shard_count) if guild_id else 0)
 
     def request_reconnect(self) -> None:
         """Send op 7 RECONNECT: the bot must close, reconnect to resume_gateway_url and RESUME."""
@@ -217,6 +252,8 @@ class Gateway:
         assert session is not None and session.connection is not None, "the bot is not connected"
         del self.sessions[session.id]  # a RESUME of it fails from now on
         self.session = None
+        if self.shards.get(session.shard) is session:
+            del self.shards[session.shard]
         session.connection.send({"op": INVALID_SESSION, "d": False})
 
     async def wait_identified(self, count: int, timeout: float = 15.0) -> None:
@@ -233,13 +270,22 @@ class Gateway:
 
         Discord may ask for a heartbeat (op 1); discord.py answers from its reader, in order, with the
         last sequence number it processed. So the answer proves every earlier event reached the cache.
-        If the bot is reconnecting, this waits for its RESUME and asks on the new connection.
+        If the bot is reconnecting, this waits for its RESUME and asks on the new connection. A sharded
+        bot is asked on every shard's connection.
         """
-        while (session := self.session) is not None:
+        if self.shard_count == 1:
+            await self._flush(lambda: self.session, timeout)
+            return
+        for shard, session in list(self.shards.items()):
+            if session.connection is not None:  # a shard whose process is down has nothing to process
+                await self._flush(lambda shard=shard: self.shards.get(shard), timeout)  # type: ignore[misc]
+
+    async def _flush(self, current: Callable[[], Session | None], timeout: float) -> None:
+        while (session := current()) is not None:
             connection = session.connection
             if connection is None:
                 await self.fake.wait_for(
-                    lambda s=session: self.session is not s or s.connection is not None,
+                    lambda s=session: current() is not s or s.connection is not None,
                     timeout=timeout,
                     what="the bot to reconnect to the gateway",
                 )

@@ -36,8 +36,13 @@ class Snowflakes:
     def __init__(self) -> None:
         self._counter = itertools.count(1)
 
-    def __call__(self) -> int:
+    def __call__(self, shard: tuple[int, int] | None = None) -> int:
+        """`shard=(shard_id, shard_count)`: a snowflake Discord's rule puts on that shard (its
+        timestamp, ``id >> 22``, moved up to the next millisecond that fits)."""
         ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        if shard is not None:
+            shard_id, shard_count = shard
+            ms += (shard_id - ms) % shard_count
         return (ms << 22) | (next(self._counter) & 0x3FFFFF)
 
 
@@ -192,9 +197,11 @@ class World:
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str, *, owner: User | None = None) -> Guild:
+    def add_guild(
+        self, name: str, *, owner: User | None = None, shard: tuple[int, int] | None = None
+    ) -> Guild:
         owner = owner or self.add_user(f"{name}-owner")
-        guild = Guild(self.snowflake(), name, owner.id)
+        guild = Guild(self.snowflake(shard), name, owner.id)
         guild.roles[guild.id] = Role(guild.id, "@everyone", perms.EVERYONE_DEFAULT)
         self.guilds[guild.id] = guild
         self.add_member(guild, owner)

@@ -1,0 +1,119 @@
+"""Past one process: two `mafiabot run` processes, each running one of two Discord shards, share one
+PostgreSQL. Each owns the games of its shard's servers; one killed (SIGKILL) and started again resumes
+its own game, while the other process's game goes on and is never resumed twice."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from fakediscord import FakeDiscord
+from sqlalchemy.engine import make_url
+
+from chaos.bot_process import BotProcess
+from chaos.outside import Database, OutsideTable
+
+MEMBER_EDIT = "PATCH /guilds/{guild_id}/members/{user_id}"
+
+
+@pytest.fixture
+def postgres() -> Iterator[str]:
+    """A new, empty PostgreSQL database for the two processes."""
+    url = os.environ.get("MAFIABOT_TEST_POSTGRES_URL", "").strip()
+    if not url:
+        message = (
+            'MAFIABOT_TEST_POSTGRES_URL is not set: start one with eval "$(bash scripts/ci-postgres.sh)"'
+        )
+        if os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}:
+            pytest.fail(f"CI=true: {message}", pytrace=False)
+        pytest.skip(message)
+    base = make_url(url)
+    name = f"mafiabot_shards_{uuid.uuid4().hex[:10]}"
+    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
+        yield base.set(database=name).render_as_string(hide_password=False)
+        with admin.connect() as connection:
+            connection.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    finally:
+        admin.dispose()
+
+
+@pytest.fixture
+async def shards(
+    fake: FakeDiscord, tmp_path: Path, postgres: str
+) -> AsyncIterator[tuple[BotProcess, BotProcess]]:
+    processes = []
+    for shard in (0, 1):
+        (tmp_path / f"shard{shard}").mkdir()
+        processes.append(
+            BotProcess(fake, tmp_path / f"shard{shard}", database_url=postgres, shards=((shard,), 2))
+        )
+    try:
+        yield processes[0], processes[1]
+    finally:
+        for process in processes:
+            if process.running:
+                await process.kill()
+
+
+async def passed(fake: FakeDiscord, table: OutsideTable) -> int:
+    """The current speaker passes; returns the next speaker, once the panel shows him."""
+    speaker = table.speaker()
+    assert speaker is not None
+    answer = await fake.click(table.member(speaker), table.panel(), label="Пас")  # type: ignore[arg-type]
+    assert answer.content == "Пас.", answer.content
+    await fake.wait_for(lambda: table.speaker() not in (None, speaker), timeout=30, what="the next speech")
+    return table.speaker()  # type: ignore[return-value]
+
+
+async def test_each_shard_process_resumes_only_its_own_games(
+    fake: FakeDiscord, shards: tuple[BotProcess, BotProcess]
+) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 1000, 1)
+    # One server on each shard, by Discord's rule (guild_id >> 22) % shard_count.
+    clubs = [fake.create_club(players=7, name=f"shard {shard}", shard=(shard, 2)) for shard in (0, 1)]
+    assert [(club.id >> 22) % 2 for club in clubs] == [0, 1]
+    first, second = shards
+    await first.start()
+    await second.start()  # (both could start at once: the migration takes a lock)
+    # Each process was told only about its own server.
+    sessions = {s.shard: s for s in fake.gateway.shards.values()}
+    for shard, club in enumerate(clubs):
+        created = [p["d"]["id"] for p in sessions[shard].backlog if p["t"] == "GUILD_CREATE"]
+        assert created == [str(club.id)]
+    tables = [OutsideTable(fake, club, club.players[:7]) for club in clubs]
+    for table in tables:
+        await table.start("classic")
+    await passed(fake, tables[0])
+    await passed(fake, tables[1])
+    db = Database(first.database_url)
+    games = {game["guild_id"]: game["id"] for game in db.games()}
+    assert set(games) == {clubs[0].id, clubs[1].id}
+
+    await first.kill()  # shard 0's process crashes
+    # The other process's game goes on meanwhile.
+    before = len(db.stored(games[clubs[1].id]).commands)
+    await passed(fake, tables[1])
+    assert len(db.stored(games[clubs[1].id]).commands) == before + 1
+    assert not second.log_has("Game resumed"), "the other process took over a game it does not own"
+
+    stored = db.stored(games[clubs[0].id])
+    await first.start()
+    assert first.log_has("Restored 1 running game(s)")
+    await fake.wait_for(
+        lambda: any("игра продолжается" in text for text in tables[0].texts()), timeout=30, what="the resume"
+    )
+    resumed = db.stored(games[clubs[0].id])
+    assert resumed.status == "running" and resumed.commands == stored.commands
+    assert tables[0].speaker() == stored.state().step.seat  # at the step it was in
+    await passed(fake, tables[0])
+    await passed(fake, tables[1])
+    assert not second.log_has("Game resumed")
+    assert len([t for t in tables[1].texts() if "игра продолжается" in t]) == 0
+    db.close()
