@@ -47,6 +47,16 @@ def test_the_global_limit_spans_routes_but_not_interactions() -> None:
     assert limits.check("GET /users/{user_id}", "").allowed
 
 
+def test_each_interaction_callback_has_its_own_bucket() -> None:
+    """A bot answering many clicks at once: the callbacks are not one shared bucket of 50 a second."""
+    from fakediscord.rest import _major
+
+    callback = "POST /interactions/{interaction_id}/{interaction_token}/callback"
+    limits = RateLimits(clock=lambda: 0.0)
+    majors = {_major({"interaction_id": str(i), "interaction_token": f"t{i}"}) for i in range(200)}
+    assert len(majors) == 200 and all(limits.check(callback, major).allowed for major in majors)
+
+
 def test_ten_thousand_invalid_requests_in_ten_minutes_ban_the_bot() -> None:
     clock = Clock()
     limits = RateLimits(clock=clock)

@@ -91,7 +91,9 @@ def _reason(header: str | None) -> str | None:
 
 
 def _major(params: dict[str, str]) -> str:
-    keys = ("channel_id", "guild_id", "webhook_id", "webhook_token")
+    # An interaction's callback is its own bucket, as its followups are (webhook id + token): Discord
+    # answers each interaction once, and a bot's clicks never share one bucket of 50 a second.
+    keys = ("channel_id", "guild_id", "webhook_id", "webhook_token", "interaction_id", "interaction_token")
     return "+".join(params[key] for key in keys if key in params)
 
 
