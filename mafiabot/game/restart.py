@@ -98,7 +98,7 @@ async def _restore_one(games: GameService, game: Any) -> None:
         table.post(seating_text(seats))
         async with table.session.lock:
             await games.show(table, table.session.opening_events)
-        table.dealt = True
+        table.mark_dealt()
     # The step's clock starts again only now: joining voice took time the step must not lose.
     table.session.restore_clock(timers)
     table.refresh_panel()

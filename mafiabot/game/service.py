@@ -275,8 +275,7 @@ class GameService:
         async with table.session.lock:
             await self.show(table, table.session.opening_events)
             table.session.arm()
-        table.dealt = True
-        table.save_timers()  # after the seating and the opening: a restart before this re-sends them
+        table.mark_dealt()  # after the seating and the opening: a restart before it re-sends them
         table.start_keeping_time()
         if lobby.nicknames and guild.me is not None and guild.me.guild_permissions.manage_nicknames:
             table.number_nicknames()

@@ -428,6 +428,19 @@ class Table:
             "nicknames": {str(uid): nick for uid, nick in self.nick_original.items()},
         }
 
+    def mark_dealt(self) -> None:
+        """The seating and the opening are queued: once the sender has sent them (this job runs after
+        them), the game counts as dealt and that is stored. Set earlier, a clock stored meanwhile (the
+        keeper writes twice a second) told a restart that the deal was out while it was still queued,
+        and a crash then lost the seating for good."""
+
+        async def dealt() -> None:
+            self.dealt = True
+            await self.keep_timers()
+
+        if not self.closed:
+            self.enqueue(dealt)
+
     def save_timers(self) -> None:
         """Store the clock and voice originals, in order with everything else this table sends."""
         if not self.closed:

@@ -8,7 +8,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 
 import pytest
-from fakediscord import Club, FakeDiscord
+from fakediscord import MESSAGE_SEND, Club, FakeDiscord
 from game_driver import MEMBER_EDIT, TableDriver
 
 from mafiabot.bot import MafiaBot
@@ -113,3 +113,37 @@ async def test_a_pause_and_a_pending_unmute_survive_the_restart(
         assert leaver.mute
         await fake.join_voice(leaver, club.voice)
         await fake.wait_for(lambda: not leaver.mute, what="the pending unmute after the restart")
+
+
+async def test_the_deal_counts_as_posted_only_once_the_seating_is_sent(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """The clock keeper stores the table twice a second from the start; while the seating waits in the
+    queue (Discord answers 503) the stored table must still say «not dealt», or a crash then would leave
+    the players without their seats for good (a restart re-sends the deal only when it was not sent)."""
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    d.without_host_voice()
+    await d.seat_everyone()
+    await d.open_lobby("classic")
+    for p in d.players[1:]:
+        await fake.click(p, d.lobby_message(), label="Присоединиться")
+    storage = d.games.storage
+    assert storage is not None
+    fake.faults.fail(MESSAGE_SEND, status=503, times=3)
+    await fake.click(d.players[0], d.lobby_message(), label="Начать игру")
+    table = await fake.wait_for(lambda: d.games.tables.get(club.voice.id), what="the game")
+    stamps: set[float] = set()
+
+    def stored_twice() -> bool:
+        stamps.add(storage.game(table.game_id).timers.get("stored_at", 0.0))
+        return len(stamps - {0.0}) >= 3 and fake.faults.served.count((MESSAGE_SEND, 503)) >= 2
+
+    await fake.wait_for(stored_twice, timeout=10, what="the clock stored while the seating fails")
+    assert not any(t.startswith("**Рассадка**") for t in d.public_texts())
+    assert storage.game(table.game_id).timers.get("dealt") is False
+
+    d.table = table
+    await fake.wait_for(lambda: any(t.startswith("**Рассадка**") for t in d.public_texts()), timeout=20)
+    await d.settled()
+    assert storage.game(table.game_id).timers.get("dealt") is True

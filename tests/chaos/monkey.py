@@ -216,6 +216,14 @@ class ChaosTable:
             self.fake.dispatch("VOICE_STATE_UPDATE", self.fake.gateway.voice_state_event(guild, member.id))
             await self.fake.gateway.flush()
 
+    def write_channel(self) -> None:
+        """What the players saw, next to the bot's log, for whoever reads a failed run."""
+        with (self.bot.workdir / "channel.txt").open("a", encoding="utf-8") as out:
+            out.write(f"===== game {self.game_id}\n")
+            for message in self.fake.messages(self.club.text):
+                buttons = [b.get("custom_id", "") for b in message.buttons()]
+                out.write(f"--- {message.id} {buttons}\n{message.content}\n")
+
     def muted_members(self) -> list[Member]:
         return [m for m in self.club.players if m.mute]
 
@@ -276,7 +284,7 @@ class ChaosTable:
         except TimeoutError:
             self.figures.defect(f"no game was stored: {start.callback}")
             return False
-        self.game_id = max({g["id"] for g in self.db.games()} - known)
+        self.game_id = self.table.game_id = max({g["id"] for g in self.db.games()} - known)
         self.figures.games += 1
         self.figures.presets[preset] += 1
         return True
@@ -337,6 +345,10 @@ class ChaosTable:
                 await killer
         if not self.bot.running:
             await self.restart()
+        if not self.over():  # the harness's own failure, named as such; the mutes are still checked
+            self.figures.defect(f"game {self.game_id}: the players did not end it in {steps} steps")
+            self.write_channel()
+            await self.stop_game()
         await self.check_closed()
 
     async def stop_game(self) -> None:

@@ -92,6 +92,7 @@ class OutsideTable:
         self.club = club
         self.players = players
         self.lobby_message_id = 0
+        self.game_id = 0  # once stored: the channel also holds earlier games' panels and seatings
 
     # -- reading the channel ------------------------------------------------------------------------
 
@@ -99,10 +100,12 @@ class OutsideTable:
         return [m.content for m in self.fake.messages(self.club.text)]
 
     def seats(self) -> dict[int, int]:
-        """seat -> user id, from the seating message."""
-        for text in self.texts():
-            if text.startswith("**Рассадка**"):
-                return {int(seat): int(user) for seat, user in SEATING.findall(text)}
+        """seat -> user id, from this game's newest seating message (re-sent after a restart)."""
+        for message in reversed(self.fake.messages(self.club.text)):
+            if message.id < self.lobby_message_id:
+                break  # an earlier game's
+            if message.content.startswith("**Рассадка**"):
+                return {int(seat): int(user) for seat, user in SEATING.findall(message.content)}
         return {}
 
     def member(self, seat: int) -> Member:
@@ -110,10 +113,13 @@ class OutsideTable:
         return next(p for p in self.players if p.id == user_id)
 
     def panel(self) -> Message | None:
-        """The game's newest panel: the bot's message whose buttons name a game."""
+        """The game's newest panel: the bot's message whose buttons name this game (an earlier game's
+        last panel may be posted after this one's first)."""
         for message in reversed(self.fake.messages(self.club.text)):
-            if any(GAME_ID.match(b.get("custom_id", "")) for b in message.buttons()):
-                return message
+            for b in message.buttons():
+                found = GAME_ID.match(b.get("custom_id", ""))
+                if found and (not self.game_id or int(found[1]) == self.game_id):
+                    return message
         return None
 
     def panel_serial(self) -> int | None:
