@@ -189,9 +189,12 @@ class ChaosTable:
         for member in self.away:
             await self.fake.join_voice(member, self.club.voice)
         self.away.clear()
+        # The close waits behind what the table still has to send (the last lines, the record, the
+        # ratings: a restart's notices too) at Discord's 5 messages per 5 s in a channel, so on a loaded
+        # machine it can take half a minute; a zombie is a game that does not close at all.
         try:
             await self.fake.wait_for(
-                lambda: self.stored().status in ("finished", "aborted"), timeout=30, what="the game closed"
+                lambda: self.stored().status in ("finished", "aborted"), timeout=120, what="the game closed"
             )
         except TimeoutError:
             self.figures.zombie_games += 1
