@@ -103,7 +103,10 @@ def _last_targets(s: GameState, seat: int, step_id: str) -> tuple[int, ...]:
 
 
 def team_targets(s: GameState) -> list[int]:
-    """Group kills may target any living player, the group's own members included (D-G4)."""
+    """Group kills may target any living player, the group's own members included (D-G4). FIIM D-FI5
+    ``call_all_seats``: the judge calls every seat, the gone too (a shot at one is a miss)."""
+    if s.ruleset.params.get("call_all_seats"):
+        return list(range(1, s.n_seats + 1))
     return s.living()
 
 

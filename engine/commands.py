@@ -170,6 +170,25 @@ class AwardVictory(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class Withdraw(Command):
+    """The speaker takes back his nomination in his own minute («Я отзываю игрока № …», FIIM D-FI8)."""
+
+    type: ClassVar[str] = "withdraw"
+    seat: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class OnRecord(Command):
+    """The speaker leaves colours «под протокол» (FIIM D-FI15 ``on_record``): ``targets`` and, for each,
+    ``colours`` ("red" | "black")."""
+
+    type: ClassVar[str] = "on_record"
+    seat: int = 0
+    targets: tuple[int, ...] = ()
+    colours: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Abort(Command):
     """A moderator stops the game; nobody wins."""
 
@@ -197,6 +216,8 @@ COMMAND_TYPES: dict[str, type[Command]] = {
         AskNominees,
         RevokeImmunity,
         AwardVictory,
+        Withdraw,
+        OnRecord,
         Abort,
     )
 }

@@ -14,6 +14,9 @@ from engine.outcome import check_win, eliminate, finish
 from engine.registry import day_step
 from engine.state import GameState, put
 
+MUTE_NEXT_DAY = "mute_next_day:"  # flag: a seat whose lost speech is the next day's (FIIM D-FI12)
+REMOVED = "removed:"  # flag: a seat that left by a removal, not by the vote or the night (FIIM D-FI13)
+
 
 def _set_fouls(s: GameState, seat: int, count: int) -> None:
     rest = tuple(f for f in s.fouls if f[0] != seat)
@@ -52,8 +55,12 @@ def give_foul(s: GameState, seat: int, reason: str, out: Out) -> None:
     if conduct.thresholds.get(count) == "removed":
         remove(s, seat, "fouls", out)
     elif conduct.thresholds.get(count) == "no_speech" and not conduct.daily_reset:
-        # FIIM D-FI12: fouls count over the whole game; the 3rd costs the next regular speech, once.
-        put(s, no_speech=s.no_speech | {seat})
+        # FIIM D-FI12: fouls count over the whole game; the 3rd costs the next regular speech, once;
+        # with ``mute_next_day`` a 3rd foul by day costs the next day's speech (the morning moves it).
+        if s.ruleset.params.get("mute_next_day") and s.phase == "day":
+            put(s, flags=s.flags | {f"{MUTE_NEXT_DAY}{seat}"})
+        else:
+            put(s, no_speech=s.no_speech | {seat})
 
 
 def remove(s: GameState, seat: int, reason: str, out: Out) -> None:
@@ -67,6 +74,7 @@ def remove(s: GameState, seat: int, reason: str, out: Out) -> None:
         "confession": "confessed",
     }.get(reason, "removed")
     eliminate(s, seat, "removed", out, reveal=s.ruleset.reveal_on_vote, phrase=key, reason=reason)
+    put(s, flags=s.flags | {f"{REMOVED}{seat}"})
     if reason in ("left", "deliberate") and s.ruleset.phrase("rating_penalty"):
         # D-F4: «Если игрок покинул игру до её завершения или намеренно набирает замечания … «-5» баллов»
         points = int(s.ruleset.params.get("rating_penalty", -5))

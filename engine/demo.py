@@ -50,6 +50,10 @@ def describe(ev: Event, names: dict[int, str]) -> str | None:
         return f"Игрок {who(d['seat'])} покидает игру по итогам голосования.{role}"
     if t == "best_move":  # FIIM D-FI13: shown at the start of the victim's last word
         return f"Лучший ход игрока {who(d['seat'])}: " + ", ".join(f"№{x}" for x in d["seats"]) + "."
+    if t == "on_record":  # FIIM D-FI15: the colours the judge writes down
+        colours = {"red": "красный", "black": "чёрный"}
+        pairs = ", ".join(f"№{x} — {colours[c]}" for x, c in zip(d["targets"], d["colours"], strict=True))
+        return f"Под протокол от игрока {who(d['seat'])}: {pairs}."
     if t == "no_elimination":
         return "Сегодня никто не покидает игру."
     if t == "removed":

@@ -160,6 +160,7 @@ def _step_call(s: GameState, step: StepDef) -> StepCall:
             seconds = s.ruleset.timer("group_kill")
         else:
             seconds = s.ruleset.timer("night_step")
+        seconds = int(s.ruleset.timers.get(step.id, seconds))  # a step's own timer (fiim's 10 s wake-ups)
         wake = s.ruleset.phrase(f"wake_{step.id}") or step.wake or None
         revives, prompt = False, None
         if step.role:

@@ -18,6 +18,7 @@ from engine.commands import (
     Command,
     Foul,
     Nominate,
+    OnRecord,
     Pass,
     Permit,
     Propose,
@@ -27,10 +28,12 @@ from engine.commands import (
     TeamAct,
     Unvote,
     Vote,
+    Withdraw,
 )
 from engine.errors import GameOver, IllegalCommand, NotYourTurn, WrongPhase
 from engine.events import EVERYONE, Event, to_seats
 from engine.flow import close_night_step, enter_phase, next_day_step, next_night_step
+from engine.kinds import fiim_day
 from engine.outcome import check_win
 from engine.registry import STEP_KINDS
 from engine.rules import Ruleset
@@ -215,7 +218,18 @@ def _team_act(s: GameState, c: Command, out: list[Event]) -> None:
 
 def _nominate(s: GameState, c: Command, out: list[Event]) -> None:
     assert isinstance(c, Nominate)
+    fiim_day.auto_withdraw(s, c.seat, c.target, out)  # FIIM D-FI8 ``withdraw = "auto"``
     day.nominate(s, c.seat, c.target, out)
+
+
+def _withdraw(s: GameState, c: Command, out: list[Event]) -> None:
+    assert isinstance(c, Withdraw)
+    fiim_day.withdraw(s, c.seat, out)
+
+
+def _on_record(s: GameState, c: Command, out: list[Event]) -> None:
+    assert isinstance(c, OnRecord)
+    fiim_day.on_record(s, c.seat, tuple(c.targets), tuple(c.colours), out)
 
 
 def _vote(s: GameState, c: Command, out: list[Event]) -> None:
@@ -359,5 +373,7 @@ _HANDLERS = {
     AskNominees: _ask_nominees,
     RevokeImmunity: _revoke_immunity,
     AwardVictory: _award_victory,
+    Withdraw: _withdraw,
+    OnRecord: _on_record,
     Abort: _abort,
 }

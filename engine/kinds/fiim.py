@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from engine.announce import Out, say
 from engine.ballot import candidates, execute, no_elimination, start_ballot
+from engine.conduct import MUTE_NEXT_DAY, REMOVED
 from engine.errors import IllegalTarget, NotYourTurn, WrongPhase
 from engine.events import EVERYONE, Event, to_seats
 from engine.flow import announce_speech, begin_speeches
@@ -23,6 +24,7 @@ from engine.state import GameState, Step, put
 BEST_MOVE = "fiim_best_move:"  # flag: "fiim_best_move:<victim>:<a>,<b>,<c>"
 _QUIET = "fiim_quiet:"  # flag: quiet rounds in a row
 _ALIVE = "fiim_alive:"  # flag: players at the table at the end of the previous day
+_VOTED_OUT = "fiim_day1_voted:"  # flag: players who left by day 1's vote (best_move = "mr")
 
 
 def _flag(s: GameState, prefix: str) -> str:
@@ -50,6 +52,7 @@ def fiim_morning(s: GameState, out: Out) -> bool:
     """F.9, F.10: the judge says only who left (never the role, never whether it was a miss). The victim
     of the first shooting night may first name his best move (D-FI13); then his minute of last words."""
     say(s, out, "day_breaks")
+    _lost_speech_today(s)
     if s.night == 1 and s.ruleset.intro_night:
         return False  # after the «договорка» nobody can have left
     killed = [x for x in s.last_night_victims if x in s.alive]
@@ -67,9 +70,20 @@ def fiim_morning(s: GameState, out: Out) -> bool:
     return begin_speeches(s, out, killed, "night_words", s.ruleset.timer("night_words"))
 
 
+def _lost_speech_today(s: GameState) -> None:
+    """D-FI12 ``mute_next_day``: a 3rd foul given by day costs the speech of the day after it."""
+    due = {int(f[len(MUTE_NEXT_DAY) :]) for f in s.flags if f.startswith(MUTE_NEXT_DAY)}
+    if due:
+        kept = frozenset(f for f in s.flags if not f.startswith(MUTE_NEXT_DAY))
+        put(s, flags=kept, no_speech=s.no_speech | (due & s.alive))
+
+
 def _best_move_due(s: GameState, gone_before: int) -> bool:
-    """D-FI13: [EF] grants it when at most one player left before the victim by any means (stricter than
-    [MR 8.17], which counts only the day-1 vote)."""
+    """D-FI13 ``best_move``: "ef" ([EF]) grants it when at most one player left before the victim by any
+    means; "mr" ([MR 8.17]) refuses it only when two or more left by the day-1 vote (a removal does not
+    count)."""
+    if s.ruleset.params.get("best_move") == "mr":
+        return int(_flag(s, _VOTED_OUT) or 0) <= 1
     return gone_before <= 1
 
 
@@ -201,6 +215,10 @@ def fiim_round_end(s: GameState, out: Out) -> bool:
     """F.11, D-FI14: a draw when nobody left the table during three rounds in a row (a round is a night
     and the day after it, night 0 with day 1 included; removals count as departures)."""
     limit = int(s.ruleset.params.get("quiet_rounds_draw", 3))
+    if s.day == 1:
+        # Night 0 has no shot: whoever left by now left by day 1's vote or by a removal.
+        removed = sum(1 for f in s.flags if f.startswith(REMOVED))
+        _set_flag(s, _VOTED_OUT, str(s.n_seats - len(s.alive) - removed))
     before = int(_flag(s, _ALIVE) or s.n_seats)
     quiet = int(_flag(s, _QUIET) or 0) + 1 if len(s.alive) == before else 0
     _set_flag(s, _ALIVE, str(len(s.alive)))

@@ -249,9 +249,16 @@ def _build(raw: dict[str, Any], source: str, selected: tuple[str, ...]) -> Rules
         if role.team and role.team not in teams:
             raise RulesetError(source, f"roles.{rid}.team", f"unknown team {role.team!r}")
     night = raw.get("night", {})
-    steps = tuple(_step(s, f"night.steps[{i}]", source, roles, teams) for i, s in enumerate(night["steps"]))
+    params = raw.get("params", {})
+    steps = tuple(
+        _step(s, f"night.steps[{i}]", source, roles, teams)
+        for i, s in enumerate(night["steps"])
+        if _wanted(s, params, f"night.steps[{i}]", source)
+    )
     intro = tuple(
-        _step(s, f"night.intro[{i}]", source, roles, teams) for i, s in enumerate(night.get("intro", []))
+        _step(s, f"night.intro[{i}]", source, roles, teams)
+        for i, s in enumerate(night.get("intro", []))
+        if _wanted(s, params, f"night.intro[{i}]", source)
     )
     step_ids = {s.id for s in steps}
     for rid, role in roles.items():
@@ -384,9 +391,23 @@ def _phases(
     return cycle, intro, loop, kinds
 
 
+def _wanted(s: dict[str, Any], params: Mapping[str, Any], key: str, source: str) -> bool:
+    """A step with ``when = "<param>"`` is played only while that key of [params] is true, one with
+    ``when = "!<param>"`` only while it is false: a club's choice that changes the night's steps stays one
+    key (FIIM D-FI4 ``night0_checks``: the zero night's acquaintance or checks)."""
+    when = str(s.get("when", ""))
+    if not when:
+        return True
+    name = when.removeprefix("!")
+    if name not in params:
+        raise RulesetError(source, f"{key}.when", f"no key {name!r} in [params]")
+    return bool(params[name]) != when.startswith("!")
+
+
 def _step(
     s: dict[str, Any], key: str, source: str, roles: Mapping[str, RoleDef], teams: Mapping[str, TeamDef]
 ) -> StepDef:
+    s = {k: v for k, v in s.items() if k != "when"}
     if bool(s.get("role")) == bool(s.get("team")):
         raise RulesetError(source, key, "a step names exactly one of role or team")
     if s.get("role") and s["role"] not in roles:

@@ -57,6 +57,7 @@ _STEP = {
     "from_night": int,
     "phase": str,
     "shows": str,
+    "when": str,
 }
 SCHEMA: dict[str, Any] = {
     "id!": str,

@@ -9,9 +9,10 @@ from engine import Act, Nominate, Pass, Propose, Vote, queries
 from engine.errors import IllegalCommand
 
 
-def test_night_zero_is_the_blacks_meeting_only() -> None:
+def test_night_zero_is_the_blacks_meeting_then_the_don_and_sheriff_are_woken() -> None:
     """F.4 / D-FI4: «the three blacks unmask and see each other — the only time in the game they open
-    eyes together»; «Exactly 1 minute»; «no kills, no checks»."""
+    eyes together»; «Exactly 1 minute»; «no kills, no checks»; «→ don woken 10 s, told nothing new … →
+    sheriff woken 10 s (acquaintance only) → Day 1»."""
     t = fiim()
     assert t.s.step.kind == "meet" and t.s.step.seconds == 60
     assert queries.awake(t.s) == set(BLACKS)
@@ -19,7 +20,9 @@ def test_night_zero_is_the_blacks_meeting_only() -> None:
     assert sorted(e.audience.seats for e in met) == [(1,), (2,), (3,)]
     assert all(e.data["roles"] == {"1": "don", "2": "mafioso", "3": "mafioso"} for e in met)
     new = t.until(lambda s: s.day == 1)
-    assert [e.data["step"] for e in new if e.type == "night_step"] == []
+    steps = [(e.data["step"], e.data["seconds"], e.phrase) for e in new if e.type == "night_step"]
+    assert steps == [("don_meets", 10, "fiim_don_meets"), ("sheriff_meets", 10, "fiim_sheriff_meets")]
+    assert [e.audience.seats for e in new if e.type == "awake"] == [(DON,), (SHERIFF,)]
     assert not [e for e in t.events if e.type in ("check", "killed", "proposal")]
     assert t.s.alive == frozenset(range(1, 11))
 
