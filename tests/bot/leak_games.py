@@ -5,8 +5,9 @@
 Simulated players act at random through what the bot shows them: the night's prompts in their DMs, the
 panel's «Пас», nomination selects and vote buttons; the moderator's `/mafia skip` moves on a step nobody
 closes. Everything the bot makes public is collected from the stand-in's request log: messages and their
-edits in the game's channel (the panel among them), thread names, nicknames. (The host's voice is off in
-these games; its TTS lines are the same rendered texts as the channel's, a test of their own checks that.)
+edits in the game's channel (the panel among them), thread names, nicknames, and every line the host
+speaks: the table's speaker is a recorder (``SpokenLines``) that keeps what text-to-speech would say, in
+words, at the moment it is asked to say it, without the audio (so no step waits for a voice).
 
 The oracle is the engine, replayed from the table's command log:
 
@@ -18,6 +19,7 @@ The oracle is the engine, replayed from the table's command log:
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import random
 from dataclasses import dataclass, field
@@ -27,6 +29,8 @@ from fakediscord import Club, FakeDiscord
 from game_driver import MEMBER_EDIT, TableDriver
 
 import engine
+from audio import numbers as numerals
+from audio import phrases
 from engine import queries
 from mafiabot.bot import MafiaBot
 from mafiabot.game.render import render
@@ -41,12 +45,35 @@ class Outcome:
     steps: int = 0
     over: bool = False
     public_outputs: int = 0
+    spoken: int = 0
     checks: int = 0
     leaks: list[str] = field(default_factory=list)
 
 
 def _components(message: Any) -> list[dict[str, Any]]:
     return [c for row in message.components for c in row["components"]]
+
+
+class SpokenLines:
+    """The host's voice without audio: each line the table asks it to say is rendered as the TTS engine
+    would get it (numbers in words) and kept with the request count at that moment."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.lines: list[tuple[int, str]] = []
+        self.queue = self
+
+    def say(self, phrase_id: str, params: dict[str, Any], names: Any) -> asyncio.Future[Any]:
+        self.lines.append((len(self.fake.calls), phrases.render(phrase_id, params, names=names)))
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        done.set_result(None)
+        return done
+
+    async def drain(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
 
 
 class RandomTable(TableDriver):
@@ -59,6 +86,13 @@ class RandomTable(TableDriver):
     ) -> None:
         super().__init__(fake, club, bot, club.players[:players])
         self.rng = rng
+        self.voice = SpokenLines(fake)
+        host_voice = bot.games.host_voice
+
+        async def join(table: Any) -> None:  # the host "speaks" in every game of this table
+            table.speaker = self.voice
+
+        host_voice.join = join  # type: ignore[method-assign]
         self.marks: list[tuple[int, frozenset[int]]] = []  # (request count, seats revealed) after each move
 
     async def _try(self, coro: Any) -> None:
@@ -149,17 +183,25 @@ def _secrets(s: engine.GameState, log: list[engine.Command], roles: list[str], s
         line = render(ev, lambda seat: "")
         if line is None or not line.text.strip():
             continue
-        (public if ev.audience.kind == "public" else private).add(line.text.strip())
+        texts = {line.text.strip()}
+        if ev.phrase:  # as the voice would say it: numbers in words
+            with contextlib.suppress(phrases.PhraseError):
+                texts.add(phrases.render(ev.phrase, line.params).strip())
+        (public if ev.audience.kind == "public" else private).update(texts)
     return private - public
 
 
 def _pairs(s: engine.GameState, seat: int) -> list[str]:
     role = s.ruleset.roles[s.role_of(seat)].display
+    word = numerals.cardinal(seat)
     return [
         f"№{seat} — {role}",
         f"№{seat} {role}",
         f"номер {seat} — {role.lower()}",
         f"номер {seat} — {role}",
+        f"номер {word} — {role.lower()}",
+        f"номер {word} — {role}",
+        f"номер {word}, {role.lower()}",
     ]
 
 
@@ -172,19 +214,26 @@ def check(d: RandomTable, outcome: Outcome) -> None:
     end = d.marks[-2][0] if s.over and len(d.marks) > 1 else len(d.fake.calls)
     revealed_at: list[tuple[int, frozenset[int]]] = d.marks
     mark = 0
-    for index, call in enumerate(d.fake.calls[:end]):
+    spoken: dict[int, list[str]] = {}
+    for at, line in d.voice.lines:
+        if at < end:
+            spoken.setdefault(at, []).append(line)
+    for index, call in enumerate([*d.fake.calls[:end], None]):
         while mark < len(revealed_at) - 1 and revealed_at[mark][0] <= index:
             mark += 1
         revealed = revealed_at[mark][1] if revealed_at else frozenset()
-        body = call.json if isinstance(call.json, dict) else {}
         texts = []
-        if call.params.get("channel_id") == text_id and "/messages" in call.route and body.get("content"):
-            texts.append(str(body["content"]))
-        if call.route == MEMBER_EDIT and body.get("nick"):
-            texts.append(str(body["nick"]))
-        if "/threads" in call.route and body.get("name"):
-            texts.append(str(body["name"]))
-        for text in texts:
+        if call is not None:
+            body = call.json if isinstance(call.json, dict) else {}
+            if call.params.get("channel_id") == text_id and "/messages" in call.route and body.get("content"):
+                texts.append(str(body["content"]))
+            if call.route == MEMBER_EDIT and body.get("nick"):
+                texts.append(str(body["nick"]))
+            if "/threads" in call.route and body.get("name"):
+                texts.append(str(body["name"]))
+        said = spoken.pop(index, [])
+        outcome.spoken += len(said)
+        for text in texts + said:
             outcome.public_outputs += 1
             for secret in secrets:
                 outcome.checks += 1

@@ -27,9 +27,9 @@ async def test_random_games_leak_nothing(
     o = outcome
     print(
         f"LEAK {preset} seed {o.seed}: over={o.over} steps={o.steps} public={o.public_outputs} "
-        f"checks={o.checks} leaks={len(o.leaks)}"
+        f"spoken={o.spoken} checks={o.checks} leaks={len(o.leaks)}"
     )
-    assert outcome.public_outputs > 20 and outcome.checks > 0
+    assert outcome.public_outputs > 20 and outcome.checks > 0 and outcome.spoken > 5
     assert outcome.leaks == [], outcome.leaks[:5]
 
 
@@ -44,8 +44,12 @@ async def test_the_oracle_sees_a_leak(bot: MafiaBot, fake: FakeDiscord, club: Cl
     await d.table.channel.send(f"(утечка) {card}")  # type: ignore[union-attr]
     role = d.state.ruleset.roles[d.state.role_of(2)].display
     await d.table.channel.send(f"Говорят, №2 — {role}")  # type: ignore[union-attr]
+    d.voice.lines.append(
+        (len(fake.calls) - 1, f"Игрок номер три — {d.state.ruleset.roles[d.state.role_of(3)].display}")
+    )
     d.marks.append((len(fake.calls), frozenset(d.state.revealed)))
     outcome = Outcome("city", 1)
     check(d, outcome)
     assert any("private line" in leak for leak in outcome.leaks), outcome.leaks
     assert any("hidden role of seat 2" in leak for leak in outcome.leaks), outcome.leaks
+    assert any("hidden role of seat 3" in leak for leak in outcome.leaks), outcome.leaks  # said aloud
