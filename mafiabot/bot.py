@@ -39,6 +39,7 @@ DEFAULT_COGS: tuple[str, ...] = (
     "mafiabot.cogs.voice_settings",
     "mafiabot.cogs.conduct",
     "mafiabot.cogs.ratings",
+    "mafiabot.cogs.judge",
 )
 
 

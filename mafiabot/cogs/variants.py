@@ -10,7 +10,7 @@ import discord
 from discord.ext import commands
 
 from engine import queries
-from engine.commands import Act, AskNominees, Permit, Vote
+from engine.commands import Act, AskNominees, Permit, Vote, Withdraw
 from mafiabot.bot import MafiaBot
 from mafiabot.cogs._play import first_int, require_seat, submit
 from mafiabot.game import preset_controls
@@ -44,6 +44,13 @@ async def nominees(i: discord.Interaction[Any], t: Table, serial: int, arg: str,
         listed = ", ".join(f"№{x}" for x in queries.nominees(t.session.state))
         ok = f"Выставлены: {listed}." if listed else "Никто не выставлен."
         await submit(i, t, AskNominees(seat=seat), serial, ok)
+
+
+async def withdraw(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v: list[str]) -> None:
+    """FIIM D-FI8: «Я отзываю игрока № …» in one's own minute."""
+    seat = await require_seat(i, t)
+    if seat is not None:
+        await submit(i, t, Withdraw(seat=seat), serial, "Вы отозвали свою кандидатуру.")
 
 
 async def lift(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v: list[str]) -> None:
@@ -131,6 +138,7 @@ class VariantsCog(commands.Cog, name="Variants"):
                 "permit": permit,
                 "forbid": forbid,
                 "nominees": nominees,
+                "withdraw": withdraw,
                 "lift": lift,
                 "ability": ability,
                 "acquit": acquit,

@@ -48,12 +48,15 @@ PRIVATE_STEPS = ("acquittal", "court", "court_choice", "best_move")
 
 
 def _speech_controls(session: GameSession) -> Items:
-    """City: «Разрешаю N / Запрещаю N» and «Кто выставлен?» during one's own minute."""
+    """City: «Разрешаю N / Запрещаю N» and «Кто выставлен?» during one's own minute; fiim: «Отозвать»."""
     s = session.state
     step = s.step
     if s.phase != "day" or step.kind != "speech" or step.round != "day" or s.over:
         return []
     items: Items = []
+    if s.ruleset.params.get("withdraw") == "explicit" and any(by == step.seat for by, _ in s.nominations):
+        # FIIM D-FI8: the speaker takes his nomination back in his own minute («Отозвано»).
+        items.append(button(session, "withdraw", "Отозвать кандидатуру", discord.ButtonStyle.secondary))
     if s.ruleset.phrase("nominees_list"):
         items.append(button(session, "nominees", "Кто выставлен?", discord.ButtonStyle.secondary))
     if s.ruleset.params.get("speech_permissions"):

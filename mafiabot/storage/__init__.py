@@ -15,6 +15,7 @@ from mafiabot.ratings import EloConfig, PointsRules
 from mafiabot.storage.base import Clock, NotFound, StorageError, utc_now
 from mafiabot.storage.conduct import ConductMixin
 from mafiabot.storage.games import SeatAssignment, SeatResult
+from mafiabot.storage.judging import JudgingMixin
 from mafiabot.storage.ledger import LedgerMixin
 from mafiabot.storage.migrate import DEFAULT_URL, make_engine, upgrade
 from mafiabot.storage.models import (
@@ -33,7 +34,7 @@ from mafiabot.storage.models import (
 from mafiabot.storage.reports import Board, BoardRow, GameRecord, GameSummary, Profile, ReportsMixin, Tally
 
 
-class Storage(ConductMixin, ReportsMixin, LedgerMixin):
+class Storage(ConductMixin, ReportsMixin, LedgerMixin, JudgingMixin):
     """The bot's one entry point to the database."""
 
     def __init__(

@@ -232,3 +232,65 @@ class GuildSettings(SQLModel, table=True):
     volume: float = 1.0
     audio_enabled: bool = True
     ruleset_defaults: dict[str, Any] = _json(dict)
+
+
+class JudgeAward(SQLModel, table=True):
+    """The judge's extra points («доп. баллы», FIIM.md F.14, D-FI15) to one seat of a game, with why."""
+
+    __tablename__ = "judge_awards"
+    __table_args__ = (sa.Index("ix_judge_awards_game", "game_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id")
+    seat: int
+    points: float
+    reason: str = Field(sa_type=sa.String(200))
+    given_by: int = _snowflake()
+    given_at: datetime = _time()
+
+
+class GameProtocol(SQLModel, table=True):
+    """A finished game's protocol as its judge confirmed and the bot signed it (mafiabot.game.protocol)."""
+
+    __tablename__ = "game_protocols"
+
+    game_id: int = Field(foreign_key="games.id", primary_key=True, sa_column_kwargs={"autoincrement": False})
+    confirmed_by: int = _snowflake()
+    confirmed_at: datetime = _time()
+    sha256: str = Field(sa_type=sa.String(64))
+    signed: dict[str, Any] = _json(dict)
+
+
+class SigningKey(SQLModel, table=True):
+    """The bot's protocol key (an Ed25519 seed), made at its first signature when none is configured."""
+
+    __tablename__ = "signing_keys"
+
+    id: int | None = Field(default=None, primary_key=True)
+    seed: str = Field(sa_type=sa.String(64))
+    created_at: datetime = _time()
+
+
+class Tournament(SQLModel, table=True):
+    """A series of games on one server with one table of points (issue 19, «Tournament mode»)."""
+
+    __tablename__ = "tournaments"
+    __table_args__ = (sa.Index("ix_tournaments_guild", "guild_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _snowflake()
+    name: str = Field(sa_type=sa.String(100))
+    judge_id: int = _snowflake()
+    scoring: str = Field(sa_type=sa.String(40))
+    created_at: datetime = _time()
+    closed_at: datetime | None = _time(nullable=True)
+
+
+class TournamentGame(SQLModel, table=True):
+    """A confirmed game of a tournament, in the order the judge confirmed them."""
+
+    __tablename__ = "tournament_games"
+
+    tournament_id: int = Field(foreign_key="tournaments.id", primary_key=True)
+    game_id: int = Field(foreign_key="games.id", primary_key=True)
+    position: int

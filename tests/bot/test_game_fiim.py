@@ -72,3 +72,40 @@ async def test_fiim_blacks_meet_once_in_private_then_each_picks_alone(
         -5:
     ]
     assert d.state.step.kind == "speech" and d.state.step.round == "night_words"
+
+
+async def test_fiim_night_zero_wakes_the_don_and_the_sheriff_and_a_nomination_is_withdrawn(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """D-FI4: after the meeting the don and then the sheriff are woken (10 s each, no check); D-FI8: the
+    speaker withdraws his nomination from the panel in his own minute («Отозвано»), then nominates again."""
+    fake.rate_limits.set(MEMBER_EDIT, 200, 1)
+    d = TableDriver(fake, club, bot, club.players[:10])
+    await d.start("fiim")
+    await d.skip_step()  # the meeting
+    assert (d.state.step.night_step, d.state.step.seconds) == ("don_meets", 10)
+    await d.skip_step()
+    assert (d.state.step.night_step, d.state.step.seconds) == ("sheriff_meets", 10)
+    await d.skip_step()
+    assert d.state.phase == "day"
+    for _ in range(5):
+        if d.state.step.kind == "speech" and d.state.step.round == "day":
+            break
+        await d.skip_step()
+    speaker = d.member(d.state.step.seat)
+    assert not any(b["label"] == "Отозвать кандидатуру" for b in d.panel().buttons())
+    select = next(c for row in d.panel().components for c in row["components"] if c["type"] == 3)
+    await fake.select(speaker, d.panel(), select["custom_id"], ["5"])
+    await d.settled()
+    assert d.state.nominations == ((d.state.step.seat, 5),)
+    other = d.member(d.state.step.seat % 10 + 1)
+    refused = await d.click_panel(other, "Отозвать кандидатуру")
+    assert refused.ephemeral and d.state.nominations  # not his minute: nothing changes
+    taken = await d.click_panel(speaker, "Отозвать кандидатуру")
+    assert taken.ephemeral and taken.content == "Вы отозвали свою кандидатуру."
+    assert d.state.nominations == ()
+    assert any("Игрок номер 5 отозван с голосования." in t for t in d.public_texts()), d.public_texts()[-3:]
+    select = next(c for row in d.panel().components for c in row["components"] if c["type"] == 3)
+    await fake.select(speaker, d.panel(), select["custom_id"], ["6"])
+    await d.settled()
+    assert d.state.nominations == ((d.state.step.seat, 6),)

@@ -23,7 +23,14 @@ TABLES = {
     "pending_unmutes",
     "guild_settings",
     "voice_mutes",
+    "judge_awards",
+    "game_protocols",
+    "signing_keys",
+    "tournaments",
+    "tournament_games",
 }
+JUDGING = {"judge_awards", "game_protocols", "signing_keys", "tournaments", "tournament_games"}
+HEAD = "0004_judging"
 
 
 def table_names(url: str) -> set[str]:
@@ -37,10 +44,10 @@ def table_names(url: str) -> set[str]:
 def test_empty_database_to_head(scratch_url: str) -> None:
     assert current_revision(scratch_url) is None
     upgrade(scratch_url)
-    assert current_revision(scratch_url) == head_revision() == "0003"
+    assert current_revision(scratch_url) == head_revision() == HEAD
     assert table_names(scratch_url) == TABLES
     upgrade(scratch_url)  # a second start changes nothing
-    assert current_revision(scratch_url) == "0003"
+    assert current_revision(scratch_url) == HEAD
 
 
 def test_models_and_migrations_agree(scratch_url: str) -> None:
@@ -51,7 +58,7 @@ def test_models_and_migrations_agree(scratch_url: str) -> None:
 
 def test_upgrade_from_previous_revision_keeps_data(scratch_url: str) -> None:
     upgrade(scratch_url, "0001")
-    assert table_names(scratch_url) == TABLES - {"pending_unmutes", "guild_settings", "voice_mutes"}
+    assert table_names(scratch_url) == TABLES - {"pending_unmutes", "guild_settings", "voice_mutes"} - JUDGING
     engine = make_engine(scratch_url)
     started = datetime(2026, 1, 5, 19, 0)
     with engine.begin() as connection:
@@ -90,7 +97,7 @@ def test_upgrade_from_previous_revision_keeps_data(scratch_url: str) -> None:
 
     storage = Storage.open(scratch_url)  # the bot's start: migrates to head
     try:
-        assert current_revision(scratch_url) == "0003"
+        assert current_revision(scratch_url) == HEAD
         [game] = storage.running_games()
         assert (game.id, game.guild_id, game.options, game.seed) == (1, GUILD, {"night": 30}, 42)
         assert game.timers == {}  # filled by the new column's default

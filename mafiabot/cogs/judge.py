@@ -1,0 +1,314 @@
+"""The judge's controls beyond the moderator's (issue 19): colours left on record, extra points, the
+confirmation of a result with its signed protocol (mafiabot.game.protocol), and tournaments — a series of
+confirmed games on one server with a table of points (FIIM.md F.14).
+
+Who is the judge: whoever may moderate the game (its creator, a member who manages the server, the
+server's host role; he also pauses, gives fouls and removes players with /mafia pause, foul, conduct) and
+the judge named for the server's open tournament. Extra points and the confirmation are for a game that
+ended by the rules, so they never say anything before the roles are shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engine
+from engine.kinds import fiim_scoring
+from engine.record import play_record
+from mafiabot.bot import MafiaBot
+from mafiabot.cogs._conduct_parts import is_moderator, table_here
+from mafiabot.errors import UserFacingError
+from mafiabot.game import protocol
+from mafiabot.game.records import stored_game_record
+from mafiabot.game.service import GameService
+from mafiabot.storage import Storage, StorageError
+
+_COLOURS = {"ч": "black", "к": "red", "b": "black", "r": "red"}
+
+
+def parse_colours(text: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """«3ч 5к» (or «3b 5r»): seats with «ч» for black, «к» for red."""
+    targets, colours = [], []
+    for part in text.replace(",", " ").split():
+        number, mark = part[:-1], part[-1:].lower()
+        if not number.isdigit() or mark not in _COLOURS:
+            raise UserFacingError(f"Не понимаю «{part}»: пишите номер и цвет, например «3ч 5к».")
+        targets.append(int(number))
+        colours.append(_COLOURS[mark])
+    if not targets:
+        raise UserFacingError("Назовите хотя бы одного игрока, например «3ч».")
+    return tuple(targets), tuple(colours)
+
+
+def _text(table: list[fiim_scoring.Standing], name: str) -> str:
+    lines = [f"**Турнир «{name}»**", "```", "№  игрок                игры  поб.  итого  (ЛХ, доп., штр.)"]
+    for place, row in enumerate(table, 1):
+        lines.append(
+            f"{place:<3}{row.player[:20]:<21}{row.games:>4}{row.wins:>6}{row.total:>7.2f}"
+            f"  ({row.best_move:g}, {row.extra:g}, {row.penalty:g})"
+        )
+    lines.append("```")
+    return "\n".join(lines) if table else f"**Турнир «{name}»**: подтверждённых игр пока нет."
+
+
+class JudgeCog(commands.Cog, name="Judge"):
+    def __init__(self, bot: MafiaBot) -> None:
+        self.bot = bot
+
+    @property
+    def games(self) -> GameService:
+        return self.bot.games
+
+    @property
+    def storage(self) -> Storage:
+        storage = self.games.storage
+        if storage is None:
+            raise UserFacingError("База данных недоступна: судейские записи сейчас не сохранить.")
+        return storage
+
+    async def _judge(self, interaction: discord.Interaction[Any]) -> discord.Member:
+        member = interaction.user
+        if not isinstance(member, discord.Member):
+            raise UserFacingError("Эта команда работает только на сервере.")
+        table = next(
+            (
+                t
+                for t in self.games.tables.values()
+                if getattr(t.channel, "id", None) == interaction.channel_id
+            ),
+            None,
+        )
+        if await is_moderator(member, self.games, table):
+            return member
+        open_one = await asyncio.to_thread(self.storage.open_tournament, member.guild.id)
+        if open_one is not None and open_one.judge_id == member.id:
+            return member
+        raise UserFacingError(
+            "Это может сделать судья: тот, кто начал игру, ведущий с ролью ведущего или судья турнира."
+        )
+
+    async def _finished_game(self, interaction: discord.Interaction[Any], game_id: int | None) -> Any:
+        """The game meant: ``game_id`` of this server, or the last game of this channel that ended."""
+        storage = self.storage
+        guild_id = interaction.guild_id or 0
+        if game_id is None:
+            game = await asyncio.to_thread(storage.last_finished_game, guild_id, interaction.channel_id or 0)
+            if game is None:
+                raise UserFacingError("В этом канале нет законченной игры.")
+            game_id = game.id
+        record = await asyncio.to_thread(storage.game_record, int(game_id or 0))
+        if record.game.guild_id != guild_id:
+            raise UserFacingError(f"Игры #{game_id} на этом сервере нет.")
+        if record.game.status != "finished":
+            raise UserFacingError(f"Игра #{game_id} не окончена по правилам: её результат не подтверждают.")
+        return record
+
+    def _names(self, interaction: discord.Interaction[Any], record: Any) -> dict[int, str]:
+        guild = interaction.guild
+        names = {}
+        for p in record.participants:
+            member = guild.get_member(p.user_id) if guild else None
+            names[p.seat] = member.display_name if member else str(p.user_id)
+        return names
+
+    judge = app_commands.Group(
+        name="judge", description="Судья: цвета под протокол, доп. баллы, подтверждение"
+    )
+
+    @judge.command(name="record", description="Записать цвета, которые говорящий оставил под протокол")
+    @app_commands.describe(colours="Номера и цвета: «3ч 5к» (ч — чёрный, к — красный)")
+    async def record(self, interaction: discord.Interaction[MafiaBot], colours: str) -> None:
+        await self._judge(interaction)
+        table = table_here(self.games, interaction)
+        targets, marks = parse_colours(colours)
+        speaker = table.session.state.step.seat
+        await self.games.submit(table, engine.OnRecord(seat=speaker, targets=targets, colours=marks))
+        await interaction.response.send_message(
+            f"Записано под протокол от игрока №{speaker}.", ephemeral=True
+        )
+
+    @judge.command(name="points", description="Дополнительные баллы игроку законченной игры")
+    @app_commands.describe(
+        seat="Номер игрока",
+        points="Баллы (например 0.3 или -0.25)",
+        reason="За что",
+        game_id="Номер игры (по умолчанию — последняя в этом канале)",
+    )
+    async def points(
+        self,
+        interaction: discord.Interaction[MafiaBot],
+        seat: app_commands.Range[int, 1, 20],
+        points: float,
+        reason: str,
+        game_id: int | None = None,
+    ) -> None:
+        member = await self._judge(interaction)
+        record = await self._finished_game(interaction, game_id)
+        gid = int(record.game.id)
+        ruleset = engine.load_ruleset(
+            record.game.ruleset_id, [o for o, on in (record.game.options or {}).items() if on]
+        )
+        profiles = ruleset.params.get("scoring_profiles")
+        if not profiles:
+            raise UserFacingError(
+                "В этих правилах нет дополнительных баллов (они есть в «Спортивной мафии»)."
+            )
+        if not 1 <= seat <= len(record.participants):
+            raise UserFacingError(f"За столом нет места №{seat}.")
+        profile = profiles[str(ruleset.params.get("scoring", ""))]
+        if await asyncio.to_thread(self.storage.protocol, gid) is not None:
+            raise UserFacingError(
+                f"Результат игры #{gid} уже подтверждён: баллы не записаны, они окончательны."
+            )
+        given = await asyncio.to_thread(self.storage.awards, gid)
+        total = round(sum(a.points for a in given if a.seat == seat) + points, 4)
+        try:
+            fiim_scoring.check_extra(points, profile)
+            fiim_scoring.check_extra(total, profile)
+        except engine.IllegalCommand as exc:
+            raise UserFacingError(str(exc)) from None
+        try:
+            await asyncio.to_thread(
+                self.storage.add_award, gid, seat=seat, points=points, reason=reason, by=member.id
+            )
+        except StorageError:  # confirmed meanwhile: a signed protocol's points are final
+            raise UserFacingError(f"Результат игры #{gid} уже подтверждён: баллы не записаны.") from None
+        await interaction.response.send_message(
+            f"Игра #{gid}: игроку №{seat} {points:+g} ({reason}); всего доп. баллов у него {total:+g}.",
+            ephemeral=True,
+        )
+
+    @judge.command(name="confirm", description="Подтвердить результат игры: подписанный протокол")
+    @app_commands.describe(game_id="Номер игры (по умолчанию — последняя в этом канале)")
+    async def confirm(self, interaction: discord.Interaction[MafiaBot], game_id: int | None = None) -> None:
+        member = await self._judge(interaction)
+        record = await self._finished_game(interaction, game_id)
+        gid = int(record.game.id)
+        storage = self.storage
+        if await asyncio.to_thread(storage.protocol, gid) is not None:
+            raise UserFacingError(f"Результат игры #{gid} уже подтверждён.")
+        names = self._names(interaction, record)
+        game_file = stored_game_record(record, names)
+        awards = [
+            protocol.Award(seat=a.seat, points=a.points, reason=a.reason, by=str(a.given_by))
+            for a in await asyncio.to_thread(storage.awards, gid)
+        ]
+        at = storage.clock().isoformat()
+        body = await asyncio.to_thread(
+            protocol.build, game_file, awards, game_id=gid, confirmed_by=str(member.id), confirmed_at=at
+        )
+        seed = await asyncio.to_thread(storage.protocol_key, None, protocol.new_key)
+        signed = protocol.sign(body, seed)
+        scored = bool(play_record(game_file).ruleset.params.get("scoring_profiles"))
+        await asyncio.to_thread(
+            storage.save_protocol,
+            gid,
+            by=member.id,
+            sha256=signed["sha256"],
+            signed=signed,
+            tournament=scored,
+        )
+        data = json.dumps(signed, ensure_ascii=False, indent=1).encode("utf-8")
+        file = discord.File(io.BytesIO(data), filename=f"mafia-protocol-{gid}.json")
+        lines = [f"Судья {member.display_name} подтвердил результат игры #{gid}."]
+        for row in body["points"]:
+            if "won" in row:
+                lines.append(f"№{row['seat']} {names.get(row['seat'], '')}: {row['total']:g}")
+        lines.append(f"SHA-256 протокола: `{signed['sha256']}`")
+        await interaction.response.send_message(
+            "\n".join(lines)[:2000], file=file, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @judge.command(name="key", description="Открытый ключ, которым бот подписывает протоколы")
+    async def key(self, interaction: discord.Interaction[MafiaBot]) -> None:
+        seed = await asyncio.to_thread(self.storage.protocol_key, None, protocol.new_key)
+        await interaction.response.send_message(
+            f"Ключ протоколов (Ed25519): `{protocol.public_key(seed)}`\n"
+            "Проверка файла: `python -m mafiabot.game.protocol ФАЙЛ --key КЛЮЧ`.",
+            ephemeral=True,
+        )
+
+    # -- tournaments -------------------------------------------------------------------------------
+
+    tournament = app_commands.Group(name="tournament", description="Турнир: серия игр с общей таблицей очков")
+
+    @tournament.command(name="start", description="Открыть турнир на этом сервере")
+    @app_commands.describe(name="Название", judge="Судья турнира (по умолчанию — вы)")
+    async def start(
+        self, interaction: discord.Interaction[MafiaBot], name: str, judge: discord.Member | None = None
+    ) -> None:
+        member = interaction.user
+        if not isinstance(member, discord.Member) or not await is_moderator(member, self.games):
+            raise UserFacingError(
+                "Турнир открывает тот, кто управляет сервером, или ведущий с ролью ведущего."
+            )
+        chosen = judge or member
+        open_one = await asyncio.to_thread(self.storage.open_tournament, member.guild.id)
+        if open_one is not None:
+            raise UserFacingError(
+                f"На сервере уже идёт турнир «{open_one.name}»: сначала /mafia tournament end."
+            )
+        try:
+            row = await asyncio.to_thread(
+                self.storage.start_tournament,
+                member.guild.id,
+                name=name,
+                judge_id=chosen.id,
+                scoring="fiim_mr19",
+            )
+        except StorageError:
+            raise UserFacingError("Турнир не открыт: на сервере уже идёт другой.") from None
+        await interaction.response.send_message(
+            f"Открыт турнир «{row.name}». Судья: {chosen.display_name}. Каждая игра «Спортивной мафии», "
+            "результат которой судья подтвердит (/mafia judge confirm), входит в таблицу.",
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def _tournament(self, interaction: discord.Interaction[Any]) -> Any:
+        guild_id = interaction.guild_id or 0
+        found = await asyncio.to_thread(self.storage.open_tournament, guild_id)
+        if found is None:
+            every = await asyncio.to_thread(self.storage.tournaments, guild_id)
+            if not every:
+                raise UserFacingError("На этом сервере турниров ещё не было (/mafia tournament start).")
+            found = every[-1]
+        return found
+
+    async def _table(self, interaction: discord.Interaction[Any]) -> tuple[Any, list[fiim_scoring.Standing]]:
+        row = await self._tournament(interaction)
+        protocols = await asyncio.to_thread(self.storage.tournament_protocols, row.id)
+        bodies = [p.signed["protocol"] for p in protocols]
+        return row, await asyncio.to_thread(protocol.tournament_table, bodies, row.scoring)
+
+    @tournament.command(name="table", description="Таблица турнира (и CSV)")
+    async def table(self, interaction: discord.Interaction[MafiaBot]) -> None:
+        row, standings = await self._table(interaction)
+        csv = fiim_scoring.standings_csv(standings).encode("utf-8")
+        file = discord.File(io.BytesIO(csv), filename=f"tournament-{row.id}.csv")
+        await interaction.response.send_message(
+            _text(standings, row.name)[:2000], file=file, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @tournament.command(name="end", description="Закрыть турнир: таблица остаётся итоговой")
+    async def end(self, interaction: discord.Interaction[MafiaBot]) -> None:
+        await self._judge(interaction)
+        row = await asyncio.to_thread(self.storage.open_tournament, interaction.guild_id or 0)
+        if row is None:
+            raise UserFacingError("Открытого турнира нет.")
+        await asyncio.to_thread(self.storage.close_tournament, int(row.id or 0))
+        _, standings = await self._table(interaction)
+        await interaction.response.send_message(
+            "Турнир закрыт.\n" + _text(standings, row.name)[:1900],
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+
+async def setup(bot: MafiaBot) -> None:
+    await bot.add_cog(JudgeCog(bot))
