@@ -15,7 +15,7 @@ from engine.conduct import give_foul
 from engine.errors import AlreadyActed, DeadPlayer, IllegalCommand, IllegalTarget, NotYourTurn, WrongPhase
 from engine.events import EVERYONE, Event, to_seats
 from engine.flow import announce_speech, next_day_step
-from engine.outcome import check_win, eliminate
+from engine.outcome import announce_decided, check_win, eliminate
 from engine.registry import STEP_KINDS, TALLIES, TIE_CHAINS, tally, tie_chain
 from engine.state import GameState, Step, put, put_step
 
@@ -207,6 +207,7 @@ def condemn(s: GameState, seat: int, out: Out) -> None:
 def execute(s: GameState, seat: int, out: Out) -> None:
     eliminate(s, seat, "executed", out, reveal=s.ruleset.reveal_on_vote)
     if s.ruleset.timer("farewell") > 0 and not s.over:
+        announce_decided(s, out)  # issue 13: the result first, then the farewell
         s.__dict__.update(
             step=Step("speech", seat=seat, round="farewell", seconds=s.ruleset.timer("farewell"))
         )

@@ -64,7 +64,11 @@ def describe(ev: Event, names: dict[int, str]) -> str | None:
         return f"Голоса разделились поровну: {', '.join(map(str, d['seats']))}."
     if t == "maniac_answer":
         return "Маньяк играет за мирных жителей." if d.get("yes") else "Маньяк промолчал."
+    if t == "result_decided":
+        return "Ничья." if d.get("draw") else f"Победа: {', '.join(d['winners'])}."
     if t == "game_over":
+        if d.get("announced"):
+            return None  # told when it was decided (result_decided)
         return "Ничья." if d.get("draw") else f"Победа: {', '.join(d['winners'])}."
     if t == "roles_revealed":
         return "Роли: " + "; ".join(f"№{r['seat']} {r['role']}" for r in d["roles"])

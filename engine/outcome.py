@@ -106,9 +106,40 @@ def _wakes_first(s: GameState, team: str, other: str) -> bool:
     return order.index(teams[team].kill_step) < order.index(teams[other].kill_step)
 
 
+DECIDED = "decided:"  # flag: the result told before the last word ("decided:town", "decided:" a draw)
+
+
+def announce_decided(s: GameState, out: Out) -> None:
+    """Issue 13 (FIIM D-FI14, city, simple): a player voted or shot out who still has his last word does
+    not keep the result waiting — it is told when the rules decide it, then his words follow and the game
+    ends after them with that result (a removal in that minute changes nothing)."""
+    if any(f.startswith(DECIDED) for f in s.flags):
+        return
+    verdict = WIN_CHECKS[s.ruleset.win_check](s)
+    if verdict is None or verdict == "ask_maniac":
+        return
+    winners = tuple(verdict)
+    put(s, flags=s.flags | {DECIDED + ",".join(winners)})
+    out.append(_result_event(s, winners, "result_decided"))
+
+
+def _result_event(s: GameState, winners: tuple[str, ...], kind: str) -> Event:
+    if not winners:
+        return Event(kind, EVERYONE, {"winners": [], "draw": True}, s.ruleset.phrase("draw"))
+    params: dict[str, Any] = {}
+    loners = [x for x in s.living() if s.ruleset.roles[s.role_of(x)].side == "solo"]
+    if winners == ("solo",) and len(loners) == 1:  # «Победил одиночка — {role}!»
+        params = {"seat": loners[0], "role": s.ruleset.roles[s.role_of(loners[0])].display}
+    return Event(kind, EVERYONE, {"winners": list(winners)}, s.ruleset.phrase(f"win_{winners[0]}"), params)
+
+
 def check_win(s: GameState, out: Out) -> bool:
     """Evaluate the preset's win check (D-G7). True when the game stopped (over, or a question asked)."""
     if s.phase == "over":
+        return True
+    decided = next((f[len(DECIDED) :] for f in s.flags if f.startswith(DECIDED)), None)
+    if decided is not None:
+        finish(s, out, tuple(x for x in decided.split(",") if x), announced=True)
         return True
     verdict = WIN_CHECKS[s.ruleset.win_check](s)
     if verdict is None:
@@ -124,18 +155,14 @@ def check_win(s: GameState, out: Out) -> bool:
     return True
 
 
-def finish(s: GameState, out: Out, winners: tuple[str, ...]) -> None:
-    draw = not winners
-    put(s, phase="over", winners=winners, draw=draw, step=Step("over"), agenda=())
-    if draw:
-        out.append(Event("game_over", EVERYONE, {"winners": [], "draw": True}, s.ruleset.phrase("draw")))
-    else:
-        key = f"win_{winners[0]}"
-        params: dict[str, Any] = {}
-        loners = [x for x in s.living() if s.ruleset.roles[s.role_of(x)].side == "solo"]
-        if winners == ("solo",) and len(loners) == 1:  # «Победил одиночка — {role}!»
-            params = {"seat": loners[0], "role": s.ruleset.roles[s.role_of(loners[0])].display}
-        out.append(Event("game_over", EVERYONE, {"winners": list(winners)}, s.ruleset.phrase(key), params))
+def finish(s: GameState, out: Out, winners: tuple[str, ...], announced: bool = False) -> None:
+    """The end. ``announced``: the result was told before the last word (announce_decided), so the end
+    does not say it again."""
+    ended = _result_event(s, winners, "game_over")
+    put(s, phase="over", winners=winners, draw=not winners, step=Step("over"), agenda=())
+    if announced:
+        ended = Event("game_over", EVERYONE, {**ended.data, "announced": True})
+    out.append(ended)
     for hook in GAME_OVER_HOOKS:
         hook(s, out)
     roles = [{"seat": i + 1, "role": s.ruleset.roles[r].display, "role_id": r} for i, r in enumerate(s.roles)]

@@ -14,7 +14,7 @@ from engine.errors import AlreadyActed, DeadPlayer, NotYourTurn, WrongPhase
 from engine.events import EVERYONE, Event
 from engine.flow import announce_speech, begin_speeches, next_day_step
 from engine.kinds.city import MISSED, has_mark
-from engine.outcome import check_win, eliminate
+from engine.outcome import announce_decided, check_win, eliminate
 from engine.registry import day_step, step_kind, tie_chain
 from engine.state import GameState, Step, put
 
@@ -207,6 +207,7 @@ class LiftVote:
         )
         for seat in leaving:
             eliminate(s, seat, "executed", out, reveal=s.ruleset.reveal_on_vote)
+        announce_decided(s, out)  # issue 13: the result first, then the farewells
         step = Step(
             "speech",
             seat=leaving[0],

@@ -17,7 +17,7 @@ from engine.errors import IllegalTarget, NotYourTurn, WrongPhase
 from engine.events import EVERYONE, Event, to_seats
 from engine.flow import announce_speech, begin_speeches
 from engine.kinds.city import shot_night
-from engine.outcome import check_win, eliminate, finish
+from engine.outcome import announce_decided, check_win, eliminate, finish
 from engine.registry import day_step, step_kind, tie_chain
 from engine.state import GameState, Step, put
 
@@ -62,6 +62,7 @@ def fiim_morning(s: GameState, out: Out) -> bool:
     if not killed:
         say(s, out, "nobody_killed")
         return False
+    announce_decided(s, out)  # D-FI14: the result is fixed at the kill, told before his last word
     if len(killed) == 1 and shot_night(s) == 1 and _best_move_due(s, gone_before):
         victim = killed[0]
         put(s, step=Step("best_move", seat=victim, seconds=s.ruleset.timer("best_move")))

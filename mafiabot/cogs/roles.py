@@ -67,6 +67,13 @@ propose = player_action(
         f"Ваш выбор: №{first_int(values)}.",
     )
 )
+# City D-C10: a member's pick while the don lives is a proposal to him (issue 13).
+suggest = player_action(
+    lambda seat, arg, values: (
+        Propose(seat=seat, target=first_int(values)),
+        f"Вы предложили дону игрока №{first_int(values)}. Решает дон.",
+    )
+)
 skip = player_action(lambda seat, arg, values: (Skip(seat=seat), "Вы пропустили ход."))
 _yes = player_action(lambda seat, arg, values: (Answer(seat=seat, yes=True), "Ответ принят."))
 _no = player_action(lambda seat, arg, values: (Answer(seat=seat, yes=False), "Ответ принят."))
@@ -86,6 +93,7 @@ class RolesCog(commands.Cog, name="Roles"):
                 "turn": my_turn,
                 "act": act,
                 "propose": propose,
+                "suggest": suggest,
                 "skip": skip,
                 "yes": _yes,
                 "no": _no,

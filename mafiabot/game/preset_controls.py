@@ -152,14 +152,26 @@ def _night_prompt(session: GameSession, seat: int) -> tuple[str, Items] | None:
 
 
 def _designation(session: GameSession, seat: int, targets: list[int]) -> tuple[str, Items] | None:
-    """City D-C10: the don's pick is the mafia's target; he is told so."""
+    """City D-C10: the don's pick is the mafia's target; he is told so. While he lives, the others' picks
+    are only proposals to him (issue 13: the lawyer was offered «Ваш выбор» that did nothing)."""
     s = session.state
     team = s.team_of(seat)
     tdef = s.ruleset.teams.get(team) if team else None
-    if tdef is None or tdef.tie != "designate" or s.role_of(seat) != tdef.leader:
+    if tdef is None or tdef.tie != "designate" or not tdef.leader:
         return None
-    select = seat_select(session, "propose", "Цель мафии", targets)
-    return "Дон, ваш выбор назначает цель мафии: выберите игрока.", [select]
+    if s.role_of(seat) == tdef.leader:
+        select = seat_select(session, "propose", "Цель мафии", targets)
+        return "Дон, ваш выбор назначает цель мафии: выберите игрока.", [select]
+    leaders = [x for x in s.team_members(team) if s.role_of(x) == tdef.leader]
+    if not leaders:
+        return None  # without the don every living member's pick counts (the core prompt)
+    role = s.ruleset.roles[s.role_of(seat)].display
+    select = seat_select(session, "suggest", "Предложить дону…", targets)
+    return (
+        f"{role}, цель мафии назначает дон (№{leaders[0]}). Вы можете предложить ему игрока: "
+        "предложение видит ваша команда, решает дон.",
+        [select],
+    )
 
 
 def _day_prompt(session: GameSession, seat: int) -> tuple[str, Items] | None:

@@ -37,3 +37,29 @@ async def test_the_city_mafia_learns_its_members_roles(bot: MafiaBot, fake: Fake
     assert len(threads) == 1
     assert [m.content for m in fake.messages(threads[0])][-1] == roster
     assert threads[0].thread_members - {fake.world.bot_user.id} == {d.member(x).id for x in team}
+
+
+async def test_at_the_mafia_step_the_lawyer_proposes_and_the_don_chooses(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """Issue 13 / D-C10: while the don lives only his pick counts, so the lawyer is offered a proposal to
+    him («Предложить дону…»), not «Ваш выбор» that does nothing; the don's own prompt says his pick is
+    the mafia's target."""
+    d = TableDriver(fake, club, bot, club.players[:10])
+    await d.start("city")
+    for _ in range(40):
+        if d.state.phase == "night" and not d.state.intro and d.state.step.night_step == "mafia":
+            break
+        if d.state.step.kind == "speech":
+            await d.pass_speech()
+        else:
+            await d.skip_step()
+    [lawyer] = d.seats_with("city_lawyer")
+    [don] = d.seats_with("don")
+    prompt = d.latest_prompt(lawyer)
+    assert f"цель мафии назначает дон (№{don})" in prompt.content and "Ваш выбор" not in prompt.content
+    target = next(x for x in sorted(d.state.alive) if x not in (lawyer, don))
+    answer = await d.act_in_dm(lawyer, target)
+    assert answer.ephemeral and answer.content == f"Вы предложили дону игрока №{target}. Решает дон."
+    assert d.state.ledger.proposals == ((lawyer, target),)
+    assert d.latest_prompt(don).content.startswith("Дон, ваш выбор назначает цель мафии")

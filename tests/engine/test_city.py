@@ -622,7 +622,13 @@ def test_town_wins_when_mafia_and_maniac_are_gone() -> None:
     t = start(seats, QUIET)
     events = t.day([(2, 1), (3, 4)], [(1, [2, 3, 4, 5])])
     assert brief(events, "executed", "game_over") == [("executed", 1), ("game_over", ("town",))]
-    assert [e.phrase for e in events if e.type == "game_over"] == ["city_town_wins"]
+    # Issue 13: «announce the result when the rules decide it; the farewell may follow».
+    order = [(e.type, e.phrase) for e in events if e.type in ("result_decided", "speech", "game_over")]
+    assert order[-3:] == [
+        ("result_decided", "city_town_wins"),
+        ("speech", "city_farewell"),
+        ("game_over", None),
+    ]
 
 
 def test_mafia_wins_at_parity_even_with_the_maniac_alive() -> None:
@@ -686,7 +692,10 @@ def test_nobody_left_is_a_draw() -> None:
     votes = [(2, [1]), (3, [2]), (1, [3])]
     events = t.day([(1, 2), (2, 3), (3, 1)], votes, revote=[(1, [3]), (2, [1]), (3, [2])], lift=[1, 2, 3])
     assert brief(events, "leave_together", "game_over") == [("leave_together", (1, 2, 3)), ("game_over", ())]
-    assert [e.phrase for e in events if e.type == "game_over"] == ["game_draw"]
+    # Issue 13: the result is told as the three leave, before their farewells.
+    assert [e.phrase for e in events if e.type == "result_decided"] == ["game_draw"]
+    told = next(i for i, e in enumerate(events) if e.type == "result_decided")
+    assert [e.data["seat"] for e in events[told:] if e.type == "speech"] == [1, 2, 3]
 
 
 def test_a_whole_night_exact_events() -> None:

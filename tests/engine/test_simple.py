@@ -352,7 +352,12 @@ def test_mafia_wins_against_the_maniac() -> None:
     events = t.simple_day([(1, 3)], [(3, [1, 2])])
     events += t.advance()  # the farewell speech
     assert brief(events, "executed", "game_over") == [("executed", 3), ("game_over", ("mafia",))]
-    assert phrases(events, "game_over") == [("game_over", "sm_mafia_wins")]
+    # Issue 13: the result is told at the vote, before the farewell, and not again at the end.
+    assert phrases(events, "result_decided", "speech", "game_over")[-3:] == [
+        ("result_decided", "sm_mafia_wins"),
+        ("speech", None),  # (simple has no farewell line)
+        ("game_over", None),
+    ]
 
 
 def test_mafia_wins_at_parity() -> None:
