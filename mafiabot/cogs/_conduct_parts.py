@@ -38,6 +38,7 @@ FOUL_REASONS: dict[str, str] = {
     "hand_off": "Отрыв руки при голосовании",
     "night_sensations": "Ссылки на ночные ощущения",
     "vote_gestures": "Жестикуляция во время голосования",
+    "technical": "Технический фол",  # FIIM D-FI16: counts as a foul, named apart in the game's log
     "other": "Другое",
 }
 # Offences only the bot itself sees (D-F2: messages in the game channel from a player without the floor).

@@ -109,3 +109,9 @@ async def test_fiim_night_zero_wakes_the_don_and_the_sheriff_and_a_nomination_is
     await fake.select(speaker, d.panel(), select["custom_id"], ["6"])
     await d.settled()
     assert d.state.nominations == ((d.state.step.seat, 6),)
+    # D-FI16: the judge's technical foul counts as a foul and keeps its name.
+    given = await fake.slash(d.players[0], "mafia foul", channel=club.text, reason="technical", seat=3)
+    await d.settled()
+    assert given.ephemeral and "Технический фол" in given.content, given.content
+    assert d.state.fouls_of(3) == 1
+    assert d.table is not None and d.table.session.log[-1].reason == "technical"  # type: ignore[attr-defined]
