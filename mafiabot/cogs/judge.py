@@ -77,14 +77,7 @@ class JudgeCog(commands.Cog, name="Judge"):
         member = interaction.user
         if not isinstance(member, discord.Member):
             raise UserFacingError("Эта команда работает только на сервере.")
-        table = next(
-            (
-                t
-                for t in self.games.tables.values()
-                if getattr(t.channel, "id", None) == interaction.channel_id
-            ),
-            None,
-        )
+        table = self.games.tables.in_text_channel(interaction.channel_id)
         if await is_moderator(member, self.games, table):
             return member
         open_one = await asyncio.to_thread(self.storage.open_tournament, member.guild.id)
