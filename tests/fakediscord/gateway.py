@@ -72,6 +72,7 @@ class Session:
     backlog: list[dict[str, Any]] = field(default_factory=list)
     connection: Connection | None = None
     shard: int = 0
+    token: str = ""
 
     def dispatch(self, event: str, data: Any) -> None:
         self.seq += 1
@@ -138,19 +139,23 @@ class Gateway:
         self.fake.notify()
 
     async def _identify(self, connection: Connection, data: dict[str, Any]) -> None:
-        if data.get("token") != self.fake.token:
+        bot = self.fake.tokens.get(str(data.get("token")))
+        if bot is None:
             await connection.close(code=4004)  # Authentication failed
             return
         shard_id, shard_count = (int(x) for x in data.get("shard") or (0, 1))
         if not 0 <= shard_id < shard_count:
             await connection.close(code=INVALID_SHARD)
             return
-        self.identifies += 1
-        session = Session(secrets.token_hex(16), shard=shard_id)
+        session = Session(secrets.token_hex(16), shard=shard_id, token=str(data.get("token")))
         self.sessions[session.id] = session
-        self.session, session.connection, connection.session = session, connection, session
-        self.shard_count, self.shards[shard_id] = shard_count, session
-        bot = self.fake.world.bot_user
+        session.connection, connection.session = connection, session
+        if bot is self.fake.world.bot_user:
+            self.identifies += 1
+            self.session = session
+            self.shard_count, self.shards[shard_id] = shard_count, session
+        # Another bot account (accounts.py) gets its READY and guilds; the stand-in's dispatches go to
+        # the bot under test only.
         guilds = [
             g
             for g in self.fake.world.guilds.values()
@@ -166,7 +171,10 @@ class Gateway:
                 "session_type": "normal",
                 "resume_gateway_url": self.fake.gateway_url,
                 "shard": [shard_id, shard_count],
-                "application": {"id": str(self.fake.world.application_id), "flags": 0},
+                "application": {
+                    "id": str(self.fake.world.application_id if self.session is session else bot.id),
+                    "flags": 0,
+                },
                 "private_channels": [],
                 "relationships": [],
                 "presences": [],
@@ -176,25 +184,23 @@ class Gateway:
             },
         )
         for guild in guilds:
-            session.dispatch("GUILD_CREATE", self.guild_create(guild))
+            session.dispatch("GUILD_CREATE", self.guild_create(guild, bot.id))
 
-    def guild_create(self, guild: Guild) -> dict[str, Any]:
+    def guild_create(self, guild: Guild, bot_id: int | None = None) -> dict[str, Any]:
         # Like a large guild: only the bot and members in voice come inline; the rest needs chunking.
-        inline = [
-            m
-            for m in guild.members.values()
-            if m.id == self.fake.world.bot_user.id or m.id in guild.voice_states
-        ]
+        me = bot_id or self.fake.world.bot_user.id
+        inline = [m for m in guild.members.values() if m.id == me or m.id in guild.voice_states]
         return guild_json(guild, self.fake.world, members=inline)
 
     def _resume(self, connection: Connection, data: dict[str, Any]) -> None:
         session = self.sessions.get(data.get("session_id", ""))
-        if session is None or data.get("token") != self.fake.token:
+        if session is None or data.get("token") != session.token or session.token not in self.fake.tokens:
             connection.send({"op": INVALID_SESSION, "d": False})
             return
         self.resumes += 1
         session.connection, connection.session = connection, session
-        self.shards.setdefault(session.shard, session)
+        if session.token == self.fake.token:  # (another bot account's session is no shard of the bot's)
+            self.shards.setdefault(session.shard, session)
         for payload in session.backlog:
             if payload["s"] > int(data.get("seq") or 0):
                 connection.send(payload)

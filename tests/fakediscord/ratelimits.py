@@ -1,5 +1,10 @@
-"""Discord-shaped rate limits: a fixed window per (route, major parameter) bucket, the global limit,
-and the invalid-request limit.
+"""Discord-shaped rate limits: a fixed window per (token, route, major parameter) bucket, the global
+limit per token, and the invalid-request limit.
+
+Buckets belong to the token that spends them, as on Discord: a second bot (another application's
+token) in the same guild has its own 10 member edits per 10 s there and its own 50 requests a second,
+which is what the bot's helper tokens rely on (issue 20). The invalid-request count is per address,
+so every token of one process shares it.
 
 Every answer carries `X-RateLimit-*` headers; a request over a bucket gets 429 with `retry_after`
 (and the `Via` header: discord.py treats a 429 without it as a Cloudflare ban). Defaults are Discord's:
@@ -72,18 +77,19 @@ class RateLimits:
     global_limit: Limit = field(default_factory=lambda: Limit(GLOBAL_PER_SECOND, 1.0))
     clock: Callable[[], float] = time.monotonic
     limited: list[tuple[str, str]] = field(default_factory=list)  # (route, major parameter) per 429
+    limited_tokens: list[str] = field(default_factory=list)  # the token of each 429 in `limited`
     waited: float = 0.0  # sum of the retry_after of every 429 served
     invalid: deque[float] = field(default_factory=deque)  # times of 401/403/429 in the last ten minutes
     invalid_total: int = 0
     peak_invalid: int = 0
     banned: bool = False
-    _windows: dict[tuple[str, str], _Window] = field(default_factory=dict)
-    _global: _Window | None = None
+    _windows: dict[tuple[str, str, str], _Window] = field(default_factory=dict)  # (token, route, major)
+    _global: dict[str, _Window] = field(default_factory=dict)  # per token
 
     def set(self, route: str, requests: int, per: float, *, hidden: bool = False) -> None:
         """Configure one route template, e.g. `set(MEMBER_EDIT, 3, 0.3)`; resets its windows."""
         self.routes[route] = Limit(requests, per, hidden)
-        for key in [key for key in self._windows if key[0] == route]:
+        for key in [key for key in self._windows if key[1] == route]:
             del self._windows[key]
 
     def fast_forward(self) -> None:
@@ -91,26 +97,29 @@ class RateLimits:
         for route in (MESSAGE_CREATE, MESSAGE_EDIT):
             self.set(route, 1000, 1.0)
 
-    def check(self, route: str, major: str) -> Decision:
+    def check(self, route: str, major: str, token: str = "") -> Decision:
+        """May `token` make this request now? (Its own buckets and its own global limit.)"""
         now = self.clock()
         if self.banned:
             return Decision(False, {"Retry-After": "3600"}, retry_after=3600.0, scope="ban")
         if not route.startswith(_EXEMPT_FROM_GLOBAL):
-            decision = self._check_global(now)
+            decision = self._check_global(now, token)
             if decision is not None:
                 self.limited.append((route, "global"))
+                self.limited_tokens.append(token)
                 self.waited += decision.retry_after
                 return decision
         limit = self.routes.get(route, self.default)
-        window = self._windows.get((route, major))
+        window = self._windows.get((token, route, major))
         if window is None or now - window.started >= limit.per:
-            window = self._windows[(route, major)] = _Window(now)
+            window = self._windows[(token, route, major)] = _Window(now)
         reset_after = max(0.0, window.started + limit.per - now)
         allowed = window.used < limit.requests
         if allowed:
             window.used += 1
         else:
             self.limited.append((route, major))
+            self.limited_tokens.append(token)
             self.waited += reset_after
         headers = {}
         if not limit.hidden:
@@ -126,14 +135,15 @@ class RateLimits:
             headers["Via"] = "1.1 google"
         return Decision(allowed, headers, retry_after=reset_after)
 
-    def _check_global(self, now: float) -> Decision | None:
+    def _check_global(self, now: float, token: str) -> Decision | None:
         limit = self.global_limit
-        if self._global is None or now - self._global.started >= limit.per:
-            self._global = _Window(now)
-        if self._global.used < limit.requests:
-            self._global.used += 1
+        window = self._global.get(token)
+        if window is None or now - window.started >= limit.per:
+            window = self._global[token] = _Window(now)
+        if window.used < limit.requests:
+            window.used += 1
             return None
-        retry = max(0.0, self._global.started + limit.per - now)
+        retry = max(0.0, window.started + limit.per - now)
         headers = {
             "Retry-After": f"{max(1, round(retry))}",
             "X-RateLimit-Global": "true",

@@ -8,6 +8,7 @@ returns JSON. Permission checks answer 403 code 50013 like Discord; rate limits 
 
 from __future__ import annotations
 
+import contextvars
 import json
 import re
 import time
@@ -60,6 +61,7 @@ class RestCall:
     status: int = 0
     response: Any = None
     at: float = field(default_factory=time.monotonic)
+    bot_id: int = 0  # the bot account whose token made it (0: none, an interaction's webhook)
 
 
 @dataclass
@@ -102,10 +104,20 @@ def json_response(data: Any, status: int = 200, headers: dict[str, str] | None =
     return web.Response(body=body, status=status, headers={"Content-Type": JSON, **(headers or {})})
 
 
+# The bot account whose request is being served (each request runs in its own task): permissions,
+# `@me` and guild membership are that account's. Interaction callbacks and webhooks are the main bot's.
+_caller: contextvars.ContextVar[int] = contextvars.ContextVar("fakediscord_caller", default=0)
+
+
 class Rest:
     def __init__(self, fake: FakeDiscord) -> None:
         self.fake = fake
         self.world = fake.world
+
+    @property
+    def caller_id(self) -> int:
+        """The user id of the bot account making the request being served."""
+        return _caller.get() or self.world.bot_user.id
 
     # -- plumbing ---------------------------------------------------------------------------------
 
@@ -132,17 +144,23 @@ class Rest:
         return json_response({"message": "404: Not Found", "code": 0}, status=404)
 
     async def _serve(self, request: web.Request, call: RestCall, handler: Handler) -> web.StreamResponse:
-        authorized = request.headers.get("Authorization") == f"Bot {self.fake.token}"
-        if not authorized and not call.route.split(" ", 1)[1].startswith(("/interactions", "/webhooks")):
+        authorization = request.headers.get("Authorization")
+        caller = self.fake.caller(authorization)
+        if caller is None and not call.route.split(" ", 1)[1].startswith(("/interactions", "/webhooks")):
             call.status = 401
             self._record(call)
             return json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+        call.bot_id = caller.id if caller is not None else 0
+        _caller.set(call.bot_id)
+        token = (authorization or "").removeprefix("Bot ") if caller is not None else ""
+        if caller is self.world.bot_user:
+            token = ""  # the main bot's buckets are the unnamed ones (tests read them that way)
         fault = self.fake.faults.take(call.route)
         if fault is not None:
             call.status, call.response = fault, {"message": f"{fault}: Service Unavailable", "code": 0}
             self._record(call)
             return json_response(call.response, status=fault)
-        decision = self.fake.rate_limits.check(call.route, _major(call.params))
+        decision = self.fake.rate_limits.check(call.route, _major(call.params), token)
         if not decision.allowed:
             call.status = 429
             self._record(call)
@@ -209,14 +227,18 @@ class Rest:
         guild = self.world.guilds.get(guild_id) if guild_id else None
         if guild is None:
             return perms.ALL
-        return self.world.permissions(guild, self.world.bot_user.id, channel)
+        if self.caller_id not in guild.members:
+            return 0
+        return self.world.permissions(guild, self.caller_id, channel)
 
     def require(self, channel: Channel | None, guild_id: int | None, *needed: int) -> None:
         """403 like Discord: 50001 Missing Access when the bot cannot see the channel, else 50013."""
         guild = self.world.guilds.get(guild_id) if guild_id else None
         if guild is None:
             return
-        bits = self.world.permissions(guild, self.world.bot_user.id, channel)
+        if self.caller_id not in guild.members:
+            raise missing_access()  # Discord hides a guild's insides from a bot that is not in it
+        bits = self.world.permissions(guild, self.caller_id, channel)
         missing = [bit for bit in needed if bits & bit != bit]
         if missing:
             self.fake.forbidden.append((sum(missing), channel.id if channel else guild.id))

@@ -19,7 +19,7 @@ TOKEN_LIFETIME = 15 * 60.0  # followups and edits of @original
 
 @route("GET", "/users/@me")
 async def get_me(rest: Rest, request: Request) -> Any:
-    return user_json(rest.world.bot_user)
+    return user_json(rest.world.users[rest.caller_id])
 
 
 @route("GET", "/users/{user_id}")
@@ -33,9 +33,10 @@ async def get_user(rest: Rest, request: Request) -> Any:
 @route("GET", "/oauth2/applications/@me")
 async def get_application(rest: Rest, request: Request) -> Any:
     owner = next(iter(rest.world.guilds.values())).owner_id if rest.world.guilds else rest.world.bot_user.id
+    bot = rest.world.users[rest.caller_id]  # each bot account is its own application, of the same id
     return {
-        "id": str(rest.world.application_id),
-        "name": rest.world.bot_user.username,
+        "id": str(rest.world.application_id if bot is rest.world.bot_user else bot.id),
+        "name": bot.username,
         "icon": None,
         "description": "",
         "rpc_origins": [],

@@ -17,7 +17,9 @@ def _member(rest: Rest, request: Request) -> Any:
     guild = rest.world.guilds.get(request.param("guild_id"))
     if guild is None:
         raise ApiError(404, 10004, "Unknown Guild")
-    user_id = rest.world.bot_user.id if request.call.params["user_id"] == "@me" else request.param("user_id")
+    if rest.caller_id not in guild.members:
+        raise ApiError(403, 50001, "Missing Access")
+    user_id = rest.caller_id if request.call.params["user_id"] == "@me" else request.param("user_id")
     member = guild.members.get(user_id)
     if member is None:
         raise ApiError(404, 10007, "Unknown Member")
@@ -46,7 +48,7 @@ async def edit_member(rest: Rest, request: Request) -> Any:
             target = rest.channel(int(body["channel_id"]))
             rest.require(target, guild.id, perms.MOVE_MEMBERS, perms.CONNECT)
     if "nick" in body:
-        bot = guild.members[rest.world.bot_user.id]
+        bot = guild.members[rest.caller_id]
         if member is bot:
             rest.require(None, guild.id, perms.CHANGE_NICKNAME)
         else:

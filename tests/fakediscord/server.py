@@ -12,6 +12,7 @@ import discord
 from aiohttp import web
 
 from . import routes_app, routes_guild  # noqa: F401  (importing them registers the routes)
+from .accounts import BotAccounts
 from .admin import ServerAdmin
 from .driver import Driver, InteractionRecord
 from .faults import Faults
@@ -23,7 +24,7 @@ from .voice import VoiceServer
 from .world import World
 
 
-class FakeDiscord(Driver, ServerAdmin):
+class FakeDiscord(Driver, ServerAdmin, BotAccounts):
     """An in-process Discord on 127.0.0.1: REST and gateway on one port, voice on TLS + UDP.
 
     Everything runs on the test's event loop; `wait_for` wakes whenever the stand-in records
@@ -33,6 +34,7 @@ class FakeDiscord(Driver, ServerAdmin):
     def __init__(self, *, token: str | None = None) -> None:
         self.token = token or f"fake.{secrets.token_urlsafe(24)}"
         self.world = World()
+        self.tokens = {self.token: self.world.bot_user}  # every valid token (accounts.py adds others)
         self.rate_limits = RateLimits()
         self.faults = Faults()
         self.calls: list[RestCall] = []
@@ -99,14 +101,16 @@ class FakeDiscord(Driver, ServerAdmin):
             route.BASE, gateway.DEFAULT_GATEWAY = saved
 
     @contextlib.asynccontextmanager
-    async def connect(self, client: discord.Client, *, timeout: float = 15.0) -> AsyncIterator[None]:
+    async def connect(
+        self, client: discord.Client, *, timeout: float = 15.0, token: str | None = None
+    ) -> AsyncIterator[None]:
         """Run `client` against the stand-in: start it, wait for READY, and close it on exit.
 
         Use a short `guild_ready_timeout` on the client: discord.py waits that long after the last
-        GUILD_CREATE before it is ready.
+        GUILD_CREATE before it is ready. `token`: another bot account's (accounts.py).
         """
         with self.redirect_discord():
-            runner = asyncio.create_task(client.start(self.token), name="discord client under test")
+            runner = asyncio.create_task(client.start(token or self.token), name="discord client under test")
             ready = asyncio.create_task(client.wait_until_ready(), name="waiting for READY")
             try:
                 await asyncio.wait([runner, ready], timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
