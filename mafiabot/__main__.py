@@ -157,12 +157,13 @@ def run(config: Path | None, *, memory_only: bool = False, demo_without_token: b
     from mafiabot.logs import setup_logging
 
     setup_logging(
-        settings.log_level, settings.log_format, secrets=[settings.token.get()], debug=settings.debug
+        settings.log_level, settings.log_format, secrets=settings.secrets(), debug=settings.debug
     )
     logging.getLogger(__name__).info(
-        "Starting: %d allowed guild(s), database %s",
+        "Starting: %d allowed guild(s), database %s, %d helper bot(s)",
         len(settings.guild_ids),
         settings.database_url.split("://", 1)[0],
+        len(settings.helper_tokens),
     )
     if memory_only:
         logging.getLogger(__name__).warning(

@@ -19,7 +19,7 @@ from discord.utils import MISSING
 
 from mafiabot.config import Settings
 from mafiabot.errors import GENERIC_FAILURE, NotAllowedHere, Restarting, reply_ephemeral, user_message
-from mafiabot.game import restart
+from mafiabot.game import helpers, restart
 from mafiabot.game.service import GameService
 from mafiabot.logs import bind, hidden
 from mafiabot.views import stop_all_views
@@ -138,6 +138,8 @@ class MafiaBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.games = GameService(self, await self._open_storage(), self.settings)
+        if self.settings.helper_tokens:  # helper bots for mute bursts (mafiabot/game/helpers.py)
+            self.games.crew.enlist(await helpers.log_in_all(self.settings.helper_tokens))
         await self.load_cogs()
         guilds = [discord.Object(id=guild_id) for guild_id in self.settings.guild_ids]
         self.tree.add_command(self.mafia, guilds=guilds or MISSING)
@@ -220,6 +222,7 @@ class MafiaBot(commands.Bot):
                 # Timers stop and are stored, each table is told once; running games resume on the next
                 # start with the time their step had left.
                 await games.shutdown()
+                await games.crew.close()
         stop_all_views()
         await super().close()
 

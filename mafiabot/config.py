@@ -4,7 +4,7 @@ Every key is documented in `config.example.toml`, and every key there changes so
 validated with pydantic (it comes with SQLModel); a mistake is a ConfigError naming the key
 (``[game] speech_seconds: …``) or the environment variable that set it. The token is a secret: it is
 only read from the environment (`MAFIABOT_TOKEN`) or from the local `config.toml`, and never appears in
-a repr or a log.
+a repr or a log; so are the helper bots' tokens (`[voice] helper_tokens`, `MAFIABOT_HELPER_TOKENS`).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ ENVIRONMENT = {
     "MAFIABOT_AUDIO_CACHE": ("audio", "cache_dir"),
     "MAFIABOT_SHARD_COUNT": ("bot", "shard_count"),
     "MAFIABOT_SHARDS": ("bot", "shards"),
+    "MAFIABOT_HELPER_TOKENS": ("voice", "helper_tokens"),
 }
 
 
@@ -166,8 +167,30 @@ class GameSettings(_Section):
         return {key: value for key, value in chosen.items() if value is not None}
 
 
+class _Voice(_Section):
+    # Helper bots' tokens (mafiabot/game/helpers.py): secrets like the bot's own token.
+    helper_tokens: tuple[str, ...] = ()
+
+    @field_validator("helper_tokens", mode="before")
+    @classmethod
+    def _split(cls, value: Any) -> Any:
+        # MAFIABOT_HELPER_TOKENS="token1,token2" (or spaces)
+        return [part for part in value.replace(",", " ").split() if part] if isinstance(value, str) else value
+
+    @field_validator("helper_tokens")
+    @classmethod
+    def _distinct(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        tokens = [token.strip() for token in value]
+        if any(not token for token in tokens):
+            raise ValueError("an empty token")
+        if len(set(tokens)) != len(tokens):
+            raise ValueError("the same token twice (each helper is its own bot, with its own token)")
+        return tuple(tokens)
+
+
 class _File(_Section):
     bot: _Bot = Field(default_factory=_Bot)
+    voice: _Voice = Field(default_factory=_Voice)
     database: _Database = Field(default_factory=_Database)
     audio: AudioSettings = Field(default_factory=AudioSettings)
     game: GameSettings = Field(default_factory=GameSettings)
@@ -186,6 +209,11 @@ class Settings:
     game: GameSettings = field(default_factory=GameSettings)
     shard_count: int = 1
     shard_ids: tuple[int, ...] = ()  # the shards this process runs; empty: all of them
+    helper_tokens: tuple[Secret, ...] = ()  # [voice] helper_tokens: helper bots for mute bursts
+
+    def secrets(self) -> list[str]:
+        """Every token, for the log's redaction."""
+        return [secret.get() for secret in (self.token, *self.helper_tokens) if secret]
 
     @property
     def sharded(self) -> bool:
@@ -281,6 +309,9 @@ def load_settings(path: Path | None = None, environ: Mapping[str, str] | None = 
             "[bot] shards: a bot split over several processes needs one PostgreSQL database they share "
             "([database] url); SQLite is one process's file"
         )
+    if bot.token.strip() and bot.token.strip() in parsed.voice.helper_tokens:
+        where = from_env.get(("voice", "helper_tokens"), "[voice] helper_tokens")
+        raise ConfigError(f"{where}: holds the bot's own token; a helper is another bot, with its own token")
     return Settings(
         token=Secret(bot.token.strip()),
         guild_ids=bot.guilds,
@@ -293,4 +324,5 @@ def load_settings(path: Path | None = None, environ: Mapping[str, str] | None = 
         game=_with_variants(parsed.game),
         shard_count=bot.shard_count,
         shard_ids=bot.shards,
+        helper_tokens=tuple(Secret(token) for token in parsed.voice.helper_tokens),
     )

@@ -6,6 +6,9 @@ table owns (he is in its voice channel) is the table's; every other member in th
 state: given back if he is in voice, on his next connect if not (Discord refuses to edit a member who is
 not in voice). A refusal keeps him owed, and the moderator is told once, in the game's channel, who could
 not be given his voice back and why; the next attempt comes with the permission or the next round.
+A round's edits go out together, spread over the main bot and its helper bots (crew.py), so the end of
+a sixteen-player game gives the whole table its voice back at once; whoever muted a member, the
+ledger's row is what is owed.
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ from collections.abc import Callable
 
 import discord
 
+from mafiabot.game.crew import Crew
 from mafiabot.game.ledger import Owed, VoiceLedger
-from mafiabot.retry import ATTEMPTS, retried
+from mafiabot.retry import retried
 
 log = logging.getLogger(__name__)
 
@@ -35,9 +39,11 @@ class Reconciler:
         owned: Callable[[discord.Member], bool],
         guilds: Callable[[int], bool] = lambda guild_id: True,
         interval: float = 60.0,
+        crew: Crew | None = None,
     ) -> None:
         self.client = client
         self.ledger = ledger
+        self.crew = crew or Crew()  # the main bot and its helper bots: who makes each edit
         self._owned = owned  # a running table has this member in its channel: its mutes are the table's
         self._guilds = guilds  # the servers of this process's shards: the others' rows are theirs
         self.interval = interval
@@ -95,23 +101,38 @@ class Reconciler:
             rows = [row for row in rows if self._guilds(row.guild_id)]
             left: list[Owed] = []
             refused: dict[tuple[int, str], list[Owed]] = {}
-            down: set[int] = set()  # guilds where Discord failed every retry: one try each for the rest
+            to_edit: list[tuple[Owed, discord.Member]] = []
             for row in rows:
-                outcome = await self._give_back(row, retries=row.guild_id not in down)
-                if outcome and outcome != NO_MUTE_PERMISSION:
-                    down.add(row.guild_id)
-                if outcome is None:
-                    continue
-                left.append(row)
-                if outcome:
-                    refused.setdefault((row.guild_id, outcome), []).append(row)
+                found = await self._without_edit(row)
+                if isinstance(found, discord.Member):
+                    to_edit.append((row, found))
+                elif found is not None:
+                    left.append(row)
+            # One guild's edits together (each token has its own bucket there), guild after guild.
+            by_guild: dict[int, list[tuple[Owed, discord.Member]]] = {}
+            for row, member in to_edit:
+                by_guild.setdefault(row.guild_id, []).append((row, member))
+            for guild_rows in by_guild.values():
+                outcomes = await asyncio.gather(
+                    *(self._give_back(row, member) for row, member in guild_rows), return_exceptions=True
+                )
+                for (row, _), outcome in zip(guild_rows, outcomes, strict=True):
+                    if isinstance(outcome, BaseException):
+                        raise outcome  # (the others have finished: nothing is left running)
+                    if outcome is None:
+                        await self.ledger.released(row.guild_id, row.user_id)
+                        self.given_back += 1
+                        continue
+                    left.append(row)
+                    if outcome:
+                        refused.setdefault((row.guild_id, outcome), []).append(row)
             for (guild, failure), owed in refused.items():
                 await self.ledger.refused(guild, [r.user_id for r in owed], failure)
                 await self._tell(guild, failure, [r for r in owed if not r.told])
             return left
 
-    async def _give_back(self, row: Owed, *, retries: bool = True) -> str | None:
-        """None: settled (or the table's); "": owed until he connects; else why Discord refused."""
+    async def _without_edit(self, row: Owed) -> discord.Member | str | None:
+        """None: settled (or the table's); "": owed until he connects; the member: Discord must be asked."""
         guild = self.client.get_guild(row.guild_id)
         member = guild.get_member(row.user_id) if guild is not None else None
         if member is None:
@@ -123,12 +144,16 @@ class Reconciler:
         if member.voice.mute == row.original_mute:
             await self.ledger.released(row.guild_id, row.user_id)  # Discord's own state confirms it
             return None
+        return member
+
+    async def _give_back(self, row: Owed, member: discord.Member) -> str | None:
+        """None: Discord confirmed it; "": owed until he connects; else why Discord refused."""
         try:
-            await retried(
-                lambda: member.edit(mute=row.original_mute, reason="Мафия: возвращаем микрофон"),
+            await self.crew.set_mute(
+                member,
+                row.original_mute,
+                reason="Мафия: возвращаем микрофон",
                 what="Giving a member his voice back",
-                attempts=ATTEMPTS if retries else 1,
-                extra={"guild_id": row.guild_id, "game_id": row.game_id},
             )
         except discord.Forbidden:
             log.warning(
@@ -140,8 +165,6 @@ class Reconciler:
                 return ""
             log.warning("Cannot give a member his voice back: %s", error, extra={"guild_id": row.guild_id})
             return f"Discord ответил ошибкой {error.status}"
-        await self.ledger.released(row.guild_id, row.user_id)
-        self.given_back += 1
         return None
 
     async def _tell(self, guild_id: int, failure: str, rows: list[Owed]) -> None:

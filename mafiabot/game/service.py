@@ -30,6 +30,7 @@ from mafiabot.chaos import kill_point
 from mafiabot.config import Settings
 from mafiabot.errors import NotStored, reply_ephemeral
 from mafiabot.game.actions import ACTIONS
+from mafiabot.game.crew import Crew
 from mafiabot.game.host_voice import HostVoice
 from mafiabot.game.immunity import ImmunityKeeper
 from mafiabot.game.ledger import VoiceLedger
@@ -72,7 +73,10 @@ class GameService:
         self.panel_edit_interval = PANEL_EDIT_INTERVAL
         self.host_voice = HostVoice(settings.audio, self.records)
         self.ledger = VoiceLedger(storage)
-        self.reconciler = Reconciler(client, self.ledger, owned=self._owns, guilds=settings.owns)
+        self.crew = Crew()  # the main bot alone until its helper bots log in (MafiaBot.setup_hook)
+        self.reconciler = Reconciler(
+            client, self.ledger, owned=self._owns, guilds=settings.owns, crew=self.crew
+        )
         self.presence = Presence(self.tables, self.reconciler, self.submit)
         self.immunity = ImmunityKeeper(storage)
         self.pacing = PacingKeeper(storage)  # how long the steps of dead roles last (D-G8)

@@ -112,6 +112,8 @@ class Table:
             on_forbidden=self._forbidden,
             on_original=self.save_timers,
             original=voice_original,
+            crew=reconciler.crew,
+            first=self._next_speaker,
         )
         self.speaker: Speaker | None = None
         self.finished = False  # the game is over and its end is being rendered
@@ -371,6 +373,11 @@ class Table:
             return {}
         seat_users = {info.seat: info.user_id for info in self.session.seats}
         return wanted_mutes(s, seat_users, present, mute_spectators=self.mute_spectators)
+
+    def _next_speaker(self) -> int | None:
+        step = self.session.state.step
+        seat = step.seat if step.kind == "speech" else None
+        return self.session.user_of(seat) if seat else None
 
     async def _hold(self, originals: dict[int, bool]) -> None:
         await self.reconciler.ledger.hold(

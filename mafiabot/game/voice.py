@@ -11,6 +11,11 @@ It never touches a member outside the game's voice channel. Before it changes an
 in the voice ledger (ledger.py: who, which game, his own state before the game), so a crash right after
 the edit still knows the mute is the bot's; at the end the reconciler gives every member his own state
 back and lets him go from the ledger only once Discord confirmed it.
+
+A burst (many edits at one transition) goes out at once, spread over the main bot and its helper bots
+(crew.py: each token has its own edit bucket): first every mute of the step, then the unmutes, the next
+speaker's first. Only what the tokens have room for is sent together; the rest follows one by one, each
+checking that the step still wants it, so nobody is unmuted after his turn has passed.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import discord
 from engine import queries
 from engine.state import GameState
 from mafiabot.chaos import kill_point
-from mafiabot.retry import retried
+from mafiabot.game.crew import Crew
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +75,8 @@ class VoiceController:
         on_forbidden: Callable[[], Awaitable[None]] | None = None,
         on_original: Callable[[], None] | None = None,
         original: Mapping[int, bool] | None = None,
+        crew: Crew | None = None,
+        first: Callable[[], int | None] | None = None,
     ) -> None:
         self._guild = guild  # looked up on every use: after INVALID_SESSION discord.py has new objects
         self.channel_id = channel_id
@@ -79,6 +86,8 @@ class VoiceController:
         self._moved_away = moved_away
         self._on_forbidden = on_forbidden
         self._on_original = on_original
+        self.crew = crew or Crew()
+        self._first = first  # the user who speaks next: his unmute goes first
         # The mute state each member had when the bot first saw him; stored with the game, so that after
         # a restart the bot still knows which mutes are its own. (The ledger keeps the authoritative one.)
         self.original: dict[int, bool] = dict(original or {})
@@ -120,6 +129,10 @@ class VoiceController:
         return [m for m in channel.members if m.id != me]
 
     async def _run(self) -> None:
+        try:
+            await self.crew.meet(self.guild)  # which helper bots are on this server (crew.py)
+        except Exception:
+            log.exception("Meeting the helper bots failed", extra={"guild_id": self.guild.id})
         while True:
             await self._wake.wait()
             self._wake.clear()
@@ -157,13 +170,33 @@ class VoiceController:
         if to_hold:
             await self._hold(to_hold)  # a failed write raises: no mute that is not recorded
             self._held.update(to_hold)
-        for uid, want in edits:
+        first = self._first() if self._first is not None else None
+        mutes = [(members[uid], want) for uid, want in edits if want]
+        unmutes = sorted(
+            ((members[uid], want) for uid, want in edits if not want), key=lambda e: e[0].id != first
+        )
+        for phase in (mutes, unmutes):
+            if not phase:
+                continue
             if self._wake.is_set() or self._released:
                 return  # a newer state arrived: start over from it
-            member = members[uid]
-            if await self._edit(member, want):
-                self._sent[uid] = want
-                (self.bot_muted.add if want else self.bot_muted.discard)(uid)
+            room = self.crew.room(phase[0][0])
+            together, one_by_one = phase[: max(1, room)], phase[max(1, room) :]
+            results = await asyncio.gather(
+                *(self._apply(m, want) for m, want in together), return_exceptions=True
+            )
+            for result in results:
+                if isinstance(result, BaseException):
+                    raise result
+            for member, want in one_by_one:  # waits for a bucket: each checks the step still wants it
+                await self._apply(member, want)
+
+    async def _apply(self, member: discord.Member, want: bool) -> None:
+        if self._wake.is_set() or self._released:
+            return  # a newer state arrived: start over from it
+        if await self._edit(member, want):
+            self._sent[member.id] = want
+            (self.bot_muted.add if want else self.bot_muted.discard)(member.id)
 
     def observed(self, user_id: int) -> None:
         """Discord told the member's voice state (the echo of an edit, or someone else's change): the
@@ -182,11 +215,7 @@ class VoiceController:
                 await self._on_forbidden()
             return False
         try:
-            await retried(
-                lambda: member.edit(mute=mute, reason="Мафия: ход игры"),
-                what="A mute of the game",
-                extra={"guild_id": member.guild.id},
-            )
+            await self.crew.set_mute(member, mute, reason="Мафия: ход игры", what="A mute of the game")
         except discord.Forbidden:
             log.warning("Missing permission to mute", extra={"guild_id": member.guild.id})
             if self._on_forbidden is not None:

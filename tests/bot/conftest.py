@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from fakediscord import Club, FakeDiscord
+from fakediscord.accounts import HELPER_DEFAULT
 
 from mafiabot.bot import MafiaBot
 from mafiabot.config import AudioSettings, Secret, Settings, game_settings
@@ -26,6 +27,11 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.addinivalue_line(
         "markers", "game(speech_seconds=45, variants=[...], ...): the bot's `[game]` settings"
+    )
+    config.addinivalue_line(
+        "markers",
+        "helpers(count=1, permissions=...): helper bot accounts invited to the club, their tokens in "
+        "`[voice] helper_tokens` (fake.accounts)",
     )
 
 
@@ -102,8 +108,16 @@ async def bot(
     allow_list = (club.id,) if marker and marker.kwargs.get("guild_allow_list") else ()
     threads_before = set(threading.enumerate())
     sockets_before = _open_sockets()
+    helper_tokens: list[Secret] = []
+    if (helpers := request.node.get_closest_marker("helpers")) is not None:
+        for number in range(1, helpers.kwargs.get("count", 1) + 1):
+            account = fake.add_bot_account(f"helper-{number}")
+            bits = helpers.kwargs.get("permissions", HELPER_DEFAULT)
+            await fake.invite_bot(club, account, permissions=bits)
+            helper_tokens.append(Secret(account.token))
     settings = Settings(
         token=Secret(fake.token),
+        helper_tokens=tuple(helper_tokens),
         guild_ids=allow_list,
         database_url=f"sqlite:///{tmp_path}/bot.db",
         audio=AudioSettings(engine="none", cache_dir=tmp_path / "audio"),  # tests never reach Google

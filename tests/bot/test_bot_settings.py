@@ -24,7 +24,7 @@ def test_example_config_loads_and_documents_every_section() -> None:
     assert settings.audio.engine == "gtts" and settings.game.default_preset == "classic"
     assert not settings.token
     text = EXAMPLE.read_text(encoding="utf-8")
-    for section in ("[bot]", "[database]", "[audio]", "[game]"):
+    for section in ("[bot]", "[database]", "[audio]", "[game]", "[voice]"):
         assert section in text
 
 
@@ -41,6 +41,34 @@ def test_environment_overrides_the_file(tmp_path: Path) -> None:
     assert settings.guild_ids == (2, 3)
     assert settings.database_url == "sqlite:///b.db"
     assert load_settings(config, {}).token.get() == "from-file"
+
+
+def test_helper_tokens_come_from_the_file_or_the_environment_and_never_show(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('[voice]\nhelper_tokens = ["helper-one", "helper-two"]\n')
+    settings = load_settings(config, {"MAFIABOT_TOKEN": "main-token"})
+    assert [t.get() for t in settings.helper_tokens] == ["helper-one", "helper-two"]
+    from_env = load_settings(config, {"MAFIABOT_HELPER_TOKENS": "env-one, env-two"})
+    assert [t.get() for t in from_env.helper_tokens] == ["env-one", "env-two"]
+    assert "helper-one" not in repr(settings) and "helper-two" not in str(settings)
+    assert settings.secrets() == ["main-token", "helper-one", "helper-two"]  # all redacted in the log
+
+
+@pytest.mark.parametrize(
+    ("environ", "named"),
+    [
+        ({"MAFIABOT_HELPER_TOKENS": "a,a"}, "MAFIABOT_HELPER_TOKENS: Value error, the same token twice"),
+        (
+            {"MAFIABOT_TOKEN": "main", "MAFIABOT_HELPER_TOKENS": "main"},
+            "MAFIABOT_HELPER_TOKENS: holds the bot's own token",
+        ),
+    ],
+)
+def test_a_helper_token_twice_or_the_bot_s_own_is_refused(environ: dict[str, str], named: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        load_settings(Path("missing.toml"), environ)
+    assert named in str(info.value), str(info.value)
+    assert "main" not in str(info.value).replace("token", "")  # the message never quotes a token
 
 
 def test_the_token_never_shows_in_a_repr() -> None:
@@ -133,6 +161,7 @@ OTHER = {
     ("game", "speech_seconds"): "45",
     ("game", "night_action_seconds"): "20",
     ("game", "variants"): f'["{Path(__file__).resolve().parents[2] / "examples" / "club-variant.toml"}"]',
+    ("voice", "helper_tokens"): '["helper-token"]',
 }
 
 

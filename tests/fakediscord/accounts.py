@@ -43,17 +43,36 @@ class BotAccounts:
 
     world: Any
     tokens: dict[str, User]
+    revoke_after: dict[str, int]  # token -> requests still served before it is revoked
+    accounts: list[BotAccount]  # every account added, in order
+    revoked: dict[str, User]  # tokens that answer 401 now, and whose they were (RestCall.bot_id)
 
     def add_bot_account(self: FakeDiscord, username: str = "mafiabot-helper") -> BotAccount:
         """Another application with a bot; it is on no server until invited."""
         user = self.world.add_user(username, bot=True)
         token = f"fake.{secrets.token_urlsafe(24)}"
         self.tokens[token] = user
-        return BotAccount(token, user)
+        account = BotAccount(token, user)
+        self.accounts.append(account)
+        return account
 
-    def revoke_token(self: FakeDiscord, account: BotAccount) -> None:
-        """The token was reset on the developer portal: every later request with it answers 401."""
-        self.tokens.pop(account.token, None)
+    def revoke_token(self: FakeDiscord, account: BotAccount, *, after: int = 0) -> None:
+        """The token was reset on the developer portal: every later request with it answers 401.
+        `after=n`: once n more of its requests were served (a helper that vanishes mid-burst)."""
+        if after > 0:
+            self.revoke_after[account.token] = after
+        elif (user := self.tokens.pop(account.token, None)) is not None:
+            self.revoked[account.token] = user
+
+    def served(self: FakeDiscord, token: str) -> None:
+        """A request with this token was served (rest.py): count it towards a planned revocation."""
+        left = self.revoke_after.get(token)
+        if left is not None:
+            self.revoke_after[token] = left - 1
+            if left <= 1:
+                del self.revoke_after[token]
+                if (user := self.tokens.pop(token, None)) is not None:
+                    self.revoked[token] = user
 
     def caller(self: FakeDiscord, authorization: str | None) -> User | None:
         if not authorization or not authorization.startswith("Bot "):

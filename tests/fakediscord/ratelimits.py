@@ -74,6 +74,7 @@ class RateLimits:
 
     default: Limit = field(default_factory=lambda: Limit(50, 1.0))
     routes: dict[str, Limit] = field(default_factory=discord_limits)
+    token_routes: dict[tuple[str, str], Limit] = field(default_factory=dict)  # one account's own
     global_limit: Limit = field(default_factory=lambda: Limit(GLOBAL_PER_SECOND, 1.0))
     clock: Callable[[], float] = time.monotonic
     limited: list[tuple[str, str]] = field(default_factory=list)  # (route, major parameter) per 429
@@ -86,10 +87,16 @@ class RateLimits:
     _windows: dict[tuple[str, str, str], _Window] = field(default_factory=dict)  # (token, route, major)
     _global: dict[str, _Window] = field(default_factory=dict)  # per token
 
-    def set(self, route: str, requests: int, per: float, *, hidden: bool = False) -> None:
-        """Configure one route template, e.g. `set(MEMBER_EDIT, 3, 0.3)`; resets its windows."""
-        self.routes[route] = Limit(requests, per, hidden)
-        for key in [key for key in self._windows if key[1] == route]:
+    def set(
+        self, route: str, requests: int, per: float, *, hidden: bool = False, token: str | None = None
+    ) -> None:
+        """Configure one route template, e.g. `set(MEMBER_EDIT, 3, 0.3)`; resets its windows. With
+        `token`, for that bot account only (one whose bucket a test wants spent or hidden)."""
+        if token is None:
+            self.routes[route] = Limit(requests, per, hidden)
+        else:
+            self.token_routes[(token, route)] = Limit(requests, per, hidden)
+        for key in [key for key in self._windows if key[1] == route and token in (None, key[0])]:
             del self._windows[key]
 
     def fast_forward(self) -> None:
@@ -109,7 +116,7 @@ class RateLimits:
                 self.limited_tokens.append(token)
                 self.waited += decision.retry_after
                 return decision
-        limit = self.routes.get(route, self.default)
+        limit = self.token_routes.get((token, route)) or self.routes.get(route, self.default)
         window = self._windows.get((token, route, major))
         if window is None or now - window.started >= limit.per:
             window = self._windows[(token, route, major)] = _Window(now)

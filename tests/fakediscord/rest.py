@@ -148,6 +148,8 @@ class Rest:
         caller = self.fake.caller(authorization)
         if caller is None and not call.route.split(" ", 1)[1].startswith(("/interactions", "/webhooks")):
             call.status = 401
+            revoked = self.fake.revoked.get((authorization or "").removeprefix("Bot "))
+            call.bot_id = revoked.id if revoked is not None else 0
             self._record(call)
             return json_response({"message": "401: Unauthorized", "code": 0}, status=401)
         call.bot_id = caller.id if caller is not None else 0
@@ -186,6 +188,7 @@ class Rest:
                 {"message": "fakediscord could not handle this request", "code": 0}, status=400
             )
         call.status, call.response = (204, None) if result is None else (200, result)
+        self.fake.served((authorization or "").removeprefix("Bot "))
         self._record(call)
         if result is None:
             return web.Response(status=204, headers=decision.headers)

@@ -12,7 +12,7 @@ import discord
 from aiohttp import web
 
 from . import routes_app, routes_guild  # noqa: F401  (importing them registers the routes)
-from .accounts import BotAccounts
+from .accounts import BotAccount, BotAccounts
 from .admin import ServerAdmin
 from .driver import Driver, InteractionRecord
 from .faults import Faults
@@ -21,7 +21,7 @@ from .ratelimits import RateLimits
 from .rest import API_PREFIX, Rest, RestCall
 from .tls import trust_test_certificate
 from .voice import VoiceServer
-from .world import World
+from .world import User, World
 
 
 class FakeDiscord(Driver, ServerAdmin, BotAccounts):
@@ -35,6 +35,9 @@ class FakeDiscord(Driver, ServerAdmin, BotAccounts):
         self.token = token or f"fake.{secrets.token_urlsafe(24)}"
         self.world = World()
         self.tokens = {self.token: self.world.bot_user}  # every valid token (accounts.py adds others)
+        self.revoke_after: dict[str, int] = {}
+        self.revoked: dict[str, User] = {}
+        self.accounts: list[BotAccount] = []  # other bot accounts (accounts.py)
         self.rate_limits = RateLimits()
         self.faults = Faults()
         self.calls: list[RestCall] = []
