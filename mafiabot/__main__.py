@@ -1,7 +1,7 @@
 """Command line: `mafiabot run` hosts games on Discord (without a token it explains how to get one and
 exits with 2; with `--demo-without-token`, as `./scripts/run` calls it, it plays the demo instead),
-`mafiabot demo` plays an offline game in the terminal, `mafiabot audio …` manages the spoken
-announcements."""
+`mafiabot demo` plays an offline game in the terminal, `mafiabot invite [--helper]` prints the bot's
+(or a helper bot's) invite link, `mafiabot audio …` manages the spoken announcements."""
 
 from __future__ import annotations
 
@@ -47,9 +47,46 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="with no token configured, explain how to get one and play the offline demo (./scripts/run)",
     )
+    invite = commands.add_parser("invite", help="print the invite link of the bot, or of a helper bot")
+    invite.add_argument(
+        "--helper",
+        action="store_true",
+        help="a helper bot for mute bursts ([voice] helper_tokens): scope bot, Mute Members only",
+    )
+    invite.add_argument(
+        "application_id",
+        nargs="?",
+        default="APPLICATION_ID",
+        help="the application's id (developer portal → General Information); default: a placeholder",
+    )
     audio = commands.add_parser("audio", help="announcement audio tools (see `mafiabot audio --help`)")
     audio.add_argument("args", nargs=argparse.REMAINDER)
     return parser
+
+
+HELPER_HELP = """\
+A helper bot is another application of yours on https://discord.com/developers/applications (one per
+helper: each has its own Discord limit of 10 mute changes per 10 s on a server). On its "Bot" page press
+"Reset Token", then give the bot the helper tokens, either
+  export MAFIABOT_HELPER_TOKENS='token1,token2'      (environment variable), or
+  [voice] helper_tokens = ["token1", "token2"]       in config.toml (see config.example.toml)
+Invite each helper to the server with its own application id in this link (it asks for View Channels,
+Connect and Mute Members; it has no commands):"""
+
+
+def _invite(helper: bool, application_id: str) -> int:
+    from mafiabot import needs
+
+    if application_id != "APPLICATION_ID" and not application_id.isdigit():
+        print(f"mafiabot invite: {application_id!r} is not an application id (digits)", file=sys.stderr)
+        return 2
+    if helper:
+        print(HELPER_HELP)
+        print(f"  {needs.helper_invite_url(application_id)}")
+        print("`/mafia check` in a voice channel says how many are ready there and how many a table needs.")
+    else:
+        print(needs.invite_url(application_id))
+    return 0
 
 
 def _demo() -> int:
@@ -156,9 +193,7 @@ def run(config: Path | None, *, memory_only: bool = False, demo_without_token: b
         return 2
     from mafiabot.logs import setup_logging
 
-    setup_logging(
-        settings.log_level, settings.log_format, secrets=settings.secrets(), debug=settings.debug
-    )
+    setup_logging(settings.log_level, settings.log_format, secrets=settings.secrets(), debug=settings.debug)
     logging.getLogger(__name__).info(
         "Starting: %d allowed guild(s), database %s, %d helper bot(s)",
         len(settings.guild_ids),
@@ -189,6 +224,8 @@ def main(argv: list[str] | None = None) -> int:
         return int(audio_main(list(args.args)))
     if args.command == "demo":
         return _demo()
+    if args.command == "invite":
+        return _invite(args.helper, args.application_id)
     return run(args.config, memory_only=args.memory_only, demo_without_token=args.demo_without_token)
 
 

@@ -155,6 +155,17 @@ def invite_url(application_id: int | str) -> str:
     )
 
 
+# A helper bot (mafiabot/game/helpers.py) only server-mutes members: it must see the voice channel and
+# may connect to it, or Discord grants it none of the channel's voice permissions.
+HELPER_NEEDS: tuple[str, ...] = ("view_channel", "connect", "mute_members")
+
+
+def helper_invite_url(application_id: int | str) -> str:
+    """A helper's invite: scope `bot` only (it has no commands), and only what muting needs."""
+    bits = discord.Permissions(**dict.fromkeys(HELPER_NEEDS, True)).value
+    return f"https://discord.com/oauth2/authorize?client_id={application_id}&scope=bot&permissions={bits}"
+
+
 @dataclass(frozen=True)
 class Missing:
     need: Need

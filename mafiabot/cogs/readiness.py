@@ -1,6 +1,7 @@
 """`/mafia check`: can the bot reach this player privately, and run a game here and in their voice
 channel (every permission it lacks, by channel: `mafiabot.needs`)? Is its voice end-to-end encrypted
-(with the privacy code players can compare with their client's)?"""
+(with the privacy code players can compare with their client's)? How many helper bots are ready to mute
+there, and how many a table needs to change every mute in under a second (mafiabot/game/crew.py)?"""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from discord.ext import commands
 from mafiabot import needs
 from mafiabot.bot import MafiaBot
 from mafiabot.errors import UserFacingError, reply_ephemeral
+from mafiabot.game.crew import BUCKET, Crew, helpers_advised, helpers_needed
 from mafiabot.game.speaker import e2ee_status, format_privacy_code
 
 try:  # discord.py speaks DAVE through davey; without it Discord refuses the bot's voice (close 4017)
@@ -54,6 +56,40 @@ def permission_report(
         else:
             lines.append(f"✅ {where[0].upper()}{where[1:]}: все нужные права есть.")
     lines += [f"⚠️ {note[0].upper()}{note[1:]}." for note in needs.optional_lines(found)]
+    return lines
+
+
+def _advice(players: int) -> str:
+    needed, advised = helpers_needed(players), helpers_advised(players)
+    return f"{players} игроков — {needed or 'не нужно'}" + (f" (лучше {advised})" if advised > needed else "")
+
+
+def helper_lines(crew: Crew, voice: discord.abc.GuildChannel) -> list[str]:
+    """Which helper bots can mute in this voice channel, and how many a table of its size needs."""
+    players = sum(1 for m in getattr(voice, "members", []) if not m.bot)
+    sizes = sorted({10, 16, *([players] if players > 1 else [])})
+    advice = (
+        f"Discord даёт каждому боту {BUCKET} изменений микрофона за 10 с на сервере; чтобы весь стол "
+        f"заглушался и включался меньше чем за секунду, ботов-помощников нужно: "
+        + ", ".join(_advice(n) for n in sizes)
+        + ". Помощник — отдельное приложение Discord с правами «Просматривать канал», «Подключаться» и "
+        "«Отключать участникам микрофон»: ссылку-приглашение печатает `mafiabot invite --helper`, "
+        "токен — в `[voice] helper_tokens` у владельца бота."
+    )
+    if not crew.helpers:
+        return [f"➖ Ботов-помощников нет: больше {BUCKET} микрофонов сразу бот меняет с ожиданием. {advice}"]
+    ready = crew.ready_helpers(voice)
+    lines = [f"🤝 Боты-помощники в {voice.mention}: готовы {len(ready)} из {len(crew.helpers)}."]
+    for helper in crew.helpers:
+        if helper in ready:
+            continue
+        on_server = helper.user_id is not None and voice.guild.get_member(helper.user_id) is not None
+        why = "нет права «Отключать участникам микрофон» в канале" if on_server else "не приглашён на сервер"
+        lines.append(f"⚠️ Помощник {helper.number}: {why}; его работу делает основной бот.")
+    if len(ready) < helpers_needed(max(players, 10)):
+        lines.append(f"⚠️ {advice}")
+    else:
+        lines.append(f"ℹ️ {advice}")
     return lines
 
 
@@ -99,6 +135,9 @@ class ReadinessCog(commands.Cog):
             lines.append(f"❌ {voice.mention}: {needs.STAGE_REFUSAL}")
             voice = None
         lines += permission_report(guild.me, text, voice)
+        if voice is not None:
+            await self.bot.games.crew.meet(guild)  # the helpers' members, if not cached yet
+            lines += helper_lines(self.bot.games.crew, voice)
         lines.append(voice_encryption_line(guild))
         log.info("Readiness checked: %s", "; ".join(lines))
         await reply_ephemeral(interaction, "\n".join(lines))
