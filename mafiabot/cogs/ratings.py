@@ -168,7 +168,7 @@ class RatingsCog(commands.Cog, name="Ratings"):
         profile = await asyncio.to_thread(storage.player_profile, guild_id, who.id)
         points = await asyncio.to_thread(storage.rating_history, guild_id, who.id, track=track)
         values = [v for _, v in points]
-        png = await asyncio.to_thread(rating_chart, values[1:] or values, start=values[0])
+        png = await asyncio.to_thread(rating_chart, points, name=who.display_name, track=TRACKS[track])
         file = discord.File(io.BytesIO(png), filename=f"rating-{who.id}-{track}.png")
         digits = 1 if track == POINTS_TRACK else 0
         chart = (

@@ -1,99 +1,107 @@
-"""A player's rating over time as a PNG, drawn with zlib alone: a line of the values after each game on a
-light grid, the starting value dashed. No text in the picture: the message beside it names the values."""
+"""A player's rating over a season as a PNG, drawn by matplotlib: for the profile web page and for the
+picture `/mafia rating` posts in Discord.
+
+matplotlib because it is the best-kept plotting library for Python, draws anti-aliased lines and text
+with a font that has Cyrillic (DejaVu Sans, bundled), and renders off-screen (Agg) with no display.
+Only its object API is used (a Figure of its own per call, never pyplot's global state), so charts
+may be drawn in worker threads at once. Colours suit Discord's dark theme.
+"""
 
 from __future__ import annotations
 
-import itertools
-import struct
-import zlib
+import io
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
-WIDTH, HEIGHT, MARGIN = 640, 320, 24
-BACKGROUND = (255, 255, 255)
-GRID = (228, 228, 232)
-AXIS = (150, 150, 160)
-LINE = (200, 40, 40)
-POINT = (120, 20, 20)
+from matplotlib import dates as mdates
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+WIDTH, HEIGHT, DPI = 8.0, 4.0, 100  # 800×400 pixels
+BACKGROUND = "#313338"  # Discord's dark message background
+PANEL = "#2b2d31"
+TEXT = "#dbdee1"
+MUTED = "#949ba4"
+GRID = "#3f4147"
+LINE = "#f0b232"
+START = "#80848e"
+
+# Dates as the club reads them (day.month), whatever the machine's locale.
+_FORMATS = ["%Y", "%m.%Y", "%d.%m", "%H:%M", "%H:%M", "%S.%f"]
+_ZERO_FORMATS = ["", "%Y", "%m.%Y", "%d.%m", "%H:%M", "%H:%M"]
+_OFFSET_FORMATS = ["", "%Y", "%m.%Y", "%d.%m.%Y", "%d.%m.%Y", "%d.%m.%Y %H:%M"]
 
 
-class Canvas:
-    def __init__(self, width: int, height: int, color: tuple[int, int, int]) -> None:
-        self.width, self.height = width, height
-        self.rows = [bytearray(bytes(color) * width) for _ in range(height)]
+_EPOCH = datetime.fromisoformat(mdates.get_epoch()).replace(tzinfo=UTC)  # type: ignore[no-untyped-call]
 
-    def dot(self, x: int, y: int, color: tuple[int, int, int]) -> None:
-        if 0 <= x < self.width and 0 <= y < self.height:
-            self.rows[y][3 * x : 3 * x + 3] = bytes(color)
 
-    def line(self, x0: int, y0: int, x1: int, y1: int, color: tuple[int, int, int], width: int = 1) -> None:
-        """Bresenham's line, thickened by a square brush."""
-        dx, dy = abs(x1 - x0), -abs(y1 - y0)
-        sx, sy = (1 if x0 < x1 else -1), (1 if y0 < y1 else -1)
-        err = dx + dy
-        while True:
-            self.disc(x0, y0, width // 2, color)
-            if x0 == x1 and y0 == y1:
-                return
-            e2 = 2 * err
-            if e2 >= dy:
-                err += dy
-                x0 += sx
-            if e2 <= dx:
-                err += dx
-                y0 += sy
+def _day(moment: datetime) -> float:
+    """matplotlib's date number: days since its epoch (what its date locators and formatters read)."""
+    return (moment.astimezone(UTC) - _EPOCH).total_seconds() / 86400
 
-    def disc(self, x: int, y: int, r: int, color: tuple[int, int, int]) -> None:
-        for oy in range(-r, r + 1):
-            for ox in range(-r, r + 1):
-                if ox * ox + oy * oy <= r * r + r:
-                    self.dot(x + ox, y + oy, color)
 
-    def png(self) -> bytes:
-        raw = b"".join(b"\x00" + bytes(row) for row in self.rows)  # filter type 0 on every row
-
-        def chunk(kind: bytes, data: bytes) -> bytes:
-            body = kind + data
-            return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
-
-        header = struct.pack(">IIBBBBB", self.width, self.height, 8, 2, 0, 0, 0)  # 8-bit RGB
-        return (
-            b"\x89PNG\r\n\x1a\n"
-            + chunk(b"IHDR", header)
-            + chunk(b"IDAT", zlib.compress(raw, 9))
-            + chunk(b"IEND", b"")
+def rating_chart(points: Sequence[tuple[datetime, float]], *, name: str, track: str) -> bytes:
+    """The PNG of ``points`` (the season's start, then the value after each change, oldest first):
+    titled with the player's ``name`` and the ``track``'s label, dates below, values at the left."""
+    figure = Figure(figsize=(WIDTH, HEIGHT), dpi=DPI, facecolor=BACKGROUND, layout="constrained")
+    FigureCanvasAgg(figure)
+    axes = figure.add_subplot()
+    axes.set_facecolor(PANEL)
+    for spine in axes.spines.values():
+        spine.set_color(GRID)
+    axes.tick_params(colors=MUTED, labelcolor=TEXT, labelsize=10)
+    axes.grid(True, color=GRID, linewidth=0.8)
+    axes.set_axisbelow(True)
+    figure.suptitle(f"{name} — {track}", color=TEXT, fontsize=14, fontweight="bold")
+    axes.set_ylabel(track, color=MUTED)
+    axes.set_xlabel("дата (UTC)", color=MUTED)
+    locator = mdates.AutoDateLocator(minticks=3, maxticks=8)  # type: ignore[no-untyped-call]
+    axes.xaxis.set_major_locator(locator)
+    axes.xaxis.set_major_formatter(
+        mdates.ConciseDateFormatter(  # type: ignore[no-untyped-call]
+            locator, formats=_FORMATS, zero_formats=_ZERO_FORMATS, offset_formats=_OFFSET_FORMATS
         )
-
-
-def rating_chart(values: Sequence[float], *, start: float | None = None) -> bytes:
-    """The PNG of `values` (the rating after each change, oldest first); `start` is drawn dashed."""
-    canvas = Canvas(WIDTH, HEIGHT, BACKGROUND)
-    left, right, top, bottom = MARGIN, WIDTH - MARGIN, MARGIN, HEIGHT - MARGIN
-    for i in range(5):
-        y = top + (bottom - top) * i // 4
-        canvas.line(left, y, right, y, GRID)
-    canvas.line(left, top, left, bottom, AXIS)
-    canvas.line(left, bottom, right, bottom, AXIS)
-    if not values:
-        return canvas.png()
-    low = min([*values, *([start] if start is not None else [])])
-    high = max([*values, *([start] if start is not None else [])])
-    if high - low < 1e-9:
-        low, high = low - 1, high + 1
-    pad = (high - low) * 0.08
-    low, high = low - pad, high + pad
-
-    def at(i: int, value: float) -> tuple[int, int]:
-        x = left + (right - left) * i // max(1, len(values) - 1) if len(values) > 1 else (left + right) // 2
-        y = bottom - round((value - low) / (high - low) * (bottom - top))
-        return x, y
-
-    if start is not None:
-        _, y = at(0, start)
-        for x in range(left, right, 12):
-            canvas.line(x, y, min(x + 6, right), y, AXIS)
-    points = [at(i, v) for i, v in enumerate(values)]
-    for (x0, y0), (x1, y1) in itertools.pairwise(points):
-        canvas.line(x0, y0, x1, y1, LINE, width=3)
-    for x, y in points:
-        canvas.disc(x, y, 3, POINT)
-    return canvas.png()
+    )
+    axes.xaxis.get_offset_text().set_color(MUTED)
+    if points:
+        start_value = points[0][1]
+        axes.axhline(
+            start_value, color=START, linestyle="--", linewidth=1, label=f"начало сезона: {start_value:g}"
+        )
+        when = [_day(t) for t, _ in points]
+        values = [v for _, v in points]
+        label = "после игры" if len(points) > 1 else "сейчас"
+        axes.plot(
+            when,
+            values,
+            color=LINE,
+            linewidth=2.2,
+            marker="o",
+            markersize=5,
+            label=label,
+            drawstyle="steps-post",
+        )  # a rating holds until the next game
+        last = values[-1]
+        axes.annotate(
+            f"{last:.1f}" if abs(last) < 100 else f"{last:.0f}",
+            (when[-1], last),
+            xytext=(6, 6),
+            textcoords="offset points",
+            color=LINE,
+            fontweight="bold",
+        )
+        low, high = min(values), max(values)
+        pad = max((high - low) * 0.15, 1.0 if abs(high) < 100 else 10.0)
+        axes.set_ylim(low - pad, high + pad)
+        if len(points) == 1:  # the season's start alone: a few days around it, not a lone dot in years
+            axes.set_xlim(when[-1] - 3, when[-1] + 3)
+            axes.text(
+                0.5, 0.2, "игр в этом сезоне пока нет", transform=axes.transAxes, ha="center", color=MUTED
+            )
+        legend = axes.legend(loc="upper left", facecolor=BACKGROUND, edgecolor=GRID, fontsize=9)
+        for text in legend.get_texts():
+            text.set_color(TEXT)
+    out = io.BytesIO()
+    # The title also goes into the file's metadata: what the picture shows, for readers without sight.
+    figure.savefig(out, format="png", facecolor=BACKGROUND, metadata={"Title": f"{name} — {track}"})
+    return out.getvalue()

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import csv
 import io
-import struct
-import zlib
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -15,6 +13,7 @@ from conduct_helpers import Game
 from fakediscord import Club, FakeDiscord
 from fakediscord import permissions as perms
 from fakediscord.world import Member
+from PIL import Image
 from protocol_check import assert_record_replays
 
 from mafiabot.bot import MafiaBot
@@ -71,22 +70,15 @@ def _stored_game(storage: Storage, club: Club, users: list[Member], black: set[i
     return game.id
 
 
-def png_size(data: bytes) -> tuple[int, int]:
-    """Check a PNG from its signature to IEND (every chunk's CRC, the pixel data's length)."""
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, chunks = 8, {}
-    while pos < len(data):
-        (length,) = struct.unpack(">I", data[pos : pos + 4])
-        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
-        (crc,) = struct.unpack(">I", data[pos + 8 + length : pos + 12 + length])
-        assert zlib.crc32(kind + body) & 0xFFFFFFFF == crc, kind
-        chunks[kind] = chunks.get(kind, b"") + body
-        pos += 12 + length
-    assert set(chunks) == {b"IHDR", b"IDAT", b"IEND"}
-    width, height, depth, color = struct.unpack(">IIBB", chunks[b"IHDR"][:10])
-    assert (depth, color) == (8, 2)
-    assert len(zlib.decompress(chunks[b"IDAT"])) == height * (1 + 3 * width)
-    return width, height
+def png_size(data: bytes, title: str | None = None) -> tuple[int, int]:
+    """Check a PNG (Pillow reads and verifies it) and the title in its metadata; its size."""
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG"
+    if title is not None:
+        assert image.info.get("Title") == title
+    size = image.size
+    image.verify()
+    return size
 
 
 async def test_a_finished_game_is_rated_and_its_record_shown(
@@ -191,7 +183,7 @@ async def test_the_profile_carries_a_png_chart_of_the_rating(
     ), answer.content
     ((name, data),) = answer.message.files.items()
     assert name == f"rating-{player.id}-elo_red.png"
-    assert png_size(data) == (640, 320)
+    assert png_size(data, title="player7 — Эло за красных") == (800, 400)
     points = await fake.slash(player, "mafia rating", channel=club.text)
     assert points.content.endswith(
         "График — Очки сезона: сейчас 1.0, наименьший 0.0, наибольший 1.0, изменений: 1"
@@ -200,7 +192,8 @@ async def test_the_profile_carries_a_png_chart_of_the_rating(
     empty = await fake.slash(newcomer, "mafia rating", channel=club.text)
     assert empty.content.startswith("**newcomer** — игр: 0, побед: 0")
     assert empty.content.endswith("изменений: 0")
-    assert png_size(empty.message.files[f"rating-{newcomer.id}-points.png"]) == (640, 320)
+    empty_chart = empty.message.files[f"rating-{newcomer.id}-points.png"]
+    assert png_size(empty_chart, "newcomer — Очки сезона") == (800, 400)
 
 
 @pytest.mark.club(players=12)
