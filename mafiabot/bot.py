@@ -40,6 +40,7 @@ DEFAULT_COGS: tuple[str, ...] = (
     "mafiabot.cogs.conduct",
     "mafiabot.cogs.ratings",
     "mafiabot.cogs.judge",
+    "mafiabot.cogs.web",
 )
 
 

@@ -38,6 +38,7 @@ ENVIRONMENT = {
     "MAFIABOT_SHARD_COUNT": ("bot", "shard_count"),
     "MAFIABOT_SHARDS": ("bot", "shards"),
     "MAFIABOT_HELPER_TOKENS": ("voice", "helper_tokens"),
+    "MAFIABOT_WEB_SECRET": ("web", "secret"),
 }
 
 
@@ -188,12 +189,52 @@ class _Voice(_Section):
         return tuple(tokens)
 
 
+class WebSettings(_Section):
+    """The club's web pages (mafiabot.web): served by the bot's own process when ``enabled``."""
+
+    enabled: bool = False
+    host: str = Field(default="127.0.0.1", min_length=1)
+    port: int = Field(default=8080, ge=0, le=65535)  # 0: any free port (the tests)
+    # What the links `/mafia web` hands out start with (the address players reach, e.g. behind a proxy).
+    # Empty: http://host:port.
+    base_url: str = ""
+    link_hours: int = Field(default=24, ge=1, le=24 * 90)  # how long a private link works
+    # The key that signs private links. Empty: one derived from the bot's token (a new token then ends
+    # every link handed out before it).
+    secret: Secret = Field(default_factory=lambda: Secret(""))
+
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+
+    @field_validator("secret", mode="before")
+    @classmethod
+    def _hide(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            if value and len(value) < 16:
+                raise ValueError("must be at least 16 characters (it signs the private links)")
+            return Secret(value)
+        return value
+
+    @field_validator("base_url")
+    @classmethod
+    def _url(cls, value: str) -> str:
+        value = value.strip().rstrip("/")
+        if value and (not value.startswith(("http://", "https://")) or "?" in value or "#" in value):
+            raise ValueError('must be an http:// or https:// address without a query, e.g. "https://mafia.example.org"')
+        return value
+
+    def public_url(self) -> str:
+        """Where the pages are reached from outside: the configured base URL, else host and port."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return self.base_url or f"http://{host}:{self.port}"
+
+
 class _File(_Section):
     bot: _Bot = Field(default_factory=_Bot)
     voice: _Voice = Field(default_factory=_Voice)
     database: _Database = Field(default_factory=_Database)
     audio: AudioSettings = Field(default_factory=AudioSettings)
     game: GameSettings = Field(default_factory=GameSettings)
+    web: WebSettings = Field(default_factory=WebSettings)
 
 
 @dataclass(frozen=True)
@@ -207,6 +248,7 @@ class Settings:
     database_url: str = "sqlite:///mafiabot.db"
     audio: AudioSettings = field(default_factory=AudioSettings)
     game: GameSettings = field(default_factory=GameSettings)
+    web: WebSettings = field(default_factory=WebSettings)
     shard_count: int = 1
     shard_ids: tuple[int, ...] = ()  # the shards this process runs; empty: all of them
     helper_tokens: tuple[Secret, ...] = ()  # [voice] helper_tokens: helper bots for mute bursts
@@ -325,4 +367,5 @@ def load_settings(path: Path | None = None, environ: Mapping[str, str] | None = 
         shard_count=bot.shard_count,
         shard_ids=bot.shards,
         helper_tokens=tuple(Secret(token) for token in parsed.voice.helper_tokens),
+        web=parsed.web,
     )

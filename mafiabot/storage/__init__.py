@@ -31,10 +31,11 @@ from mafiabot.storage.models import (
     RatingChange,
     Season,
 )
-from mafiabot.storage.reports import Board, BoardRow, GameRecord, GameSummary, Profile, ReportsMixin, Tally
+from mafiabot.storage.reports import Board, BoardRow, GameRecord, GameSummary, Profile, Tally
+from mafiabot.storage.season_table import SeasonRow, SeasonTableMixin
 
 
-class Storage(ConductMixin, ReportsMixin, LedgerMixin, JudgingMixin):
+class Storage(ConductMixin, SeasonTableMixin, LedgerMixin, JudgingMixin):
     """The bot's one entry point to the database."""
 
     def __init__(
@@ -94,6 +95,7 @@ __all__ = [
     "Profile",
     "RatingChange",
     "Season",
+    "SeasonRow",
     "SeatAssignment",
     "SeatResult",
     "Storage",

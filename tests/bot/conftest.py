@@ -15,7 +15,7 @@ from fakediscord import Club, FakeDiscord
 from fakediscord.accounts import HELPER_DEFAULT
 
 from mafiabot.bot import MafiaBot
-from mafiabot.config import AudioSettings, Secret, Settings, game_settings
+from mafiabot.config import AudioSettings, Secret, Settings, WebSettings, game_settings
 from mafiabot.logs import ContextFilter
 
 
@@ -33,6 +33,7 @@ def pytest_configure(config: pytest.Config) -> None:
         "helpers(count=1, permissions=...): helper bot accounts invited to the club, their tokens in "
         "`[voice] helper_tokens` (fake.accounts)",
     )
+    config.addinivalue_line("markers", "web(enabled=True, port=0, ...): the bot's `[web]` settings")
 
 
 def _open_sockets() -> set[str]:
@@ -122,6 +123,7 @@ async def bot(
         database_url=f"sqlite:///{tmp_path}/bot.db",
         audio=AudioSettings(engine="none", cache_dir=tmp_path / "audio"),  # tests never reach Google
         game=game_settings(**(game.kwargs if (game := request.node.get_closest_marker("game")) else {})),
+        web=WebSettings(**(web.kwargs if (web := request.node.get_closest_marker("web")) else {})),
     )
     client = MafiaBot(settings, guild_ready_timeout=0.05)
     async with fake.connect(client):

@@ -162,6 +162,12 @@ OTHER = {
     ("game", "night_action_seconds"): "20",
     ("game", "variants"): f'["{Path(__file__).resolve().parents[2] / "examples" / "club-variant.toml"}"]',
     ("voice", "helper_tokens"): '["helper-token"]',
+    ("web", "enabled"): "true",
+    ("web", "host"): '"0.0.0.0"',
+    ("web", "port"): "8181",
+    ("web", "base_url"): '"https://mafia.example.org"',
+    ("web", "link_hours"): "2",
+    ("web", "secret"): '"a-long-enough-secret"',
 }
 
 
