@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mafiabot.config import WebSettings
-from mafiabot.web import pages
+from mafiabot.web import live, pages
 from mafiabot.web.server import WebServer
 
 
@@ -13,4 +13,5 @@ def make_server(settings: WebSettings, **options: Any) -> WebServer:
     """A WebServer (``options``: its keyword arguments) serving every page."""
     server = WebServer(settings, **options)
     pages.add_routes(server.app)
+    live.add_routes(server.app)
     return server
