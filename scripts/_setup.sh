@@ -1,7 +1,12 @@
 # Sourced by scripts/run and scripts/test: install what the project needs on a fresh machine, once.
 #  - Debian packages for audio (espeak-ng: offline Russian voice; ffmpeg: MP3 decoding; libopus0: Opus)
+#  - for the tests (MAFIABOT_SETUP_TESTS=1, set by scripts/test): chromium, the headless browser the web
+#    pages are tested in (tests/bot/test_web_browser.py fails without it, it never skips)
 #  - a virtualenv in .venv with the project and its dev tools
 need_pkgs=()
+if [ "${MAFIABOT_SETUP_TESTS:-}" = 1 ]; then
+    command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || need_pkgs+=(chromium)
+fi
 command -v espeak-ng >/dev/null 2>&1 || need_pkgs+=(espeak-ng)
 command -v ffmpeg >/dev/null 2>&1 || need_pkgs+=(ffmpeg)
 ldconfig -p 2>/dev/null | grep -q 'libopus\.so\.0' || need_pkgs+=(libopus0)
