@@ -87,9 +87,7 @@ class WebCog(commands.Cog, name="Web"):
         if known:
             lines.append(f"Ваш профиль: {server.link(guild_id, f'/player/{member.id}', public=is_public)}")
         lines.append(f"Игры: {server.link(guild_id, '/games', public=is_public)}")
-        running = sorted(
-            t.game_id for t in self.bot.games.tables.values() if t.guild.id == guild_id and t.dealt
-        )
+        running = sorted(t.game_id for t in self.bot.games.tables.in_guild(guild_id) if t.dealt)
         for game_id in running:  # the stream's overlay: the transparent one is for OBS's browser source
             path = f"/live/{game_id}"
             lines.append(f"Стол игры #{game_id}: {server.link(guild_id, path, public=is_public)}")

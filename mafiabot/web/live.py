@@ -42,7 +42,8 @@ def public_table(table: Table) -> dict[str, Any]:
     phase_name = state.ruleset.phase_names.get(view["phase_name"], view["phase_name"])
     deadline = None if night or session.manually_paused else session.deadline()
     nominees = {t for _, t in view["nominations"] if t in view["alive"]} if view["phase"] == "day" else set()
-    speaking = step["seat"] if step["kind"] in ("speech", "vote", "tiebreak") and not night else None
+    # The seat on the floor; a ballot's seat is its candidate, not a speaker.
+    speaking = step["seat"] if step["kind"] == "speech" and not night else None
     roles = view["roles"]
     over = view["winners"] is not None
     return {
@@ -81,7 +82,7 @@ def _running(server: WebServer, guild_id: int) -> list[Table]:
     if games is None:
         return []
     return sorted(
-        (t for t in games.tables.values() if t.guild.id == guild_id and not t.closed and t.dealt),
+        (t for t in games.tables.in_guild(guild_id) if not t.closed and t.dealt),
         key=lambda t: t.game_id,
     )
 

@@ -179,9 +179,7 @@ async def chart(request: web.Request) -> web.StreamResponse:
     points = await server.read(
         storage.rating_history, club.guild_id, user_id, track=track, season_id=season.id
     )
-    name = (
-        await server.read(storage.player_profile, club.guild_id, user_id, season_id=season.id, last_games=0)
-    ).display_name
+    name = (await server.read(storage.display_names, club.guild_id, [user_id]))[user_id]
     from mafiabot.ratings.chart import rating_chart
 
     png = await asyncio.to_thread(rating_chart, points, name=name, track=protocol.TRACKS[track])

@@ -57,4 +57,6 @@ def test_no_role_is_on_the_table_before_the_rules_show_it() -> None:
         assert set(shown) == {int(x) for x in revealed}
         if table["night"]:
             assert table["deadline"] is None  # no countdown at night (D-G8)
+        on_floor = [s["seat"] for s in table["seats"] if s["speaking"]]
+        assert on_floor == ([state.step.seat] if state.step.kind == "speech" and not table["night"] else [])
         state, _ = engine.apply(state, command)
