@@ -1,15 +1,62 @@
 """Simulator throughput: random legal games per second on one core (run by hand, not a test).
 
 python benchmarks/engine_simulate.py [--ruleset classic] [--players 10] [--games 2000]
+python benchmarks/engine_simulate.py --all [--games 1000] [--runs 3]     # every preset at its table
+python benchmarks/engine_simulate.py --all --instructions [--games 200]  # instructions per game
+
+Games per CPU-second is what one core gives the process, but on a machine shared with other work it
+still swings by a factor of two or more (caches, the sibling hyperthread): ``--runs`` plays the same
+games several times and reports the best and median. ``--instructions`` counts the instructions per
+game under valgrind (``--tool=cachegrind``, the interpreter's start-up subtracted by a run with no
+games), which does not depend on the load: compare engines by it, and by CPU-seconds measured in the
+same minutes.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
-from engine import load_ruleset
-from engine.simulate import play_random_game
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run as a script from anywhere: benchmarks/ is not a package
+
+from engine import load_ruleset  # noqa: E402
+from engine.simulate import play_random_game  # noqa: E402
+
+# Every preset at the table its figures in BENCHMARKS.md use (simple: 12, as its rulebook's table).
+PRESETS = {"classic": 10, "simple": 12, "hobbyworld": 10, "city": 10, "blood": 10, "fiim": 10}
+
+
+def play(ruleset_id: str, players: int, games: int) -> tuple[float, float, int]:
+    """CPU-seconds, wall-clock seconds and commands of ``games`` random games (seeds 0 .. games-1)."""
+    ruleset = load_ruleset(ruleset_id)
+    commands = 0
+    start, cpu_start = time.perf_counter(), time.process_time()
+    for seed in range(games):
+        commands += len(play_random_game(ruleset, players, seed).commands)
+    return time.process_time() - cpu_start, time.perf_counter() - start, commands
+
+
+def instructions(ruleset_id: str, players: int, games: int) -> float:
+    """Instructions per game under cachegrind, the start-up (a run with no games) subtracted."""
+
+    def count(n: int) -> int:
+        cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
+        cmd += [sys.executable, __file__, "--ruleset", ruleset_id, "--players", str(players)]
+        cmd += ["--games", str(n), "--quiet"]
+        env = {**os.environ, "PYTHONHASHSEED": "0"}
+        done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)
+        found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+        assert found, done.stderr
+        return int(found.group(1).replace(",", ""))
+
+    return (count(games) - count(0)) / games
 
 
 def main() -> None:
@@ -17,19 +64,37 @@ def main() -> None:
     parser.add_argument("--ruleset", default="classic")
     parser.add_argument("--players", type=int, default=10)
     parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--all", action="store_true", help="every preset at its table")
+    parser.add_argument("--runs", type=int, default=1, help="play the same games this many times")
+    parser.add_argument("--instructions", action="store_true", help="instructions per game (valgrind)")
+    parser.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)  # the counted runs
     args = parser.parse_args()
-    ruleset = load_ruleset(args.ruleset)
-    commands = 0
-    start, cpu_start = time.perf_counter(), time.process_time()
-    for seed in range(args.games):
-        commands += len(play_random_game(ruleset, args.players, seed).commands)
-    elapsed = time.perf_counter() - start
-    cpu = time.process_time() - cpu_start  # what one core gave this process, even on a busy machine
-    print(
-        f"{args.ruleset}, {args.players} players: {args.games / cpu:.0f} games per CPU-second "
-        f"({args.games / elapsed:.0f} per wall-clock second), {commands / cpu:.0f} commands per CPU-second, "
-        f"{commands / args.games:.0f} commands per game"
-    )
+    tables = PRESETS if args.all else {args.ruleset: args.players}
+    if args.quiet:
+        for ruleset_id, players in tables.items():
+            play(ruleset_id, players, args.games)
+        return
+    for ruleset_id, players in tables.items():
+        if args.instructions:
+            per_game = instructions(ruleset_id, players, args.games)
+            print(f"{ruleset_id}, {players} players: {per_game / 1e6:.3f} M instructions per game")
+            continue
+        rates, walls = [], []
+        for _ in range(args.runs):
+            cpu, wall, commands = play(ruleset_id, players, args.games)
+            rates.append(args.games / cpu)
+            walls.append(args.games / wall)
+        shown = (
+            f"{max(rates):.0f}"
+            if args.runs == 1
+            else f"best {max(rates):.0f}, median {statistics.median(rates):.0f}"
+        )
+        print(
+            f"{ruleset_id}, {players} players: {shown} games per CPU-second "
+            f"({max(walls):.0f} per wall-clock second), {commands / args.games:.0f} commands per game, "
+            f"{max(rates) * commands / args.games:.0f} commands per CPU-second; "
+            f"load average {os.getloadavg()[0]:.1f}"
+        )
 
 
 if __name__ == "__main__":

@@ -1,0 +1,348 @@
+"""Issue 18 item 5: the engine may be made faster, never different. Digests pinned before the engine's
+state was restructured: of every stored record (tests/records, all events in full and the final state)
+and of seeded random games of every preset (the simulator's commands, every state after every command,
+every event). A change of the state's layout keeps these digests; a change of the rules does not, and
+then the new digests are pinned with a line in the commit saying why they changed.
+
+The state is read field by field under the names it had when the digests were pinned (``STATE_FIELDS``),
+so that moving a field into another record changes nothing here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import load_ruleset
+from engine.events import Event
+from engine.game import apply, new_game
+from engine.record import play_record
+from engine.rules import Ruleset
+from engine.simulate import play_random_game
+from engine.state import GameState
+
+RECORDS = Path(__file__).resolve().parents[1] / "records"
+
+# GameState's fields when the digests were pinned, in that order.
+STATE_FIELDS = [
+    "ruleset",
+    "seed",
+    "roles",
+    "alive",
+    "phase",
+    "day",
+    "night",
+    "intro",
+    "step",
+    "agenda",
+    "rng",
+    "ledger",
+    "nominations",
+    "ballots",
+    "voted",
+    "tie_words_given",
+    "last_night_victims",
+    "tiebreaker",
+    "no_speech",
+    "no_vote",
+    "claimable",
+    "first_speaker",
+    "last_targets",
+    "uses",
+    "self_used",
+    "team_joins",
+    "pending_joins",
+    "fouls",
+    "revealed",
+    "knowledge",
+    "flags",
+    "immune",
+    "jail",
+    "vote_links",
+    "cleared",
+    "day_votes",
+    "resume",
+    "winners",
+    "draw",
+    "position",
+]
+STEP_FIELDS = [
+    "kind",
+    "seat",
+    "queue",
+    "candidates",
+    "round",
+    "night_step",
+    "seconds",
+    "started_at",
+    "permitted",
+]
+LEDGER_FIELDS = [
+    "blocked",
+    "protected",
+    "attempts",
+    "dead_tonight",
+    "team_miss",
+    "actions",
+    "skipped",
+    "proposals",
+    "team_target",
+    "chosen",
+    "marks",
+    "pending",
+    "guards",
+    "absorbed",
+    "framed",
+    "extra_shots",
+    "next_day",
+]
+
+# (preset, options, players, seeds): every preset at its table, and the variants with code of their own.
+TABLES: list[tuple[str, tuple[str, ...], int, int]] = [
+    ("classic", (), 10, 12),
+    ("classic", ("maniac", "doctor"), 12, 4),
+    ("classic", ("judges",), 10, 4),
+    ("classic", ("golden_minute", "bets"), 10, 4),
+    ("classic", ("whole_deck",), 10, 4),
+    ("classic", ("reduced",), 2, 4),
+    ("simple", (), 12, 12),
+    ("hobbyworld", (), 10, 8),
+    ("hobbyworld", ("more_specials", "maniac"), 10, 4),
+    ("hobbyworld", ("sequential_voting",), 10, 4),
+    ("city", (), 10, 12),
+    ("city", ("ranger",), 10, 4),
+    ("blood", (), 10, 8),
+    ("blood", ("more_specials", "kitsune"), 10, 4),
+    ("blood", ("wolf",), 10, 4),
+    ("fiim", (), 10, 8),
+]
+
+
+def canon(value: Any) -> Any:
+    """``value`` as plain JSON data, the same whatever record or container holds it."""
+    if isinstance(value, GameState):
+        return {name: canon(getattr(value, name)) for name in STATE_FIELDS}
+    if isinstance(value, Ruleset):
+        return [value.id, list(value.selected_options)]
+    if isinstance(value, Event):
+        return value.to_json()
+    kind = type(value).__name__
+    if kind == "Step":
+        return {name: canon(getattr(value, name)) for name in STEP_FIELDS}
+    if kind == "NightLedger":
+        return {name: canon(getattr(value, name)) for name in LEDGER_FIELDS}
+    if isinstance(value, frozenset | set):
+        return sorted((canon(v) for v in value), key=repr)
+    if isinstance(value, tuple | list):
+        return [canon(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): canon(v) for k, v in value.items()}
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    raise TypeError(f"no canonical form for {type(value).__name__}")
+
+
+def _line(value: Any) -> bytes:
+    return json.dumps(canon(value), ensure_ascii=False, sort_keys=True, default=repr).encode() + b"\n"
+
+
+def game_digest(preset: str, options: tuple[str, ...], players: int, seed: int) -> str:
+    """The simulator's game for ``seed``, then its replay: every command, state and event."""
+    ruleset = load_ruleset(preset, options)
+    game = play_random_game(ruleset, players, seed)
+    digest = hashlib.sha256()
+    state, events = new_game(ruleset, game.roles, seed)
+    digest.update(_line(state))
+    for event in events:
+        digest.update(_line(event))
+    for command in game.commands:
+        digest.update(json.dumps(command.to_json(), sort_keys=True).encode() + b"\n")
+        state, events = apply(state, command)
+        digest.update(_line(state))
+        for event in events:
+            digest.update(_line(event))
+    assert canon(state) == canon(game.final)
+    return digest.hexdigest()[:16]
+
+
+def record_digest(path: Path) -> str:
+    replay = play_record(json.loads(path.read_text(encoding="utf-8")))
+    digest = hashlib.sha256()
+    for event in replay.events:
+        digest.update(_line(event))
+    digest.update(_line(replay.state))
+    return digest.hexdigest()[:16]
+
+
+def _table_id(table: tuple[str, tuple[str, ...], int, int]) -> str:
+    preset, options, players, _ = table
+    return "-".join((preset, *options, str(players)))
+
+
+@pytest.mark.parametrize("table", TABLES, ids=_table_id)
+def test_random_games_replay_as_pinned(table: tuple[str, tuple[str, ...], int, int]) -> None:
+    preset, options, players, seeds = table
+    digests = [game_digest(preset, options, players, seed) for seed in range(seeds)]
+    assert digests == PINNED_GAMES[_table_id(table)]
+
+
+def test_every_stored_record_replays_as_pinned() -> None:
+    paths = sorted(p for p in RECORDS.glob("*.json") if not p.name.endswith(".expected.json"))
+    assert len(paths) >= 38
+    assert {p.stem: record_digest(p) for p in paths} == PINNED_RECORDS
+
+
+# Pinned at 2106930 (main before issue 18 item 5 changed the engine).
+PINNED_GAMES: dict[str, list[str]] = {
+    "blood-10": [
+        "d7b73b2fd6804473",
+        "7cb18694631cc746",
+        "0cd9f70e8d6d224c",
+        "45b93629acf70c71",
+        "9e97f0695f89865e",
+        "1df5614206cbeed5",
+        "81a5d5f6fd695d8f",
+        "3de24c207e38168f",
+    ],
+    "blood-more_specials-kitsune-10": [
+        "e52639d8871d858f",
+        "4959c57e54159623",
+        "09fa22b75c657531",
+        "d44c2228db720845",
+    ],
+    "blood-wolf-10": ["4bebdd81c9a65b96", "b6db7fb930adc87b", "e0436a549017b246", "f968966c8899ac2f"],
+    "city-10": [
+        "f5ecb0c6d739403a",
+        "79711333793ac0f7",
+        "d4903afd86857d2a",
+        "fbd226fb851f8ed1",
+        "e2e60e33d7c3116d",
+        "89b50e24945b2db0",
+        "cdddf58505fcf6e7",
+        "19a046ec1e7e8348",
+        "69743ead6ba3f1e6",
+        "538cfd1bb1aca375",
+        "a677d28e9d5e82b7",
+        "765f92689dd7a543",
+    ],
+    "city-ranger-10": ["98b51dbb1b210182", "45a3f6b6c941fbe0", "66604907dc283594", "62b8d8aadb1e69e2"],
+    "classic-10": [
+        "31cd4a8ff4ef601a",
+        "efdc541cc9fb21bd",
+        "e023f9b281abd83d",
+        "85525758c2e1a032",
+        "0b2d46a678b8de73",
+        "e3fee95318aa97a1",
+        "69ff1de753ba17a0",
+        "04deeee9b30a0cb6",
+        "e63a323eaa1d46b2",
+        "03aa53dbd053653e",
+        "1832e9e3eb89e006",
+        "12749ef1d7f53da6",
+    ],
+    "classic-golden_minute-bets-10": [
+        "6f9970380891355c",
+        "5e0bb4077ab474d3",
+        "f40c752920d7c82a",
+        "5a5c2c4d603f3c17",
+    ],
+    "classic-judges-10": ["8a56ddb6d15e5ec1", "8bb4ced5f033fe09", "c00dac11439ed4ec", "dcccad3d252cce2d"],
+    "classic-maniac-doctor-12": [
+        "0389812cc98287f6",
+        "fba22c0c470a4aba",
+        "ce833650a0177a3c",
+        "b7497ca37660d905",
+    ],
+    "classic-reduced-2": ["3c055b4841ced802", "4b809008889a3f79", "b50ae7faacc3a331", "943c9c1ebae9e2c9"],
+    "classic-whole_deck-10": ["fef30f427625ebbe", "d8a4c19e19bbe508", "8302997a3851d1ca", "45fdd1dbbbeed49b"],
+    "fiim-10": [
+        "184e8c25d1ec0cbe",
+        "0cfcbdcdf6d55327",
+        "8a993eb4db229d4e",
+        "2e766b77ea59fd0c",
+        "aad2a07ba7f02ca2",
+        "f234cc020fa18977",
+        "b4b5a0bf181dbaa0",
+        "5b2ed089a739bff0",
+    ],
+    "hobbyworld-10": [
+        "00ca8ace97a87c42",
+        "93251f66bba0a7b2",
+        "e0f721f67fcb5055",
+        "7cf67e222c293efb",
+        "22441c943165fa9b",
+        "ee1a60863ce05d64",
+        "b50288d3fe4f0119",
+        "544f52a8e8061c36",
+    ],
+    "hobbyworld-more_specials-maniac-10": [
+        "477dc1ccd22343b7",
+        "8b3d415c658caf46",
+        "50051d0fe2a87269",
+        "0ad045b546aff506",
+    ],
+    "hobbyworld-sequential_voting-10": [
+        "7d1176bb9642cc0b",
+        "8c3f38629aa0a00b",
+        "47c1e36f93459a14",
+        "f6a798082641a89c",
+    ],
+    "simple-12": [
+        "97b073c13c5099a3",
+        "e0352cd28745a1b7",
+        "f7a9d1cc28d67a15",
+        "403578b323804505",
+        "cea24d56c097bc39",
+        "aa0927d23ba531aa",
+        "17f79a1e1a554e88",
+        "b9f8570d8cddd6ed",
+        "bb6e5b54e945acbd",
+        "e076f6b5f5fecdb9",
+        "da3b5d1c8e3e0fce",
+        "342cb40b1f8de598",
+    ],
+}
+PINNED_RECORDS: dict[str, str] = {
+    "blood-hunters-win": "11f30eda76810d5e",
+    "blood-prince-kitsune": "5fb7277b35a99068",
+    "blood-sequential-queen": "7ee09a5fb5075820",
+    "blood-specials": "64f1cdcb7e0e0ea1",
+    "city-car-crash-link": "9d8ebdf524c5b09b",
+    "city-doctor-alibi-link": "2056f850fd190670",
+    "city-ranger-sleeper-town-win": "a5a15ec8b82fe9bd",
+    "classic-doctor": "21a2a624f406f2fa",
+    "classic-doctor-revive": "e6b297743e2585d0",
+    "classic-golden-minute-bets": "bac9afe7cd05df0d",
+    "classic-hidden-roles": "b3acdbb7948c00a2",
+    "classic-immortal": "63cab89787e1d82f",
+    "classic-issue-example": "6131a4aedaf4ea54",
+    "classic-judges": "b1fcb0328079cfd7",
+    "classic-judges-must-kill": "7bcbf95309ad89e1",
+    "classic-lawyer": "4b88bf4d9595b1dc",
+    "classic-mafia-win": "ae56f00e504ccea4",
+    "classic-maniac": "775b24187107e0f8",
+    "classic-nohost-countdown": "24dcf5365c3a65dd",
+    "classic-reduced-3": "223e13e2a0620448",
+    "classic-reduced-5": "f53b641a5924956a",
+    "classic-sheriff": "fdb7af733c51651b",
+    "classic-three-way-tie-partial": "c0534eaefd4ab2c9",
+    "classic-tiebreak": "677f5543c6028b02",
+    "classic-town-win": "b804b76ae49d0a94",
+    "classic-two-players": "f6bf973631c66ffa",
+    "classic-werewolf": "9261a4c3a38bd1da",
+    "classic-whole-deck": "82686eaea03ee3fe",
+    "classic-yakuza-ninja": "6b6ddc45a28205eb",
+    "hobbyworld-mafia-win": "dd0ded1eb974d8ed",
+    "hobbyworld-priest-ripper": "42ea7deec05a6efb",
+    "hobbyworld-sequential": "428e96624e6f905d",
+    "hobbyworld-specials": "6ae1ce8560c87e35",
+    "hobbyworld-town-win": "895e1a1c089cf102",
+    "hobbyworld-yakuza": "4a25e81b080d393b",
+    "simple-complete": "bbf5b77824527fc1",
+    "simple-mafia-win": "42b2c62ebe629d05",
+    "simple-maniac-joins-town": "a111686354dea7cd",
+}
