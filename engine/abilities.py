@@ -11,7 +11,7 @@ from engine.errors import DeadPlayer, IllegalCommand, IllegalTarget, NotYourTurn
 from engine.events import HOST_ONLY, Event, to_seats
 from engine.rules.model import AbilityDef, StepDef
 from engine.seats import holders_of
-from engine.state import GameState, put_ledger
+from engine.state import Draft, GameState, put_ledger
 
 _NOBODY: frozenset[int] = frozenset()
 
@@ -116,7 +116,7 @@ def _current_step(s: GameState) -> StepDef:
     return s.ruleset.night_step(s.step.night_step)
 
 
-def act(s: GameState, seat: int, targets: tuple[int, ...], act_name: str, out: Out) -> None:
+def act(s: Draft, seat: int, targets: tuple[int, ...], act_name: str, out: Out) -> None:
     step = _current_step(s)
     if seat not in s.alive:
         raise DeadPlayer(f"Игрок {seat} выбыл и не может действовать.")
@@ -152,7 +152,7 @@ def act(s: GameState, seat: int, targets: tuple[int, ...], act_name: str, out: O
     out.append(Event("action_accepted", to_seats(seat), {"seat": seat}, s.ruleset.phrase("action_accepted")))
 
 
-def skip(s: GameState, seat: int, out: Out) -> None:
+def skip(s: Draft, seat: int, out: Out) -> None:
     step = _current_step(s)
     if (
         seat not in s.alive
@@ -173,7 +173,7 @@ def skip(s: GameState, seat: int, out: Out) -> None:
     out.append(Event("action_skipped", to_seats(seat), {"seat": seat}, s.ruleset.phrase("action_skipped")))
 
 
-def propose(s: GameState, seat: int, target: int, out: Out) -> None:
+def propose(s: Draft, seat: int, target: int, out: Out) -> None:
     step = _current_step(s)
     if not step.team:
         raise NotYourTurn("Сейчас не ход команды.")
@@ -189,7 +189,7 @@ def propose(s: GameState, seat: int, target: int, out: Out) -> None:
     out.append(Event("proposal", seen_by, {"seat": seat, "target": target, "team": step.team}))
 
 
-def team_act(s: GameState, team: str, target: int, out: Out) -> None:
+def team_act(s: Draft, team: str, target: int, out: Out) -> None:
     step = _current_step(s)
     if step.team != team:
         raise NotYourTurn(f"Сейчас не ход команды «{team}».")

@@ -17,7 +17,7 @@ from engine.events import EVERYONE, Event, to_seats
 from engine.flow import announce_speech, next_day_step
 from engine.outcome import announce_decided, check_win, eliminate
 from engine.registry import STEP_KINDS, TALLIES, TIE_CHAINS, tally, tie_chain
-from engine.state import GameState, Step, put, put_step
+from engine.state import Draft, GameState, Step, put_step
 
 
 def candidates(s: GameState) -> list[int]:
@@ -28,7 +28,7 @@ def vote_threshold(s: GameState) -> int:
     return math.ceil(len(s.alive) / 2)
 
 
-def refuse(s: GameState, seat: int, reason: str, error: IllegalCommand, out: Out) -> None:
+def refuse(s: Draft, seat: int, reason: str, error: IllegalCommand, out: Out) -> None:
     """D-F2: where the preset says so, a self-nomination, a self-vote or a second vote is refused with a
     foul («За выставление себя на голосование, голосование за себя, повторное голосование … замечание»);
     elsewhere it is an illegal command."""
@@ -38,23 +38,21 @@ def refuse(s: GameState, seat: int, reason: str, error: IllegalCommand, out: Out
     give_foul(s, seat, reason, out)
 
 
-def after_elimination(s: GameState, out: Out) -> None:
+def after_elimination(s: Draft, out: Out) -> None:
     if not check_win(s, out):
         next_day_step(s, out)
 
 
-def start_ballot(s: GameState, out: Out, cands: list[int], round_name: str) -> None:
-    s.__dict__.update(
-        ballots=(),
-        voted=frozenset(),
-        step=Step(
-            "vote",
-            seat=cands[0],
-            queue=tuple(cands[1:]),
-            candidates=tuple(cands),
-            round=round_name,
-            seconds=s.ruleset.timer("vote"),
-        ),
+def start_ballot(s: Draft, out: Out, cands: list[int], round_name: str) -> None:
+    s.ballots = ()
+    s.voted = frozenset()
+    s.step = Step(
+        "vote",
+        seat=cands[0],
+        queue=tuple(cands[1:]),
+        candidates=tuple(cands),
+        round=round_name,
+        seconds=s.ruleset.timer("vote"),
     )
     _announce_candidate(s, out)
 
@@ -90,7 +88,7 @@ def _follower(s: GameState, seat: int) -> bool:
     return False
 
 
-def unvote(s: GameState, seat: int, out: Out) -> None:
+def unvote(s: Draft, seat: int, out: Out) -> None:
     """D-CL3: a voter «may change until the candidate's count closes («три»)»: his hand goes down, and he
     may vote for a later candidate (or, not voting at all, is counted as the preset says)."""
     step = s.step
@@ -103,12 +101,12 @@ def unvote(s: GameState, seat: int, out: Out) -> None:
     # A voter whose vote is bound to this one (hobbyworld's swindler) lowers his hand with him.
     followers = {f for leader, f in s.vote_links if leader == seat and _follower(s, f)}
     gone = {seat} | followers
-    put(s, ballots=tuple(b for b in s.ballots if not (b[0] in gone and b[1] == step.seat)))
+    s.ballots = tuple(b for b in s.ballots if not (b[0] in gone and b[1] == step.seat))
     for voter in sorted(gone):
         out.append(Event("unvoted", EVERYONE, {"seat": voter, "candidate": step.seat}))
 
 
-def vote(s: GameState, seat: int, candidate: int, out: Out) -> None:
+def vote(s: Draft, seat: int, candidate: int, out: Out) -> None:
     step = s.step
     if step.kind == "tiebreak":
         _tiebreak_vote(s, seat, candidate, out)
@@ -131,15 +129,15 @@ def vote(s: GameState, seat: int, candidate: int, out: Out) -> None:
     if seat == candidate and not s.ruleset.voting.self_vote:
         refuse(s, seat, "self_vote", IllegalTarget("Нельзя голосовать за себя."), out)
         return
-    s.__dict__["ballots"] = (*s.ballots, (seat, candidate))  # put(s, ballots=…), written out (every vote)
+    s.ballots = (*s.ballots, (seat, candidate))
     out.append(Event("voted", EVERYONE, {"seat": seat, "candidate": candidate}))
     for leader, follower in s.vote_links:
         if leader == seat and _follower(s, follower) and not any(v == follower for v, _ in s.ballots):
-            put(s, ballots=(*s.ballots, (follower, candidate)))
+            s.ballots = (*s.ballots, (follower, candidate))
             out.append(Event("voted", EVERYONE, {"seat": follower, "candidate": candidate}))
 
 
-def close_candidate(s: GameState, out: Out) -> None:
+def close_candidate(s: Draft, out: Out) -> None:
     """«ведущий досчитает до трех, назовет число голосов и попросит проголосовать за следующего»."""
     step = s.step
     if not step.queue and s.ruleset.voting.abstain == "last_candidate":
@@ -152,7 +150,7 @@ def close_candidate(s: GameState, out: Out) -> None:
         if not s.ruleset.voting.self_vote:
             missing = [x for x in missing if x != step.seat]  # no vote for himself where self-votes are out
         if missing:
-            put(s, ballots=s.ballots + tuple((x, step.seat) for x in missing))
+            s.ballots = s.ballots + tuple((x, step.seat) for x in missing)
             out.append(
                 Event(
                     "abstainers_added",
@@ -191,7 +189,7 @@ def close_candidate(s: GameState, out: Out) -> None:
         no_elimination(s, out, "below_threshold", step.seat if len(step.candidates) == 1 else 0)
 
 
-def condemn(s: GameState, seat: int, out: Out) -> None:
+def condemn(s: Draft, seat: int, out: Out) -> None:
     """The vote named ``seat``. Where the preset has an acquittal (judge D-H16, queen), its step kind may
     first offer it; the execution then waits for that step."""
     if seat not in s.alive:
@@ -204,26 +202,24 @@ def condemn(s: GameState, seat: int, out: Out) -> None:
     execute(s, seat, out)
 
 
-def execute(s: GameState, seat: int, out: Out) -> None:
+def execute(s: Draft, seat: int, out: Out) -> None:
     eliminate(s, seat, "executed", out, reveal=s.ruleset.reveal_on_vote)
     if s.ruleset.timer("farewell") > 0 and not s.over:
         announce_decided(s, out)  # issue 13: the result first, then the farewell
-        s.__dict__.update(
-            step=Step("speech", seat=seat, round="farewell", seconds=s.ruleset.timer("farewell"))
-        )
+        s.step = Step("speech", seat=seat, round="farewell", seconds=s.ruleset.timer("farewell"))
         announce_speech(s, out)
         return
     after_elimination(s, out)
 
 
-def no_elimination(s: GameState, out: Out, reason: str, seat: int = 0) -> None:
+def no_elimination(s: Draft, out: Out, reason: str, seat: int = 0) -> None:
     key = {"below_threshold": "nobody_voted_out", "tie": "no_elimination"}.get(reason, "no_elimination")
     data: dict[str, Any] = {"reason": reason, "seat": seat} if seat else {"reason": reason}
     out.append(Event("no_elimination", EVERYONE, data, s.ruleset.phrase(key), {"seat": seat} if seat else {}))
     next_day_step(s, out)
 
 
-def _tiebreak_vote(s: GameState, seat: int, candidate: int, out: Out) -> None:
+def _tiebreak_vote(s: Draft, seat: int, candidate: int, out: Out) -> None:
     if seat != s.step.seat:
         raise NotYourTurn("Решающий голос принадлежит другому игроку.")
     if candidate not in s.step.candidates:
@@ -256,13 +252,13 @@ def _half(s: GameState, counts: dict[int, int]) -> tuple[str, Any]:
 
 
 @tie_chain("none")
-def _no_tie_rule(s: GameState, tied: list[int], out: Out) -> None:
+def _no_tie_rule(s: Draft, tied: list[int], out: Out) -> None:
     out.append(Event("tie", EVERYONE, {"seats": tied}, s.ruleset.phrase("vote_tie"), {"seats": tied}))
     no_elimination(s, out, "tie")
 
 
 @tie_chain("classic")
-def _classic_ties(s: GameState, tied: list[int], out: Out) -> None:
+def _classic_ties(s: Draft, tied: list[int], out: Out) -> None:
     """002 and D-CL3: two tied of three or more → revote between the two; two candidates tied → a word
     each and a revote; still tied → the honest citizen killed last night decides; three or more tied
     → one revote among them, then nobody."""
@@ -280,18 +276,15 @@ def _classic_ties(s: GameState, tied: list[int], out: Out) -> None:
         start_ballot(s, out, tied, "revote")
         return
     if not s.tie_words_given:
-        put(s, tie_words_given=True)
+        s.tie_words_given = True
         say(s, out, "tie_words", seats=tied)
-        put(
-            s,
-            step=Step(
-                "speech",
-                seat=tied[0],
-                queue=tuple(tied[1:]),
-                candidates=tuple(tied),
-                round="tie_word",
-                seconds=s.ruleset.timer("tie_word"),
-            ),
+        s.step = Step(
+            "speech",
+            seat=tied[0],
+            queue=tuple(tied[1:]),
+            candidates=tuple(tied),
+            round="tie_word",
+            seconds=s.ruleset.timer("tie_word"),
         )
         announce_speech(s, out)
         return
@@ -300,7 +293,7 @@ def _classic_ties(s: GameState, tied: list[int], out: Out) -> None:
         no_elimination(s, out, "tie")
         return
     say(s, out, "tiebreaker", seat=breaker)
-    put(s, step=Step("tiebreak", seat=breaker, candidates=tuple(tied), seconds=s.ruleset.timer("tiebreak")))
+    s.step = Step("tiebreak", seat=breaker, candidates=tuple(tied), seconds=s.ruleset.timer("tiebreak"))
     out.append(
         Event(
             "tiebreak_ballot",

@@ -12,15 +12,15 @@ from engine.errors import DeadPlayer, IllegalCommand
 from engine.events import EVERYONE, Event
 from engine.outcome import check_win, eliminate, finish
 from engine.registry import day_step
-from engine.state import GameState, put
+from engine.state import Draft, GameState
 
 MUTE_NEXT_DAY = "mute_next_day:"  # flag: a seat whose lost speech is the next day's (FIIM D-FI12)
 REMOVED = "removed:"  # flag: a seat that left by a removal, not by the vote or the night (FIIM D-FI13)
 
 
-def _set_fouls(s: GameState, seat: int, count: int) -> None:
+def _set_fouls(s: Draft, seat: int, count: int) -> None:
     rest = tuple(f for f in s.fouls if f[0] != seat)
-    put(s, fouls=(*rest, (seat, count)) if count else rest)
+    s.fouls = (*rest, (seat, count)) if count else rest
 
 
 def _at_table(s: GameState, seat: int) -> None:
@@ -29,7 +29,7 @@ def _at_table(s: GameState, seat: int) -> None:
         raise IllegalCommand(f"За столом нет места №{seat}.")
 
 
-def give_foul(s: GameState, seat: int, reason: str, out: Out) -> None:
+def give_foul(s: Draft, seat: int, reason: str, out: Out) -> None:
     conduct = s.ruleset.conduct
     if conduct.kind == "none":
         raise IllegalCommand("В этих правилах нет замечаний (включите правила клуба в настройках).")
@@ -58,12 +58,12 @@ def give_foul(s: GameState, seat: int, reason: str, out: Out) -> None:
         # FIIM D-FI12: fouls count over the whole game; the 3rd costs the next regular speech, once;
         # with ``mute_next_day`` a 3rd foul by day costs the next day's speech (the morning moves it).
         if s.ruleset.params.get("mute_next_day") and s.phase == "day":
-            put(s, flags=s.flags | {f"{MUTE_NEXT_DAY}{seat}"})
+            s.flags = s.flags | {f"{MUTE_NEXT_DAY}{seat}"}
         else:
-            put(s, no_speech=s.no_speech | {seat})
+            s.no_speech = s.no_speech | {seat}
 
 
-def remove(s: GameState, seat: int, reason: str, out: Out) -> None:
+def remove(s: Draft, seat: int, reason: str, out: Out) -> None:
     """D-F5: immediate elimination without last words; a removed nominee cancels the day's vote if it
     happens before voting; the win check follows."""
     _at_table(s, seat)
@@ -74,7 +74,7 @@ def remove(s: GameState, seat: int, reason: str, out: Out) -> None:
         "confession": "confessed",
     }.get(reason, "removed")
     eliminate(s, seat, "removed", out, reveal=s.ruleset.reveal_on_vote, phrase=key, reason=reason)
-    put(s, flags=s.flags | {f"{REMOVED}{seat}"})
+    s.flags = s.flags | {f"{REMOVED}{seat}"}
     if reason in ("left", "deliberate") and s.ruleset.phrase("rating_penalty"):
         # D-F4: «Если игрок покинул игру до её завершения или намеренно набирает замечания … «-5» баллов»
         points = int(s.ruleset.params.get("rating_penalty", -5))
@@ -85,15 +85,15 @@ def remove(s: GameState, seat: int, reason: str, out: Out) -> None:
     cancels = s.ruleset.params.get("removal_cancels_vote", "if_nominated")
     if cancels == "always" and not (s.phase == "day" and _voting(s)):
         # FIIM D-FI12 («антимонстр»): any removal cancels the current or nearest vote.
-        put(s, flags=s.flags | {"vote_cancelled"})
+        s.flags = s.flags | {"vote_cancelled"}
     elif cancels == "if_nominated" and s.phase == "day" and seat in nominated and not _voting(s):
-        put(s, flags=s.flags | {"vote_cancelled"})
+        s.flags = s.flags | {"vote_cancelled"}
     interrupted = s.step
     check_win(s, out)
     if s.step.kind == "question" and interrupted.kind not in ("dawn", "question"):
         # D-S7 asks the maniac at once; the speech, ballot or night step goes on after his answer
         # (D-F5: «голосование не отменяется»).
-        put(s, resume=interrupted)
+        s.resume = interrupted
 
 
 def _voting(s: GameState) -> bool:
@@ -103,7 +103,7 @@ def _voting(s: GameState) -> bool:
     return step.kind in ("vote", "lift", "tiebreak") or (step.kind == "speech" and step.round == "tie_word")
 
 
-def award_victory(s: GameState, seat: int, reason: str, out: Out) -> None:
+def award_victory(s: Draft, seat: int, reason: str, out: Out) -> None:
     """D-F3: «присуждение победы противоположным командам, сидящим за игровым столом» — every side other
     than the offender's with a living member wins (if none is living, every other side dealt)."""
     if s.ruleset.conduct.kind == "none":
@@ -123,7 +123,7 @@ def award_victory(s: GameState, seat: int, reason: str, out: Out) -> None:
     finish(s, out, winners)
 
 
-def end_of_day(s: GameState) -> None:
+def end_of_day(s: Draft) -> None:
     """D-F1: «Замечания обнуляются каждый день»: the day's counts decide the next day's restrictions and
     are then reset, so that fouls given at night count toward the following day."""
     conduct = s.ruleset.conduct
@@ -136,10 +136,12 @@ def end_of_day(s: GameState) -> None:
             no_vote.add(seat)
         if effects & {"no_vote", "no_speech"}:
             no_speech.add(seat)
-    s.__dict__.update(no_speech=frozenset(no_speech), no_vote=frozenset(no_vote), fouls=())
+    s.no_speech = frozenset(no_speech)
+    s.no_vote = frozenset(no_vote)
+    s.fouls = ()
 
 
-def start_of_day(s: GameState, out: Out) -> None:
+def start_of_day(s: Draft, out: Out) -> None:
     """Without a daily reset nothing carries over to the new day (but FIIM's lost speech, below); with
     one, the restrictions earned on the previous day hold, and the RESTRICTIONS day step announces them
     after the morning's news."""
@@ -147,7 +149,8 @@ def start_of_day(s: GameState, out: Out) -> None:
     if not conduct.daily_reset:
         # Whole-game fouls (FIIM): a lost speech not yet taken stays lost until it is.
         whole_game = "no_speech" in conduct.thresholds.values()
-        s.__dict__.update(no_speech=s.no_speech if whole_game else frozenset(), no_vote=frozenset())
+        s.no_speech = s.no_speech if whole_game else frozenset()
+        s.no_vote = frozenset()
 
 
 RESTRICTIONS = "conduct_restrictions"

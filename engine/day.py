@@ -15,13 +15,13 @@ from engine.flow import announce_speech, begin_speeches, next_day_step
 from engine.outcome import check_win, eliminate
 from engine.registry import day_step
 from engine.seats import PARTING_ROUNDS, first_speaker_order
-from engine.state import GameState, Step, put, put_step
+from engine.state import Draft, GameState, Step, put_step
 
 # -- steps -----------------------------------------------------------------------------------------
 
 
 @day_step("morning")
-def _morning(s: GameState, out: Out) -> bool:
+def _morning(s: Draft, out: Out) -> bool:
     """The night's results: victims in ascending seat order (D-G11), or the "nobody" line."""
     say(s, out, "day_breaks")
     after_intro = s.night == 1 and bool(s.ruleset.intro_night)
@@ -33,14 +33,14 @@ def _morning(s: GameState, out: Out) -> bool:
     if not victims:
         say(s, out, "nobody_killed")
     if "claim_commissar" in s.ruleset.params.get("claims", []):
-        put(s, claimable=frozenset(victims))
+        s.claimable = frozenset(victims)
         for v in victims:
             out.append(Event("claim_offer", to_seats(v), {"seat": v}, s.ruleset.phrase("night_victim_claim")))
     return check_win(s, out)
 
 
 @day_step("intro_speeches")
-def _intro_speeches(s: GameState, out: Out) -> bool:
+def _intro_speeches(s: Draft, out: Out) -> bool:
     """002 day 1: «Каждый из участников игры по очереди сообщает всем остальным о том, что он честный
     горожанин» — in seat order from seat 1 (D-G9), no vote."""
     say(s, out, "intro_day")
@@ -48,35 +48,35 @@ def _intro_speeches(s: GameState, out: Out) -> bool:
 
 
 @day_step("speeches")
-def _speeches(s: GameState, out: Out) -> bool:
+def _speeches(s: Draft, out: Out) -> bool:
     """A speech for every living player in seat order, the first speaker rotating by day; the speaker
     may nominate during his own speech."""
     return begin_speeches(s, out, first_speaker_order(s), "day", s.ruleset.timer("speech"))
 
 
 @day_step("discussion")
-def _discussion(s: GameState, out: Out) -> bool:
-    s.__dict__.update(step=Step("discussion", seconds=s.ruleset.timer("discussion")))
+def _discussion(s: Draft, out: Out) -> bool:
+    s.step = Step("discussion", seconds=s.ruleset.timer("discussion"))
     say(s, out, "discussion_start")
     return True
 
 
 @day_step("nominations")
-def _nominations(s: GameState, out: Out) -> bool:
+def _nominations(s: Draft, out: Out) -> bool:
     """002: «ведущий предлагает выдвинуть подозреваемых в причастности к «мафии»»."""
-    s.__dict__.update(step=Step("nominations", seconds=s.ruleset.timer("nominations")))
+    s.step = Step("nominations", seconds=s.ruleset.timer("nominations"))
     say(s, out, "nominations")
     return True
 
 
 @day_step("last_words")
-def _last_words(s: GameState, out: Out) -> bool:
+def _last_words(s: Draft, out: Out) -> bool:
     """002: «ведущий предоставляет каждому «кандидату» последнее слово»."""
     return begin_speeches(s, out, candidates(s), "last_word", s.ruleset.timer("last_word"))
 
 
 @day_step("vote")
-def _vote(s: GameState, out: Out) -> bool:
+def _vote(s: Draft, out: Out) -> bool:
     cands = candidates(s)
     if not cands and s.ruleset.voting.no_candidates == "everyone":
         cands = s.living()
@@ -84,7 +84,7 @@ def _vote(s: GameState, out: Out) -> bool:
         if cands or s.nominations:
             say(s, out, "vote_not_held")
         out.append(Event("no_elimination", EVERYONE, {"reason": "no_vote"}, s.ruleset.phrase("no_vote")))
-        put(s, flags=s.flags - {"vote_cancelled"})
+        s.flags = s.flags - {"vote_cancelled"}
         return False
     threshold = vote_threshold(s)
     say(s, out, "vote_start", seats=list(cands), count=threshold)
@@ -95,7 +95,7 @@ def _vote(s: GameState, out: Out) -> bool:
 # -- nominations -----------------------------------------------------------------------------------
 
 
-def nominate(s: GameState, seat: int, target: int, out: Out) -> None:
+def nominate(s: Draft, seat: int, target: int, out: Out) -> None:
     if s.phase != "day":
         raise WrongPhase("Выдвигать кандидатуры можно только днём.")
     if seat not in s.alive:
@@ -118,7 +118,7 @@ def nominate(s: GameState, seat: int, target: int, out: Out) -> None:
         raise AlreadyActed(f"За игрока {target} сегодня уже голосовали.")
     if sum(1 for by, _ in s.nominations if by == seat) >= voting.nominations_per_player:
         raise AlreadyActed("Вы уже выставили кандидатуру.")
-    s.__dict__.update(nominations=(*s.nominations, (seat, target)))
+    s.nominations = (*s.nominations, (seat, target))
     out.append(
         Event(
             "nominated",
@@ -130,7 +130,7 @@ def nominate(s: GameState, seat: int, target: int, out: Out) -> None:
     )
     if seat in s.immune and s.day == 1:
         # D-C5: «Игрок лишается его, если он в первый день выставил игрока».
-        put(s, immune=s.immune - {seat})
+        s.immune = s.immune - {seat}
         phrase = s.ruleset.phrase("immunity_lost")
         out.append(Event("immunity_lost", EVERYONE, {"seat": seat}, phrase, {"seat": seat}))
 
@@ -148,7 +148,7 @@ def _own_minute(s: GameState, seat: int) -> None:
         raise NotYourTurn("Сегодня вы лишены слова.")
 
 
-def permit(s: GameState, seat: int, target: int, allow: bool, out: Out) -> None:
+def permit(s: Draft, seat: int, target: int, allow: bool, out: Out) -> None:
     """001: «В свою минуту игрок может также разрешить говорить другому игроку, а затем отозвать
     разрешение (например, - «разрешаю 5», «запрещаю 5»)»."""
     if not s.ruleset.params.get("speech_permissions"):
@@ -178,11 +178,11 @@ def ask_nominees(s: GameState, seat: int, out: Out) -> None:
     out.append(Event("nominees", EVERYONE, {"seat": seat, "seats": seats}, phrase, {"seats": seats}))
 
 
-def end_speech(s: GameState, out: Out) -> None:
+def end_speech(s: Draft, out: Out) -> None:
     step = s.step
     out.append(Event("speech_ended", EVERYONE, {"seat": step.seat}))
     if step.round == "day" and step.seat in s.no_speech and not s.ruleset.conduct.daily_reset:
-        put(s, no_speech=s.no_speech - {step.seat})  # FIIM D-FI12: the lost speech is lost once
+        s.no_speech = s.no_speech - {step.seat}  # FIIM D-FI12: the lost speech is lost once
     alive = s.alive
     if step.round in PARTING_ROUNDS or alive.issuperset(step.queue):
         queue = step.queue

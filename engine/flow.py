@@ -18,12 +18,12 @@ from engine.registry import DAY_STEPS, NIGHT_RESOLUTIONS
 from engine.resolution import resolve_attempts, resolve_step
 from engine.rules.model import StepDef
 from engine.seats import PARTING_ROUNDS, holders_of
-from engine.state import EMPTY_LEDGER, GameState, Step, put, put_ledger, put_step
+from engine.state import EMPTY_LEDGER, Draft, GameState, Step, put_ledger, put_step
 
 # -- night -----------------------------------------------------------------------------------------
 
 
-def enter_phase(s: GameState, out: Out, after_steps: bool) -> None:
+def enter_phase(s: Draft, out: Out, after_steps: bool) -> None:
     """Start the phase at ``s.position`` of the cycle. Phases of steps that follow each other share one
     ledger (blood: dawn, day and sunset, D-B9); the first talking phase after them resolves it."""
     name = s.ruleset.phase_at(s.position)
@@ -38,22 +38,23 @@ def enter_phase(s: GameState, out: Out, after_steps: bool) -> None:
         start_night(s, out)
 
 
-def next_phase(s: GameState, out: Out) -> None:
+def next_phase(s: Draft, out: Out) -> None:
     after_steps = not s.ruleset.talks(s.phase_name)
-    s.__dict__.update(position=s.position + 1)
+    s.position = s.position + 1
     enter_phase(s, out, after_steps)
 
 
-def _continue_steps(s: GameState, out: Out, name: str) -> None:
+def _continue_steps(s: Draft, out: Out, name: str) -> None:
     """The next phase of steps of the same cycle (blood: «на рассвете» → «днём» → «на закате»). Only the
     first phase of steps of a game is the intro (its acquaintance steps)."""
-    put(s, phase="night", intro=False)
+    s.phase = "night"
+    s.intro = False
     say(s, out, f"{name}_starts")
-    put(s, agenda=s.ruleset.night_agenda(name))
+    s.agenda = s.ruleset.night_agenda(name)
     next_night_step(s, out)
 
 
-def start_night(s: GameState, out: Out) -> None:
+def start_night(s: Draft, out: Out) -> None:
     night = s.night + 1
     intro = night == 1 and bool(s.ruleset.intro_night)
     joins = s.team_joins
@@ -64,9 +65,12 @@ def start_night(s: GameState, out: Out) -> None:
                 out, "team_joined", to_seats(seat), s.ruleset.phrase("werewolf_turned"), seat=seat, team=team
             )
     joined = joins != s.team_joins
-    s.__dict__.update(
-        phase="night", night=night, intro=intro, ledger=EMPTY_LEDGER, team_joins=joins, pending_joins=()
-    )
+    s.phase = "night"
+    s.night = night
+    s.intro = intro
+    s.ledger = EMPTY_LEDGER
+    s.team_joins = joins
+    s.pending_joins = ()
     if joined and check_win(s, out):
         return  # D-G7: wins are checked after the werewolf joins (D-CL7): his clan may now be the majority
     end_of_day(s)
@@ -78,7 +82,7 @@ def start_night(s: GameState, out: Out) -> None:
     say(s, out, key)
     if intro:
         say(s, out, "roles_dealing")  # city 5.4: the cards are dealt during the intro night
-    s.__dict__.update(agenda=s.ruleset.night_agenda(s.phase_name, intro))
+    s.agenda = s.ruleset.night_agenda(s.phase_name, intro)
     next_night_step(s, out)
 
 
@@ -97,7 +101,7 @@ def step_in_play(s: GameState, step: StepDef) -> bool:
     return any(h in s.alive for h in holders)
 
 
-def next_night_step(s: GameState, out: Out) -> None:
+def next_night_step(s: Draft, out: Out) -> None:
     agenda = s.agenda
     while agenda:
         step_id, agenda = agenda[0], agenda[1:]
@@ -106,8 +110,7 @@ def next_night_step(s: GameState, out: Out) -> None:
             continue  # the role was not dealt (step_in_play's first answer, without the call)
         if not step_in_play(s, step):
             continue
-        fields = s.__dict__  # put(s, …), written out: this runs for every night step
-        fields["agenda"] = agenda
+        s.agenda = agenda
         actors = actors_of_step(s, step)
         kind, seconds, wake, revives, prompt = _step_call(s, step)
         if step.team and wake:
@@ -116,7 +119,7 @@ def next_night_step(s: GameState, out: Out) -> None:
         # timer as any other (D-G8): the event is public and its length must not tell who can act. How
         # long the host waits before closing such a step is the host's business (the bot draws it from
         # the lengths of steps that living players took).
-        fields["step"] = Step(kind, night_step=step.id, seconds=seconds)
+        s.step = Step(kind, night_step=step.id, seconds=seconds)
         led = s.ledger
         if led.actions or led.skipped or led.proposals or led.team_target:
             put_ledger(s, actions=(), skipped=frozenset(), proposals=(), team_target=0)
@@ -139,7 +142,7 @@ def next_night_step(s: GameState, out: Out) -> None:
                 _show_revive_list(s, actors, out)
             _tell_unable(s, step, awake, actors, prompt, out)
         return
-    s.__dict__.update(agenda=agenda)
+    s.agenda = agenda
     next_phase(s, out)
 
 
@@ -233,7 +236,7 @@ def _show_revive_list(s: GameState, actors: list[int], out: Out) -> None:
         )
 
 
-def _introduce_team(s: GameState, team: str, members: list[int], out: Out) -> None:
+def _introduce_team(s: Draft, team: str, members: list[int], out: Out) -> None:
     """D-G12: the members see each other's seats; roles only where the preset shows them."""
     tdef = s.ruleset.teams[team]
     params: dict[str, Any] = {"seats": members}
@@ -243,7 +246,7 @@ def _introduce_team(s: GameState, team: str, members: list[int], out: Out) -> No
         data: dict[str, Any] = {"team": team, "seats": members}
         if tdef.show_roles:
             data["roles"] = {str(x): s.role_of(x) for x in members}
-            put(s, knowledge=s.knowledge | {(m, x) for x in members})
+            s.knowledge = s.knowledge | {(m, x) for x in members}
         if tdef.show_leader and tdef.leader:
             data["leader"] = [x for x in members if s.role_of(x) == tdef.leader]
         out.append(Event("team_members", to_seats(m), data, s.ruleset.phrase("team_members"), params))
@@ -260,7 +263,7 @@ def _show_team(s: GameState, team: str, awake: list[int], out: Out) -> None:
         )
 
 
-def close_night_step(s: GameState, out: Out) -> None:
+def close_night_step(s: Draft, out: Out) -> None:
     step = s.ruleset.night_step(s.step.night_step, s.intro)
     if step.kind == "act" and resolve_step(s, step, out):
         return  # the step opened again (a team's extra shot, D-H7)
@@ -268,18 +271,18 @@ def close_night_step(s: GameState, out: Out) -> None:
     next_night_step(s, out)
 
 
-def dawn(s: GameState, out: Out) -> None:
+def dawn(s: Draft, out: Out) -> None:
     """The end of the night: attempts meet protections, deaths take effect (end-of-night presets)."""
     resolve = NIGHT_RESOLUTIONS.get(s.ruleset.night_resolution, resolve_attempts)
     victims = resolve(s) if not s.intro else []
-    s.__dict__.update(last_night_victims=tuple(victims))
+    s.last_night_victims = tuple(victims)
     start_day(s, out)
 
 
 # -- day -------------------------------------------------------------------------------------------
 
 
-def start_day(s: GameState, out: Out) -> None:
+def start_day(s: Draft, out: Out) -> None:
     day = s.day + 1
     intro = s.position == 0
     agenda = tuple(s.ruleset.day_first if day == 1 else s.ruleset.day_normal)
@@ -287,29 +290,26 @@ def start_day(s: GameState, out: Out) -> None:
         # D-F1's «лишён слова» lines come after the morning's news, not before «Наступает утро».
         at = next((i + 1 for i, name in enumerate(agenda) if name.endswith("morning")), 0)
         agenda = (*agenda[:at], RESTRICTIONS, *agenda[at:])
-    s.__dict__.update(
-        phase="day",
-        day=day,
-        intro=intro,
-        agenda=agenda,
-        nominations=(),
-        ballots=(),
-        voted=frozenset(),
-        tie_words_given=False,
-        claimable=frozenset(),
-        step=Step("dawn"),
-    )
+    s.phase = "day"
+    s.day = day
+    s.intro = intro
+    s.agenda = agenda
+    s.nominations = ()
+    s.ballots = ()
+    s.voted = frozenset()
+    s.tie_words_given = False
+    s.claimable = frozenset()
+    s.step = Step("dawn")
     start_of_day(s, out)
     next_day_step(s, out)
 
 
-def next_day_step(s: GameState, out: Out) -> None:
+def next_day_step(s: Draft, out: Out) -> None:
     if s.phase == "over":
         return
-    fields = s.__dict__  # put(s, agenda=…), written out: this runs for every day step
     while s.agenda:
         name, rest = s.agenda[0], s.agenda[1:]
-        fields["agenda"] = rest
+        s.agenda = rest
         if DAY_STEPS[name](s, out):
             return  # the step waits for commands
         if s.phase == "over" or s.step.kind == "question":
@@ -317,15 +317,11 @@ def next_day_step(s: GameState, out: Out) -> None:
     next_phase(s, out)
 
 
-def begin_speeches(
-    s: GameState, out: Out, seats: list[int], purpose: str, seconds: int, **extra: Any
-) -> bool:
+def begin_speeches(s: Draft, out: Out, seats: list[int], purpose: str, seconds: int, **extra: Any) -> bool:
     """A queue of speeches, one seat at a time. Returns False when there is nobody to speak."""
     if not seats:
         return False
-    s.__dict__.update(
-        step=Step("speech", seat=seats[0], queue=tuple(seats[1:]), round=purpose, seconds=seconds, **extra)
-    )
+    s.step = Step("speech", seat=seats[0], queue=tuple(seats[1:]), round=purpose, seconds=seconds, **extra)
     announce_speech(s, out)
     return True
 
@@ -340,13 +336,13 @@ _SPEECH_PHRASES = {
 }
 
 
-def announce_speech(s: GameState, out: Out) -> None:
+def announce_speech(s: Draft, out: Out) -> None:
     seat = s.step.seat
     key = _SPEECH_PHRASES.get(s.step.round, "speech_turn")
     muted = seat in s.no_speech and s.step.round not in PARTING_ROUNDS
     if muted and s.step.round == "day" and s.ruleset.params.get("short_speech_at_3_4") and len(s.alive) <= 4:
         # FIIM D-FI12: with 3–4 players left the lost speech is a 30 s one instead.
-        s.__dict__.update(no_speech=s.no_speech - {seat})
+        s.no_speech = s.no_speech - {seat}
         put_step(s, seconds=s.ruleset.timer("short_speech"))
         muted = False
     if muted and s.ruleset.phrase("speech_skipped"):

@@ -38,7 +38,7 @@ from engine.outcome import check_win
 from engine.registry import STEP_KINDS
 from engine.rules import Ruleset
 from engine.seats import PARTING_ROUNDS
-from engine.state import GameState, Step, evolve, fresh_state, put, same_step
+from engine.state import Draft, GameState, Step, evolve, freeze, fresh_state, same_step
 
 
 def new_game(
@@ -74,7 +74,7 @@ def new_game(
             {"ruleset": ruleset.id, "options": list(ruleset.selected_options), "seats": len(roles)},
         )
     )
-    put(s, knowledge=s.knowledge | {(seat, seat) for seat in range(1, len(roles) + 1)})  # each sees his own
+    s.knowledge = s.knowledge | {(seat, seat) for seat in range(1, len(roles) + 1)}  # each sees his own
     dealt_phrase = ruleset.phrase("role_dealt")
     for seat, role in enumerate(roles, start=1):
         rdef = ruleset.roles[role]
@@ -88,8 +88,8 @@ def new_game(
             )
         )
     enter_phase(s, out, after_steps=False)
-    put(s, step=evolve(s.step, started_at=at))
-    return s, out
+    s.step = evolve(s.step, started_at=at)
+    return freeze(s), out
 
 
 def _immune(ruleset: Ruleset, players: int, seats: Iterable[int]) -> frozenset[int]:
@@ -126,14 +126,16 @@ def apply(state: GameState, command: Command) -> tuple[GameState, list[Event]]:
     handler = _HANDLERS.get(command.__class__)
     if handler is None:
         raise IllegalCommand(f"Неизвестная команда {command.type!r}.")
-    s = _new(GameState)  # thaw(state), written out: this runs for every command
+    s = _new(Draft)  # thaw(state), written out: this runs for every command
     _set(s, "__dict__", state.__dict__.copy())
     out: list[Event] = []
     before = state.step
     handler(s, command, out)
     if s.step is not before and s.step.started_at != command.at and not same_step(before, s.step):
-        put(s, step=evolve(s.step, started_at=command.at))
-    return s, out
+        s.step = evolve(s.step, started_at=command.at)
+    done = _new(GameState)  # freeze(s), written out
+    _set(done, "__dict__", s.__dict__)
+    return done, out
 
 
 def replay(
@@ -150,7 +152,7 @@ def replay(
 # -- handlers --------------------------------------------------------------------------------------
 
 
-def _advance(s: GameState, c: Command, out: list[Event]) -> None:
+def _advance(s: Draft, c: Command, out: list[Event]) -> None:
     kind = s.step.kind
     if kind == "speech":
         day.end_speech(s, out)
@@ -183,7 +185,7 @@ def _sleep_phrase(s: GameState) -> str | None:
     return None
 
 
-def _pass(s: GameState, c: Command, out: list[Event]) -> None:
+def _pass(s: Draft, c: Command, out: list[Event]) -> None:
     assert isinstance(c, Pass)
     if s.step.kind != "speech":
         raise WrongPhase("Сейчас никто не говорит.")
@@ -193,7 +195,7 @@ def _pass(s: GameState, c: Command, out: list[Event]) -> None:
     day.end_speech(s, out)
 
 
-def _act(s: GameState, c: Command, out: list[Event]) -> None:
+def _act(s: Draft, c: Command, out: list[Event]) -> None:
     assert isinstance(c, Act)
     if s.phase == "day" and hasattr(STEP_KINDS.get(s.step.kind), "act"):
         STEP_KINDS[s.step.kind].act(s, c.seat, tuple(c.targets), out)  # a day ability (acquittal)
@@ -201,38 +203,38 @@ def _act(s: GameState, c: Command, out: list[Event]) -> None:
     abilities.act(s, c.seat, tuple(c.targets), c.act, out)
 
 
-def _skip(s: GameState, c: Command, out: list[Event]) -> None:
+def _skip(s: Draft, c: Command, out: list[Event]) -> None:
     assert isinstance(c, Skip)
     abilities.skip(s, c.seat, out)
 
 
-def _propose(s: GameState, c: Command, out: list[Event]) -> None:
+def _propose(s: Draft, c: Command, out: list[Event]) -> None:
     assert isinstance(c, Propose)
     abilities.propose(s, c.seat, c.target, out)
 
 
-def _team_act(s: GameState, c: Command, out: list[Event]) -> None:
+def _team_act(s: Draft, c: Command, out: list[Event]) -> None:
     assert isinstance(c, TeamAct)
     abilities.team_act(s, c.team, c.target, out)
 
 
-def _nominate(s: GameState, c: Command, out: list[Event]) -> None:
+def _nominate(s: Draft, c: Command, out: list[Event]) -> None:
     assert isinstance(c, Nominate)
     fiim_day.auto_withdraw(s, c.seat, c.target, out)  # FIIM D-FI8 ``withdraw = "auto"``
     day.nominate(s, c.seat, c.target, out)
 
 
-def _withdraw(s: GameState, c: Command, out: list[Event]) -> None:
+def _withdraw(s: Draft, c: Command, out: list[Event]) -> None:
     assert isinstance(c, Withdraw)
     fiim_day.withdraw(s, c.seat, out)
 
 
-def _on_record(s: GameState, c: Command, out: list[Event]) -> None:
+def _on_record(s: Draft, c: Command, out: list[Event]) -> None:
     assert isinstance(c, OnRecord)
     fiim_day.on_record(s, c.seat, tuple(c.targets), tuple(c.colours), out)
 
 
-def _vote(s: GameState, c: Command, out: list[Event]) -> None:
+def _vote(s: Draft, c: Command, out: list[Event]) -> None:
     assert isinstance(c, Vote)
     if hasattr(STEP_KINDS.get(s.step.kind), "vote"):
         STEP_KINDS[s.step.kind].vote(s, c.seat, c.candidate, out)  # a vote of a preset's own (lift)
@@ -240,12 +242,12 @@ def _vote(s: GameState, c: Command, out: list[Event]) -> None:
     ballot.vote(s, c.seat, c.candidate, out)
 
 
-def _unvote(s: GameState, c: Command, out: list[Event]) -> None:
+def _unvote(s: Draft, c: Command, out: list[Event]) -> None:
     assert isinstance(c, Unvote)
     ballot.unvote(s, c.seat, out)
 
 
-def _permit(s: GameState, c: Command, out: list[Event]) -> None:
+def _permit(s: Draft, c: Command, out: list[Event]) -> None:
     assert isinstance(c, Permit)
     day.permit(s, c.seat, c.target, c.allow, out)
 
@@ -255,21 +257,21 @@ def _ask_nominees(s: GameState, c: Command, out: list[Event]) -> None:
     day.ask_nominees(s, c.seat, out)
 
 
-def _revoke_immunity(s: GameState, c: Command, out: list[Event]) -> None:
+def _revoke_immunity(s: Draft, c: Command, out: list[Event]) -> None:
     assert isinstance(c, RevokeImmunity)
     if c.seat not in s.immune:
         raise IllegalCommand(f"У игрока {c.seat} нет иммунитета.")
-    put(s, immune=s.immune - {c.seat})
+    s.immune = s.immune - {c.seat}
     phrase = s.ruleset.phrase("immunity_lost")
     out.append(Event("immunity_lost", EVERYONE, {"seat": c.seat}, phrase, {"seat": c.seat}))
 
 
-def _award_victory(s: GameState, c: Command, out: list[Event]) -> None:
+def _award_victory(s: Draft, c: Command, out: list[Event]) -> None:
     assert isinstance(c, AwardVictory)
     conduct.award_victory(s, c.seat, c.reason, out)
 
 
-def _answer(s: GameState, c: Command, out: list[Event]) -> None:
+def _answer(s: Draft, c: Command, out: list[Event]) -> None:
     """D-S7: only the real maniac's answer counts; «Да» is made public and ends the game."""
     assert isinstance(c, Answer)
     if s.step.kind != "question":
@@ -279,7 +281,7 @@ def _answer(s: GameState, c: Command, out: list[Event]) -> None:
     if not c.yes:
         _question_silence(s, out)
         return
-    put(s, flags=s.flags | {"maniac_town"})
+    s.flags = s.flags | {"maniac_town"}
     out.append(
         Event(
             "maniac_answer",
@@ -292,13 +294,14 @@ def _answer(s: GameState, c: Command, out: list[Event]) -> None:
     check_win(s, out)
 
 
-def _question_silence(s: GameState, out: list[Event]) -> None:
+def _question_silence(s: Draft, out: list[Event]) -> None:
     out.append(Event("maniac_answer", EVERYONE, {"yes": False}, s.ruleset.phrase("maniac_silent")))
     if check_win(s, out):
         return  # D-S6 5: a maniac playing for himself wins at once with at most one other player left
     if s.resume is not None:
         step = s.resume
-        put(s, step=step, resume=None)
+        s.step = step
+        s.resume = None
         out.append(Event("step_resumed", EVERYONE, {"kind": step.kind, "seat": step.seat}))
         if step.kind == "speech" and step.seat not in s.alive and step.round != "farewell":
             day.end_speech(s, out)
@@ -309,12 +312,12 @@ def _question_silence(s: GameState, out: list[Event]) -> None:
         next_day_step(s, out)
 
 
-def _claim(s: GameState, c: Command, out: list[Event]) -> None:
+def _claim(s: Draft, c: Command, out: list[Event]) -> None:
     """D-S8: a night victim may only say «Я комиссар»."""
     assert isinstance(c, Claim)
     if c.seat not in s.claimable or "claim_commissar" not in s.ruleset.params.get("claims", []):
         raise NotYourTurn("Сейчас вы не можете сделать заявление.")
-    put(s, claimable=s.claimable - {c.seat})
+    s.claimable = s.claimable - {c.seat}
     out.append(
         Event(
             "claim",
@@ -326,17 +329,17 @@ def _claim(s: GameState, c: Command, out: list[Event]) -> None:
     )
 
 
-def _foul(s: GameState, c: Command, out: list[Event]) -> None:
+def _foul(s: Draft, c: Command, out: list[Event]) -> None:
     assert isinstance(c, Foul)
     _with_speaker_check(s, out, lambda: conduct.give_foul(s, c.seat, c.reason, out))
 
 
-def _remove(s: GameState, c: Command, out: list[Event]) -> None:
+def _remove(s: Draft, c: Command, out: list[Event]) -> None:
     assert isinstance(c, Remove)
     _with_speaker_check(s, out, lambda: conduct.remove(s, c.seat, c.reason, out))
 
 
-def _with_speaker_check(s: GameState, out: list[Event], action: object) -> None:
+def _with_speaker_check(s: Draft, out: list[Event], action: object) -> None:
     """A removal during someone's step moves the game on: a removed speaker's turn ends."""
     assert callable(action)
     action()
@@ -349,9 +352,13 @@ def _with_speaker_check(s: GameState, out: list[Event], action: object) -> None:
         _question_silence(s, out)
 
 
-def _abort(s: GameState, c: Command, out: list[Event]) -> None:
+def _abort(s: Draft, c: Command, out: list[Event]) -> None:
     assert isinstance(c, Abort)
-    put(s, phase="over", winners=(), step=Step("over"), agenda=(), flags=s.flags | {"aborted"})
+    s.phase = "over"
+    s.winners = ()
+    s.step = Step("over")
+    s.agenda = ()
+    s.flags = s.flags | {"aborted"}
     out.append(Event("game_aborted", EVERYONE, {"reason": c.reason}, s.ruleset.phrase("aborted")))
 
 

@@ -11,18 +11,16 @@ from typing import Any
 from engine.announce import Out, event, say
 from engine.events import EVERYONE, Event, to_seats
 from engine.registry import GAME_OVER_HOOKS, WIN_CHECKS
-from engine.state import GameState, Step, put
+from engine.state import Draft, GameState, Step
 
 _LEAVING_PHRASES = {"killed": "player_killed", "executed": "executed", "removed": "removed"}
 
 
-def eliminate(
-    s: GameState, seat: int, how: str, out: Out, reveal: bool, phrase: str = "", **extra: Any
-) -> None:
+def eliminate(s: Draft, seat: int, how: str, out: Out, reveal: bool, phrase: str = "", **extra: Any) -> None:
     """A seat leaves the table (``how``: killed, executed, removed; ``phrase`` overrides the phrase key,
     ``extra`` adds fields such as a removal's reason). A role revealed only because it is always shown
     on leaving (city's maniac) uses the ``…_revealed`` phrase and then the ``revealed_left`` line."""
-    s.__dict__.update(alive=s.alive - {seat})
+    s.alive = s.alive - {seat}
     data: dict[str, Any] = {"seat": seat, **extra}
     params: dict[str, Any] = {"seat": seat}
     by_role = not reveal and s.ruleset.roles[s.role_of(seat)].reveal_on_leave
@@ -30,7 +28,7 @@ def eliminate(
         role = s.role_of(seat)
         data["role"] = role
         data["role_name"] = params["role"] = s.ruleset.roles[role].display
-        s.__dict__.update(revealed=s.revealed | {seat})
+        s.revealed = s.revealed | {seat}
     phrase_key = _LEAVING_PHRASES[how]
     if how == "killed" and s.ruleset.phrase("player_killed_neutral") and _several_killers(s):
         phrase_key = "player_killed_neutral"
@@ -46,14 +44,14 @@ def eliminate(
     _release_prisoners(s, seat, out)
 
 
-def _release_prisoners(s: GameState, seat: int, out: Out) -> None:
+def _release_prisoners(s: Draft, seat: int, out: Out) -> None:
     """D-H15: «Если тюремщик убит, все заключённые выходят на свободу» (their release is announced with
     his death; at night they were already free from the moment he was killed)."""
     if not s.jail:
         return
     freed = sorted(p for j, p in s.jail if j == seat and p in s.alive)
     if any(j == seat for j, _ in s.jail):
-        put(s, jail=tuple(e for e in s.jail if e[0] != seat))
+        s.jail = tuple(e for e in s.jail if e[0] != seat)
     if freed:
         out.append(Event("released", EVERYONE, {"seats": freed}, s.ruleset.phrase("prisoners_released")))
 
@@ -78,7 +76,7 @@ def _count_killers(s: GameState) -> int:
     return len(killers)
 
 
-def _werewolf_trigger(s: GameState, seat: int, out: Out) -> None:
+def _werewolf_trigger(s: Draft, seat: int, out: Out) -> None:
     """D-CL7: the first elimination of a clan member turns a dormant werewolf into that clan's member
     «ближайшей же ночью»."""
     team = s.team_of(seat)
@@ -93,11 +91,11 @@ def _werewolf_trigger(s: GameState, seat: int, out: Out) -> None:
             continue
         pending = [t for x, t in s.pending_joins if x == other]
         if not pending:
-            put(s, pending_joins=(*s.pending_joins, (other, team)))
+            s.pending_joins = (*s.pending_joins, (other, team))
         elif s.step.kind == "dawn" and _wakes_first(s, team, pending[0]):
             # «mafia if both lost one at once»: the night's victims are one batch, announced at dawn.
             rest = tuple(j for j in s.pending_joins if j[0] != other)
-            put(s, pending_joins=(*rest, (other, team)))
+            s.pending_joins = (*rest, (other, team))
 
 
 def _wakes_first(s: GameState, team: str, other: str) -> bool:
@@ -109,7 +107,7 @@ def _wakes_first(s: GameState, team: str, other: str) -> bool:
 DECIDED = "decided:"  # flag: the result told before the last word ("decided:town", "decided:" a draw)
 
 
-def announce_decided(s: GameState, out: Out) -> None:
+def announce_decided(s: Draft, out: Out) -> None:
     """Issue 13 (FIIM D-FI14, city, simple): a player voted or shot out who still has his last word does
     not keep the result waiting — it is told when the rules decide it, then his words follow and the game
     ends after them with that result (a removal in that minute changes nothing)."""
@@ -119,7 +117,7 @@ def announce_decided(s: GameState, out: Out) -> None:
     if verdict is None or verdict == "ask_maniac":
         return
     winners = tuple(verdict)
-    put(s, flags=s.flags | {DECIDED + ",".join(winners)})
+    s.flags = s.flags | {DECIDED + ",".join(winners)}
     out.append(_result_event(s, winners, "result_decided"))
 
 
@@ -133,7 +131,7 @@ def _result_event(s: GameState, winners: tuple[str, ...], kind: str) -> Event:
     return Event(kind, EVERYONE, {"winners": list(winners)}, s.ruleset.phrase(f"win_{winners[0]}"), params)
 
 
-def check_win(s: GameState, out: Out) -> bool:
+def check_win(s: Draft, out: Out) -> bool:
     """Evaluate the preset's win check (D-G7). True when the game stopped (over, or a question asked)."""
     if s.phase == "over":
         return True
@@ -146,8 +144,8 @@ def check_win(s: GameState, out: Out) -> bool:
         return False
     if verdict == "ask_maniac":
         maniac = next(x for x in s.living() if s.role_of(x) == "maniac")
-        put(s, flags=s.flags | {"maniac_asked"})
-        put(s, step=Step("question", seat=maniac, seconds=s.ruleset.timer("question")))
+        s.flags = s.flags | {"maniac_asked"}
+        s.step = Step("question", seat=maniac, seconds=s.ruleset.timer("question"))
         say(s, out, "maniac_question")
         event(out, "question", to_seats(maniac), s.ruleset.phrase("maniac_question_private"), seat=maniac)
         return True
@@ -155,18 +153,22 @@ def check_win(s: GameState, out: Out) -> bool:
     return True
 
 
-def finish(s: GameState, out: Out, winners: tuple[str, ...], announced: bool = False) -> None:
+def finish(s: Draft, out: Out, winners: tuple[str, ...], announced: bool = False) -> None:
     """The end. ``announced``: the result was told before the last word (announce_decided), so the end
     does not say it again."""
     ended = _result_event(s, winners, "game_over")
-    put(s, phase="over", winners=winners, draw=not winners, step=Step("over"), agenda=())
+    s.phase = "over"
+    s.winners = winners
+    s.draw = not winners
+    s.step = Step("over")
+    s.agenda = ()
     if announced:
         ended = Event("game_over", EVERYONE, {**ended.data, "announced": True})
     out.append(ended)
     for hook in GAME_OVER_HOOKS:
         hook(s, out)
     roles = [{"seat": i + 1, "role": s.ruleset.roles[r].display, "role_id": r} for i, r in enumerate(s.roles)]
-    put(s, revealed=frozenset(range(1, s.n_seats + 1)))
+    s.revealed = frozenset(range(1, s.n_seats + 1))
     out.append(
         Event("roles_revealed", EVERYONE, {"roles": roles}, s.ruleset.phrase("roles"), {"roles_list": roles})
     )

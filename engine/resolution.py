@@ -17,7 +17,7 @@ from engine.events import HOST_ONLY, Event, to_seats, to_team
 from engine.registry import ABILITY_KINDS, INFORMING_KINDS, ability_kind
 from engine.rules.model import AbilityDef, StepDef
 from engine.seats import holders_of
-from engine.state import GameState, Step, put, put_ledger
+from engine.state import Draft, GameState, Step, put_ledger
 
 
 def effective(s: GameState, seat: int) -> bool:
@@ -36,7 +36,7 @@ def immediate(s: GameState) -> bool:
     return s.ruleset.night_deaths == "immediate"
 
 
-def resolve_step(s: GameState, step: StepDef, out: Out) -> bool:
+def resolve_step(s: Draft, step: StepDef, out: Out) -> bool:
     """Apply the step's actions to the ledger. True when the step opens again (a team's extra shot)."""
     index = step_index(s, step.id)
     if step.team:
@@ -81,15 +81,15 @@ def _idle_actors(s: GameState, step: StepDef, index: int, out: Out) -> None:
                 break
 
 
-def _count_use(s: GameState, seat: int, step_id: str, targets: tuple[int, ...]) -> None:
+def _count_use(s: Draft, seat: int, step_id: str, targets: tuple[int, ...]) -> None:
     n = uses_of(s, seat, step_id)
     uses = (*tuple(u for u in s.uses if not (u[0] == seat and u[1] == step_id)), (seat, step_id, n + 1))
-    s.__dict__.update(uses=uses)
+    s.uses = uses
     if seat in targets:
-        put(s, self_used=s.self_used | {(seat, step_id)})
+        s.self_used = s.self_used | {(seat, step_id)}
 
 
-def _resolve_team(s: GameState, step: StepDef, index: int, out: Out) -> bool:
+def _resolve_team(s: Draft, step: StepDef, index: int, out: Out) -> bool:
     """D-H8: the team's target is the most proposed one; a tie or no proposal is a miss (the leader's
     proposal breaks ties where the preset says so)."""
     tdef = s.ruleset.teams[step.team]
@@ -126,7 +126,7 @@ def _resolve_team(s: GameState, step: StepDef, index: int, out: Out) -> bool:
     return _extra_shot(s, step, target, out)
 
 
-def _extra_shot(s: GameState, step: StepDef, target: int, out: Out) -> bool:
+def _extra_shot(s: Draft, step: StepDef, target: int, out: Out) -> bool:
     """D-H7: «Если убит мафией, мафия может застрелить ещё одного игрока» — only when the team's own shot
     killed its impostor, once a night; the step opens again at once."""
     role = s.ruleset.roles[s.role_of(target)]
@@ -142,7 +142,7 @@ def _extra_shot(s: GameState, step: StepDef, target: int, out: Out) -> bool:
         proposals=(),
         team_target=0,
     )
-    put(s, step=Step("night", night_step=step.id, round="extra", seconds=s.ruleset.timer("group_kill")))
+    s.step = Step("night", night_step=step.id, round="extra", seconds=s.ruleset.timer("group_kill"))
     members = actors_of_step(s, step)
     out.append(
         Event("extra_shot", to_team(step.team, members), {"team": step.team}, s.ruleset.phrase("extra_shot"))
@@ -161,7 +161,7 @@ def _designated(s: GameState, leader: str, members: list[int]) -> int:
     return chosen.pop() if len(chosen) == 1 else 0
 
 
-def attempt(s: GameState, target: int, source: str, index: int) -> None:
+def attempt(s: Draft, target: int, source: str, index: int) -> None:
     """A kill attempt. End-of-night presets resolve every attempt at dawn; where deaths are immediate it
     is resolved now, so that a player killed at this step is ineffective at the later ones."""
     put_ledger(s, attempts=(*s.ledger.attempts, (target, source, index)))
@@ -173,7 +173,7 @@ def _living_tonight(s: GameState, seat: int) -> bool:
     return seat in s.alive and seat not in s.ledger.dead_tonight
 
 
-def _strike(s: GameState, target: int, group: bool) -> None:
+def _strike(s: Draft, target: int, group: bool) -> None:
     """RULESETS.md 4.9 ``attempt`` and D-H10: protection first; then the bodyguard's ward. Seed 000:
     «Если в течение этой ночи выбранный телохранителем игрок должен быть убит, он не умирает, вместо него
     погибает телохранитель» — the ward survives every attempt of the night, and the bodyguard dies once,
@@ -203,7 +203,7 @@ def _strike(s: GameState, target: int, group: bool) -> None:
         put_ledger(s, dead_tonight=(*s.ledger.dead_tonight, target))
 
 
-def _survives(s: GameState, target: int) -> bool:
+def _survives(s: Draft, target: int) -> bool:
     """A role with several lives (blood's ghoul, D-B6: «Может быть убит только со второй попытки») lives
     through its first attempts of the game; an attempt stopped by a protection or a guard never gets
     here, so it does not count («Если упырь защищён …, считается, что покушения на него не было»)."""
@@ -214,20 +214,21 @@ def _survives(s: GameState, target: int) -> bool:
     survived = sum(1 for f in s.flags if f.startswith(mark))
     if survived >= lives - 1:
         return False
-    put(s, flags=s.flags | {f"{mark}{survived + 1}"})
+    s.flags = s.flags | {f"{mark}{survived + 1}"}
     return True
 
 
-def flush_pending(s: GameState) -> None:
+def flush_pending(s: Draft) -> None:
     if s.ledger.pending:
         put_ledger(s, dead_tonight=s.ledger.dead_tonight + s.ledger.pending, pending=())
 
 
-def resolve_attempts(s: GameState) -> list[int]:
+def resolve_attempts(s: Draft) -> list[int]:
     """Dawn: every attempt meets the protections; returns the victims in ascending seat order (D-G11)."""
     if immediate(s):
         flush_pending(s)
-        s.__dict__.update(tiebreaker=0, last_targets=s.ledger.chosen)
+        s.tiebreaker = 0
+        s.last_targets = s.ledger.chosen
         return sorted(set(s.ledger.dead_tonight))
     victims: dict[int, int] = {}
     for target, _source, index in s.ledger.attempts:
@@ -238,7 +239,8 @@ def resolve_attempts(s: GameState) -> list[int]:
         victims[target] = max(index, victims.get(target, -1))
     town = [v for v in victims if s.ruleset.roles[s.role_of(v)].side == "town"]
     tiebreaker = max(town, key=lambda v: victims[v]) if town else 0
-    s.__dict__.update(tiebreaker=tiebreaker, last_targets=s.ledger.chosen)
+    s.tiebreaker = tiebreaker
+    s.last_targets = s.ledger.chosen
     return sorted(victims)
 
 
@@ -246,7 +248,7 @@ def resolve_attempts(s: GameState) -> list[int]:
 
 
 @ability_kind("kill")
-def _kill(s: GameState, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out) -> None:
+def _kill(s: Draft, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out) -> None:
     """«может «убить» любого игрока» — a kill attempt that protections may stop."""
     spare = ab.params.get("spare_roles", [])
     for t in targets:
@@ -255,14 +257,14 @@ def _kill(s: GameState, seat: int, ab: AbilityDef, targets: tuple[int, ...], ind
 
 
 @ability_kind("protect")
-def _protect(s: GameState, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out) -> None:
+def _protect(s: Draft, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out) -> None:
     """«не страшен в эту ночь ни кинжал маньяка, ни шальная пуля мафии» — kill attempts on the target fail.
     With ``revive`` (classic doctor, variant 2) the target is one of tonight's victims."""
     put_ledger(s, protected=s.ledger.protected | set(targets))
 
 
 @ability_kind("block")
-def _block(s: GameState, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out) -> None:
+def _block(s: Draft, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out) -> None:
     """«блокирует действие любого игрока» — the target's ability has no effect tonight; blocking a
     team's leader (the don) makes the team miss."""
     put_ledger(s, blocked=s.ledger.blocked | set(targets))
@@ -305,15 +307,13 @@ def seen_role(s: GameState, target: int) -> str:
 
 
 @ability_kind("check_role", informs=True)
-def _check_role(
-    s: GameState, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out
-) -> None:
+def _check_role(s: Draft, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out) -> None:
     """The host shows the target's role card to the checker («ведущий показывает … маленькую карточку с
     ролью проверяемого игрока»); a framed target shows the frame's card."""
     target = targets[0]
     role = seen_role(s, target)
     if role == s.role_of(target):
-        put(s, knowledge=s.knowledge | {(seat, target)})
+        s.knowledge = s.knowledge | {(seat, target)}
     data = {"seat": seat, "target": target, "result": role}
     params = {"seat": target, "role": s.ruleset.roles[role].display}
     out.append(Event("check", to_seats(seat), data, s.ruleset.phrase("role_card"), params))

@@ -88,6 +88,22 @@ class NightLedger:
     next_day: tuple[tuple[str, int, int], ...] = ()  # effects on the next day: (kind, actor, target)
 
 
+def _defaults_off_the_class(cls: type) -> None:
+    """The dataclass machinery keeps each field's default as a class attribute as well. The engine's
+    records always carry every field in their own dictionary, and a class attribute of the same name
+    costs every read of the field: the interpreter's fast path for reading an instance attribute gives
+    up when the class has one (three times the instructions for a default that is itself a record, as
+    the state's ledger). The defaults stay in the fields (``dataclasses.fields``) and the generated
+    ``__init__``."""
+    for f in fields(cls):
+        if f.name in cls.__dict__:
+            delattr(cls, f.name)
+
+
+_defaults_off_the_class(Step)
+_defaults_off_the_class(NightLedger)
+
+
 # The ledger of a night before its first step (records are never changed). Its fields are set as one
 # dictionary, like those of every later ledger (put_ledger), so that all ledgers keep them the same way.
 EMPTY_LEDGER = object.__new__(NightLedger)
@@ -193,12 +209,70 @@ class GameState:
         return self.phase == "over"
 
 
+_defaults_off_the_class(GameState)
+
+
+class Draft(GameState):
+    """The private working copy of a state that :func:`engine.game.apply` changes: its fields are set
+    as plain attributes (``s.phase = "night"``). Only the engine holds a draft; it hands out a frozen
+    :class:`GameState` made by :func:`freeze` when the command is done, so that no caller ever sees a
+    state half-changed. The annotations repeat GameState's fields so that the type checker lets the
+    rules write them (a test checks that both lists agree)."""
+
+    # The frozen record's guards are for finished states only. Both are object's own, so that setting an
+    # attribute takes the interpreter's direct path: with only one of them replaced, every write goes
+    # through a slot wrapper and costs 30 times more.
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
+
+    ruleset: Ruleset
+    seed: int
+    roles: tuple[str, ...]
+    alive: frozenset[int]
+    phase: str
+    day: int
+    night: int
+    intro: bool
+    step: Step
+    agenda: tuple[str, ...]
+    rng: int
+    ledger: NightLedger
+    nominations: tuple[tuple[int, int], ...]
+    ballots: tuple[tuple[int, int], ...]
+    voted: frozenset[int]
+    tie_words_given: bool
+    last_night_victims: tuple[int, ...]
+    tiebreaker: int
+    no_speech: frozenset[int]
+    no_vote: frozenset[int]
+    claimable: frozenset[int]
+    first_speaker: int
+    last_targets: tuple[tuple[int, str, tuple[int, ...]], ...]
+    uses: tuple[tuple[int, str, int], ...]
+    self_used: frozenset[tuple[int, str]]
+    team_joins: tuple[tuple[int, str], ...]
+    pending_joins: tuple[tuple[int, str], ...]
+    fouls: tuple[tuple[int, int], ...]
+    revealed: frozenset[int]
+    knowledge: frozenset[tuple[int, int]]
+    flags: frozenset[str]
+    immune: frozenset[int]
+    jail: tuple[tuple[int, int], ...]
+    vote_links: tuple[tuple[int, int], ...]
+    cleared: frozenset[int]
+    day_votes: tuple[tuple[int, int], ...]
+    resume: Step | None
+    winners: tuple[str, ...] | None
+    draw: bool
+    position: int
+
+
 # The fields of GameState with their defaults, in the order of the fields (see fresh_state).
 _STATE_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(GameState)}
 _STATE_REQUIRED = frozenset(f.name for f in fields(GameState) if f.default is MISSING)
 
 
-def fresh_state(**given: Any) -> GameState:
+def fresh_state(**given: Any) -> Draft:
     """``thaw(GameState(**given))``, built as one dictionary: the generated __init__ of the frozen record
     sets its forty fields one by one through object.__setattr__ (a simulation starts many games)."""
     if not _STATE_REQUIRED <= given.keys() <= _STATE_DEFAULTS.keys():
@@ -208,23 +282,30 @@ def fresh_state(**given: Any) -> GameState:
         )
     values = _STATE_DEFAULTS.copy()  # every field in the order of the fields, as the __init__ would set
     values.update(given)
-    new = object.__new__(GameState)
+    new = object.__new__(Draft)
     _set(new, "__dict__", values)
     return new
 
 
-def thaw(state: GameState) -> GameState:
-    """A private copy of ``state`` that :func:`put` may change; callers never see it before it is done."""
-    new = object.__new__(GameState)
+def thaw(state: GameState) -> Draft:
+    """A private copy of ``state`` that the rules may change; callers never see it before it is done."""
+    new = object.__new__(Draft)
     _set(new, "__dict__", state.__dict__.copy())  # twice as fast as filling the new instance's own dict
     return new
 
 
-def put(state: GameState, **changes: Any) -> None:
-    """Change fields of a copy made by :func:`thaw` (and only of such a copy). The busiest paths of the
-    engine write the copy's ``__dict__`` themselves (``s.__dict__.update(...)``: the same change, without
-    the cost of a call with keyword arguments)."""
-    state.__dict__.update(changes)  # a GameState keeps its fields in its __dict__ (see thaw)
+def freeze(draft: Draft) -> GameState:
+    """The finished state of a draft, never to be changed again: the draft's fields are handed over,
+    not copied (the draft is dropped)."""
+    new = object.__new__(GameState)
+    _set(new, "__dict__", draft.__dict__)
+    return new
+
+
+def put(state: Draft, **changes: Any) -> None:
+    """Change fields of a draft (tests and tools; the rules set the draft's attributes)."""
+    for name, value in changes.items():
+        setattr(state, name, value)
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
@@ -258,19 +339,19 @@ def same_step(old: Step, new: Step) -> bool:
     return new is old or (new.permitted != old.permitted and evolve(new, permitted=old.permitted) == old)
 
 
-def put_step(state: GameState, **changes: Any) -> None:
-    """``put(state, step=evolve(state.step, **changes))``, written out (a step changes at most commands)."""
+def put_step(state: Draft, **changes: Any) -> None:
+    """``state.step = evolve(state.step, **changes)``, written out (a step changes at most commands)."""
     fresh = state.step.__dict__.copy()
     fresh.update(changes)
     step = object.__new__(Step)
     _set(step, "__dict__", fresh)
-    state.__dict__["step"] = step
+    state.step = step
 
 
-def put_ledger(state: GameState, **changes: Any) -> None:
-    """``put(state, ledger=evolve(state.ledger, **changes))``, written out."""
+def put_ledger(state: Draft, **changes: Any) -> None:
+    """``state.ledger = evolve(state.ledger, **changes)``, written out."""
     fresh = state.ledger.__dict__.copy()
     fresh.update(changes)
     ledger = object.__new__(NightLedger)
     _set(ledger, "__dict__", fresh)
-    state.__dict__["ledger"] = ledger
+    state.ledger = ledger

@@ -13,12 +13,12 @@ from engine.announce import Out
 from engine.events import Event, to_seats
 from engine.registry import ability_kind, night_resolution, win_check
 from engine.rules.model import AbilityDef
-from engine.state import GameState, put, put_ledger
+from engine.state import Draft, GameState, put_ledger
 
 MISSED = ("missed", 0)  # the mafia missed in a way the host announces (D-C10, D-C15)
 
 
-def _mark(s: GameState, *marks: tuple[str, int]) -> None:
+def _mark(s: Draft, *marks: tuple[str, int]) -> None:
     put_ledger(s, marks=s.ledger.marks | set(marks))
 
 
@@ -30,7 +30,7 @@ def has_mark(s: GameState, what: str, seat: int) -> bool:
 
 
 @ability_kind("city_block")
-def _agent(s: GameState, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out) -> None:
+def _agent(s: Draft, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out) -> None:
     """«Если заблокирован любой член команды мафии, выстрела от мафии не будет, то же самое с маньяком.
     Блокировка любого активного персонажа приведет к невозможности выполнения им своей функции … Днем у
     игрока, у которого был Агент, будет алиби.»"""
@@ -43,7 +43,7 @@ def _agent(s: GameState, seat: int, ab: AbilityDef, targets: tuple[int, ...], in
 
 
 @ability_kind("city_save")
-def _lawyer(s: GameState, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out) -> None:
+def _lawyer(s: Draft, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out) -> None:
     """«Игрок, на которого указал адвокат, получает алиби и одновременно лечится (от выстрела маньяка
     вылечить не может).»"""
     put_ledger(s, protected=s.ledger.protected | set(targets))
@@ -51,20 +51,20 @@ def _lawyer(s: GameState, seat: int, ab: AbilityDef, targets: tuple[int, ...], i
 
 
 @ability_kind("check_is_role", informs=True)
-def _is_role(s: GameState, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out) -> None:
+def _is_role(s: Draft, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out) -> None:
     """Don: «Ищет шерифа. Ведущий показывает ему, является ли проверяемый доном игрок шерифом.»"""
     target = targets[0]
     wanted = str(ab.params["role"])
     result = s.role_of(target) == wanted
     if result:
-        put(s, knowledge=s.knowledge | {(seat, target)})
+        s.knowledge = s.knowledge | {(seat, target)}
     phrases: dict[str, Any] = dict(ab.params.get("phrases", {}))
     data = {"seat": seat, "target": target, "result": result}
     out.append(Event("check", to_seats(seat), data, phrases.get("yes" if result else "no"), {"seat": target}))
 
 
 @ability_kind("leaves_table")
-def _asleep(s: GameState, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out) -> None:
+def _asleep(s: Draft, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out) -> None:
     """D-C17 (used as an ``if_idle`` hook): «Если шериф, агент или доктор ночью не проснулись, когда их
     будил ведущий, – игроки молча покидают стол.»"""
     if s.ruleset.params.get("remove_sleepers", True):
@@ -85,7 +85,7 @@ def _unhealable(s: GameState, source: str) -> bool:
 
 
 @night_resolution("city")
-def city_dawn(s: GameState) -> list[int]:
+def city_dawn(s: Draft) -> list[int]:
     """D-C19 and the rules it orders: «За попытку самострела мафией, стрельбу в иммунитетного игрока,
     неудачу при назначении отстрела … ведущий объявляет: «мафия промахнулась»»; «От выстрела маньяка не
     может вылечить никто»; «Если в иммунитетного игрока стрелял маньяк, ведущий не озвучит выстрел»; «Если
@@ -121,7 +121,8 @@ def city_dawn(s: GameState) -> list[int]:
                 if t in s.alive and t not in healed and t not in dead:
                     dead.add(t)
                     _mark(s, ("linked", t))
-    put(s, tiebreaker=0, last_targets=led.chosen)
+    s.tiebreaker = 0
+    s.last_targets = led.chosen
     return sorted(dead)
 
 

@@ -16,13 +16,13 @@ from engine.flow import announce_speech, begin_speeches, next_day_step
 from engine.kinds.city import MISSED, has_mark
 from engine.outcome import announce_decided, check_win, eliminate
 from engine.registry import day_step, step_kind, tie_chain
-from engine.state import GameState, Step, put
+from engine.state import Draft, GameState, Step
 
 # -- morning ---------------------------------------------------------------------------------------
 
 
 @day_step("city_morning")
-def city_morning(s: GameState, out: Out) -> bool:
+def city_morning(s: Draft, out: Out) -> bool:
     """D-C15: «Ведущий не называет роли покинувших стол игроков, за исключением Маньяка»; the miss line,
     then each departure in seat order, or the "nobody" line. D-C14: night victims get thirty seconds, in
     which they «могут назвать свою роль»; players who slept through their step leave silently (D-C17)."""
@@ -61,7 +61,7 @@ def city_morning(s: GameState, out: Out) -> bool:
 
 
 @day_step("city_speeches")
-def city_speeches(s: GameState, out: Out) -> bool:
+def city_speeches(s: Draft, out: Out) -> bool:
     """«У каждого игрока есть одна минута на то, чтобы высказать свои подозрения и выставить кандидатуру
     на голосование.» D-C12: day 1 starts with seat 1; each later day with the next living seat after the
     previous day's first speaker."""
@@ -70,7 +70,7 @@ def city_speeches(s: GameState, out: Out) -> bool:
         return False
     previous = s.first_speaker
     first = next((x for x in living if x > previous), living[0]) if previous else living[0]
-    put(s, first_speaker=first)
+    s.first_speaker = first
     i = living.index(first)
     return begin_speeches(s, out, living[i:] + living[:i], "day", s.ruleset.timer("speech"))
 
@@ -79,11 +79,11 @@ def city_speeches(s: GameState, out: Out) -> bool:
 
 
 @day_step("city_vote")
-def city_vote(s: GameState, out: Out) -> bool:
+def city_vote(s: Draft, out: Out) -> bool:
     """«Для активации голосования должно быть выставлено хотя бы два игрока.» «Если игровой стол днём
     покинул игрок, выставленный на голосование, голосование не состоится.»"""
     if "vote_cancelled" in s.flags:
-        put(s, flags=s.flags - {"vote_cancelled"})
+        s.flags = s.flags - {"vote_cancelled"}
         out.append(
             Event("no_elimination", EVERYONE, {"reason": "cancelled"}, s.ruleset.phrase("vote_cancelled"))
         )
@@ -112,7 +112,7 @@ class AlibiCheck:
     """The condemnation hook (``params.acquittal``): the count is «Принято», then an alibi may save."""
 
     @staticmethod
-    def offer(s: GameState, seat: int, out: Out) -> bool:
+    def offer(s: Draft, seat: int, out: Out) -> bool:
         say(s, out, "vote_accepted")
         if not _alibi(s, seat, out):
             return False
@@ -121,7 +121,7 @@ class AlibiCheck:
 
 
 @tie_chain("city")
-def car_crash(s: GameState, tied: list[int], out: Out) -> None:
+def car_crash(s: Draft, tied: list[int], out: Out) -> None:
     """«Если игроки набрали равное количество голосов, ведущий объявляет «автокатастрофу», игрокам
     даются поочерёдно оправдательные 30 секунд, после чего город приступает к повторному голосованию.
     При повторной автокатастрофе начинается голосование за то, чтобы игроки вместе покинули игровой
@@ -131,21 +131,34 @@ def car_crash(s: GameState, tied: list[int], out: Out) -> None:
     out.append(Event("tie", EVERYONE, {"seats": tied, "round": s.step.round}))
     tied = sorted(tied)
     if first:
-        say(s, out, "vote_tie", seats=tied)
-        step = Step(
-            "speech",
-            seat=tied[0],
-            queue=tuple(tied[1:]),
-            candidates=tuple(tied),
-            round="tie_word",
-            seconds=s.ruleset.timer("tie_word"),
-        )
-        put(s, step=step)
-        announce_speech(s, out)
+        tie_speeches(s, tied, tied, tied, out)
         return
-    put(s, ballots=(), step=Step("lift", candidates=tuple(tied), seconds=s.ruleset.timer("vote")))
-    data = {"seats": tied}
-    out.append(Event("lift_ballot", EVERYONE, data, s.ruleset.phrase("lift_vote"), {"seats": tied}))
+    start_lift(s, tied, out)
+
+
+def tie_speeches(s: Draft, tied: list[int], order: list[int], revote: list[int], out: Out) -> None:
+    """«игрокам даются поочерёдно оправдательные 30 секунд» (city), F.8 (fiim): the tie of ``tied`` is
+    announced, the tied speak in ``order``, then are voted on again in the order ``revote``."""
+    say(s, out, "vote_tie", seats=tied)
+    s.step = Step(
+        "speech",
+        seat=order[0],
+        queue=tuple(order[1:]),
+        candidates=tuple(revote),
+        round="tie_word",
+        seconds=s.ruleset.timer("tie_word"),
+    )
+    announce_speech(s, out)
+
+
+def start_lift(s: Draft, seats: list[int], out: Out) -> None:
+    """«начинается голосование за то, чтобы игроки вместе покинули игровой стол, или остались» (city;
+    fiim D-FI10): the ``lift`` step on ``seats``."""
+    s.ballots = ()
+    s.step = Step("lift", candidates=tuple(seats), seconds=s.ruleset.timer("vote"))
+    out.append(
+        Event("lift_ballot", EVERYONE, {"seats": seats}, s.ruleset.phrase("lift_vote"), {"seats": seats})
+    )
 
 
 @step_kind("lift")
@@ -160,7 +173,7 @@ class LiftVote:
         return [x for x in s.living() if may_vote(s, x) and x not in voted]
 
     @staticmethod
-    def vote(s: GameState, seat: int, candidate: int, out: Out) -> None:
+    def vote(s: Draft, seat: int, candidate: int, out: Out) -> None:
         if seat not in s.alive:
             raise DeadPlayer(f"Игрок {seat} выбыл и не голосует.")
         if not may_vote(s, seat):
@@ -169,11 +182,11 @@ class LiftVote:
             # «повторное голосование – замечание», answered like a second vote on the day's ballot
             refuse(s, seat, "second_vote", AlreadyActed("Вы уже проголосовали."), out)
             return
-        put(s, ballots=(*s.ballots, (seat, 0)))
+        s.ballots = (*s.ballots, (seat, 0))
         out.append(Event("voted", EVERYONE, {"seat": seat, "candidate": 0}))
 
     @staticmethod
-    def advance(s: GameState, out: Out) -> None:
+    def advance(s: Draft, out: Out) -> None:
         if s.step.kind != "lift":
             raise WrongPhase("Сейчас нет голосования.")
         say(s, out, "vote_thanks")
@@ -215,5 +228,5 @@ class LiftVote:
             round="farewell",
             seconds=s.ruleset.timer("farewell"),
         )
-        put(s, step=step)
+        s.step = step
         announce_speech(s, out)

@@ -18,7 +18,7 @@ from engine.errors import IllegalTarget, NotYourTurn
 from engine.events import EVERYONE, HOST_ONLY, Event, to_seats
 from engine.flow import next_day_step
 from engine.registry import day_step, step_kind, win_check
-from engine.state import GameState, Step, put
+from engine.state import Draft, GameState, Step
 from engine.wins import classic_clans
 
 JUDGES = ("tribunal_judge", "tribunal_judge_mafia")
@@ -67,22 +67,19 @@ class Court:
     record_key = "court"
 
     @staticmethod
-    def offer(s: GameState, accused: int, out: Out) -> bool:
+    def offer(s: Draft, accused: int, out: Out) -> bool:
         living, seated = judges(s), judges(s, living_only=False)
         if accused in living and len(living) == 1 and len(seated) - len(living) >= 2:
             # «В игре можно «убить» только двоих судей»: the last judge is not sent to court.
             out.append(Event("court_refused", EVERYONE, {"seat": accused}))
-            put(s, cleared=s.cleared | {accused})
+            s.cleared = s.cleared | {accused}
             _next_round(s, out)
             return True
         court = [j for j in living if j != accused]
         if not court:
             return False  # no judge left to sit: the players' vote stands
-        put(
-            s,
-            ballots=(),
-            step=Step("court", seat=accused, candidates=(accused,), seconds=_timer(s, "court", 30)),
-        )
+        s.ballots = ()
+        s.step = Step("court", seat=accused, candidates=(accused,), seconds=_timer(s, "court", 30))
         phrase = s.ruleset.phrase("court_sent")
         out.append(
             Event("court_sent", EVERYONE, {"seat": accused, "judges": court}, phrase, {"seat": accused})
@@ -103,26 +100,27 @@ class Court:
         return [s.step.seat, 0]
 
     @staticmethod
-    def vote(s: GameState, seat: int, candidate: int, out: Out) -> None:
+    def vote(s: Draft, seat: int, candidate: int, out: Out) -> None:
         if seat not in Court.voters(s):
             raise NotYourTurn(f"Игрок {seat} не судит игрока {s.step.seat}.")
         if candidate not in (s.step.seat, 0):
             raise IllegalTarget(f"Суд решает судьбу игрока {s.step.seat}.")
-        put(s, ballots=(*tuple(b for b in s.ballots if b[0] != seat), (seat, candidate)))
+        s.ballots = (*tuple(b for b in s.ballots if b[0] != seat), (seat, candidate))
         out.append(Event("court_vote", HOST_ONLY, {"seat": seat, "kill": candidate != 0}))
         out.append(
             Event("action_accepted", to_seats(seat), {"seat": seat}, s.ruleset.phrase("action_accepted"))
         )
 
     @staticmethod
-    def advance(s: GameState, out: Out) -> None:
+    def advance(s: Draft, out: Out) -> None:
         accused, court = s.step.seat, Court.voters(s)
         kill = sum(1 for j, c in s.ballots if c == accused and j in court)
         out.append(Event("court_count", HOST_ONLY, {"seat": accused, "kill": kill, "judges": court}))
         if 2 * kill > len(court):
             _court_kills(s, accused, out)
             return
-        put(s, flags=s.flags | {f"{SPARED}{accused}"}, cleared=s.cleared | {accused})
+        s.flags = s.flags | {f"{SPARED}{accused}"}
+        s.cleared = s.cleared | {accused}
         phrase = s.ruleset.phrase("court_spare")
         out.append(Event("acquitted", EVERYONE, {"seat": accused, "by": "court"}, phrase, {"seat": accused}))
         if len(_spared(s)) >= 3:
@@ -146,35 +144,33 @@ class Court:
         return [(Vote(seat=int(j), candidate=s.step.seat), entry) for j in entry[1]]
 
 
-def _court_kills(s: GameState, seat: int, out: Out) -> None:
-    put(s, flags=s.flags | {COURT_KILLED})
+def _court_kills(s: Draft, seat: int, out: Out) -> None:
+    s.flags = s.flags | {COURT_KILLED}
     phrase = s.ruleset.phrase("court_kill")
     out.append(Event("court_verdict", EVERYONE, {"seat": seat, "verdict": "kill"}, phrase, {"seat": seat}))
     execute(s, seat, out)
 
 
-def _next_round(s: GameState, out: Out) -> None:
+def _next_round(s: Draft, out: Out) -> None:
     """«игроки выставляют следующую кандидатуру»: nominations, last words and the vote once more."""
     normal = s.ruleset.day_normal
     first, last = normal.index("nominations"), normal.index("vote")
-    put(
-        s,
-        agenda=(*normal[first : last + 1], *s.agenda),
-        nominations=(),
-        ballots=(),
-        voted=frozenset(),
-        tie_words_given=False,
-    )
+    s.agenda = (*normal[first : last + 1], *s.agenda)
+    s.nominations = ()
+    s.ballots = ()
+    s.voted = frozenset()
+    s.tie_words_given = False
     next_day_step(s, out)
 
 
-def _must_choose(s: GameState, out: Out) -> bool:
+def _must_choose(s: Draft, out: Out) -> bool:
     """«Днем «судьи» обязаны «убить» одного игрока»: D-CL9, the court picks one of the day's spared
     candidates by majority."""
     spared = [x for x in _spared(s) if x in s.alive]
     if not spared or not judges(s):
         return False
-    put(s, ballots=(), step=Step("court_choice", candidates=tuple(spared), seconds=_timer(s, "court", 30)))
+    s.ballots = ()
+    s.step = Step("court_choice", candidates=tuple(spared), seconds=_timer(s, "court", 30))
     say(s, out, "court_must_choose", seats=spared)
     out.append(Event("court_must_choose", EVERYONE, {"seats": spared}))
     for j in CourtChoice.voters(s):
@@ -201,19 +197,19 @@ class CourtChoice:
         return [c for c in s.step.candidates if c != seat]
 
     @staticmethod
-    def vote(s: GameState, seat: int, candidate: int, out: Out) -> None:
+    def vote(s: Draft, seat: int, candidate: int, out: Out) -> None:
         if seat not in CourtChoice.voters(s):
             raise NotYourTurn(f"Игрок {seat} не входит в суд.")
         if candidate not in CourtChoice.choices(s, seat):
             raise IllegalTarget(f"Суд выбирает среди помилованных сегодня: {list(s.step.candidates)}.")
-        put(s, ballots=(*tuple(b for b in s.ballots if b[0] != seat), (seat, candidate)))
+        s.ballots = (*tuple(b for b in s.ballots if b[0] != seat), (seat, candidate))
         out.append(Event("court_vote", HOST_ONLY, {"seat": seat, "candidate": candidate}))
         out.append(
             Event("action_accepted", to_seats(seat), {"seat": seat}, s.ruleset.phrase("action_accepted"))
         )
 
     @staticmethod
-    def advance(s: GameState, out: Out) -> None:
+    def advance(s: Draft, out: Out) -> None:
         court = CourtChoice.voters(s)
         counts = {c: sum(1 for j, x in s.ballots if x == c and j in court) for c in s.step.candidates}
         top = max(counts.values())
@@ -221,7 +217,7 @@ class CourtChoice:
         pick = tied[0]
         if len(tied) > 1:
             pick, state = rng.choice(s.rng, tied)
-            put(s, rng=state)
+            s.rng = state
         out.append(Event("court_count", HOST_ONLY, {"counts": {str(c): n for c, n in counts.items()}}))
         _court_kills(s, pick, out)
 
@@ -236,17 +232,17 @@ class CourtChoice:
 
 
 @day_step("court_open")
-def _court_open(s: GameState, out: Out) -> bool:
+def _court_open(s: Draft, out: Out) -> bool:
     """A new day: yesterday's spared may be sent to court again (D-CL9: «cannot be sent again that
     day»)."""
     if s.cleared or any(f.startswith(SPARED) or f == COURT_KILLED for f in s.flags):
-        put(s, flags=frozenset(f for f in s.flags if not f.startswith(SPARED) and f != COURT_KILLED))
-        put(s, cleared=frozenset())
+        s.flags = frozenset(f for f in s.flags if not f.startswith(SPARED) and f != COURT_KILLED)
+        s.cleared = frozenset()
     return False
 
 
 @day_step("court_close")
-def _court_close(s: GameState, out: Out) -> bool:
+def _court_close(s: Draft, out: Out) -> bool:
     """The end of a judges' day: if the court spared and nobody is left to send (the players nominated
     nobody more), it must still kill one of the spared (D-CL9)."""
     spared = [x for x in _spared(s) if x in s.alive]

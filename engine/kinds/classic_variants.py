@@ -19,7 +19,7 @@ from engine.flow import begin_speeches, next_day_step
 from engine.outcome import finish
 from engine.registry import composer, day_step, game_over_hook, step_kind
 from engine.rules.model import Ruleset
-from engine.state import GameState, Step, put
+from engine.state import Draft, GameState, Step
 
 GOLDEN = "golden:"  # seats that took their golden minute (once per game)
 BET = "bet:"  # "bet:<seat>:<target>"
@@ -33,7 +33,7 @@ def _timer(s: GameState, key: str, default: int) -> int:
 
 
 @day_step("golden_minute")
-def _golden_window(s: GameState, out: Out) -> bool:
+def _golden_window(s: Draft, out: Out) -> bool:
     """002: «Если игрок, попавший в число подозреваемых, уже сказал свое последнее слово, а … чувствует,
     что проголосуют сейчас за него, он может взять «золотую минуту»» — a window after the last words and
     before the vote, for candidates who have not used theirs."""
@@ -42,7 +42,7 @@ def _golden_window(s: GameState, out: Out) -> bool:
     seats = GoldenMinute.actors(s)
     if not seats:
         return False
-    put(s, step=Step("golden", candidates=tuple(seats), seconds=_timer(s, "golden_window", 10)))
+    s.step = Step("golden", candidates=tuple(seats), seconds=_timer(s, "golden_window", 10))
     out.append(Event("golden_window", EVERYONE, {"seats": seats}))
     return True
 
@@ -63,20 +63,21 @@ class GoldenMinute:
         return [seat]
 
     @staticmethod
-    def act(s: GameState, seat: int, targets: tuple[int, ...], out: Out) -> None:
+    def act(s: Draft, seat: int, targets: tuple[int, ...], out: Out) -> None:
         if f"{GOLDEN}{seat}" in s.flags:
             raise AlreadyActed("Золотая минута даётся только один раз за игру.")
         if seat not in GoldenMinute.actors(s):
             raise NotYourTurn(f"Игрок {seat} не кандидат и не может взять золотую минуту.")
         if targets != (seat,):
             raise IllegalTarget("Золотую минуту берут только для себя.")
-        put(s, flags=s.flags | {f"{GOLDEN}{seat}"}, agenda=("golden_minute", *s.agenda))
+        s.flags = s.flags | {f"{GOLDEN}{seat}"}
+        s.agenda = ("golden_minute", *s.agenda)
         phrase = s.ruleset.phrase("golden_minute")
         out.append(Event("golden_minute", EVERYONE, {"seat": seat}, phrase, {"seat": seat}))
         begin_speeches(s, out, [seat], "golden_minute", _timer(s, "golden_minute", 60))
 
     @staticmethod
-    def advance(s: GameState, out: Out) -> None:
+    def advance(s: Draft, out: Out) -> None:
         next_day_step(s, out)
 
     @staticmethod
@@ -94,13 +95,13 @@ class GoldenMinute:
 
 
 @day_step("bets")
-def _bets(s: GameState, out: Out) -> bool:
+def _bets(s: Draft, out: Out) -> bool:
     """002: «После выступления последнего игрока все желающие … могут заключить пари на то, кто относится
     к «мафии». Обсуждения при этом не допускаются. Просто игроки заявляют: «Я считаю, что такой-то игрок
     мафия»»."""
     if not s.ruleset.params.get("bets"):
         return False
-    put(s, step=Step("bets", seconds=_timer(s, "bets", 60)))
+    s.step = Step("bets", seconds=_timer(s, "bets", 60))
     say(s, out, "bets_open")
     return True
 
@@ -127,17 +128,17 @@ class Bets:
         return [x for x in s.living() if x != seat]
 
     @staticmethod
-    def act(s: GameState, seat: int, targets: tuple[int, ...], out: Out) -> None:
+    def act(s: Draft, seat: int, targets: tuple[int, ...], out: Out) -> None:
         if seat not in Bets.actors(s):
             raise AlreadyActed(f"Игрок {seat} уже заключил пари.")
         if len(targets) != 1 or targets[0] not in Bets.targets(s, seat):
             raise IllegalTarget("Пари заключают на одного другого игрока за столом.")
-        put(s, flags=s.flags | {f"{BET}{seat}:{targets[0]}"})
+        s.flags = s.flags | {f"{BET}{seat}:{targets[0]}"}
         data = {"seat": seat, "target": targets[0]}
         out.append(Event("bet", EVERYONE, data, s.ruleset.phrase("bet_recorded"), dict(data)))
 
     @staticmethod
-    def advance(s: GameState, out: Out) -> None:
+    def advance(s: Draft, out: Out) -> None:
         next_day_step(s, out)
 
     @staticmethod
@@ -183,7 +184,7 @@ def _reduced(ruleset: Ruleset, players: int) -> dict[str, int]:
 
 
 @day_step("reduced_start")
-def _reduced_start(s: GameState, out: Out) -> bool:
+def _reduced_start(s: Draft, out: Out) -> bool:
     """002: «игра сразу начинается с дня, когда горожане должны выбрать подозреваемого в связях с
     мафией, проголосовать за него и «убить»»; two players play the hidden-card game instead."""
     if s.n_seats == 2:
@@ -193,7 +194,7 @@ def _reduced_start(s: GameState, out: Out) -> bool:
 
 
 @day_step("one_turn")
-def _one_turn(s: GameState, out: Out) -> bool:
+def _one_turn(s: Draft, out: Out) -> bool:
     """3 players: «это «игра одного хода». … Если на этом первом ходу вычислить мафиози не удастся, то
     есть будет убит честный горожанин, то игра заканчивается победой мафии.» (D-CL13: a tie too.)"""
     if s.n_seats != 3 or s.over:
@@ -221,8 +222,9 @@ class TwoCards:
     free_talk = True  # «Каждый из игроков смотрит свою карту, после чего начинается обсуждение»
 
     @staticmethod
-    def start(s: GameState, out: Out) -> bool:
-        put(s, ballots=(), step=Step("two_cards", seconds=_timer(s, "discussion", 300)))
+    def start(s: Draft, out: Out) -> bool:
+        s.ballots = ()
+        s.step = Step("two_cards", seconds=_timer(s, "discussion", 300))
         say(s, out, "two_players_start")
         for seat in s.living():
             out.append(
@@ -247,7 +249,7 @@ class TwoCards:
         return [0]
 
     @staticmethod
-    def act(s: GameState, seat: int, targets: tuple[int, ...], out: Out) -> None:
+    def act(s: Draft, seat: int, targets: tuple[int, ...], out: Out) -> None:
         if seat not in s.alive:
             raise NotYourTurn(f"Игрок {seat} не играет.")
         if len(targets) != 1 or targets[0] not in TwoCards.targets(s, seat):
@@ -256,29 +258,29 @@ class TwoCards:
         TwoCards._open(s, targets[0], s.role_of(targets[0]), out)
 
     @staticmethod
-    def vote(s: GameState, seat: int, candidate: int, out: Out) -> None:
+    def vote(s: Draft, seat: int, candidate: int, out: Out) -> None:
         if seat not in TwoCards.voters(s):
             raise AlreadyActed(f"Игрок {seat} уже высказался.")
         if candidate != 0:
             raise IllegalTarget("Голосуют только за то, что мафия — закрытая карта.")
-        put(s, ballots=(*s.ballots, (seat, 0)))
+        s.ballots = (*s.ballots, (seat, 0))
         out.append(Event("hidden_card_vote", EVERYONE, {"seat": seat}))
         if not TwoCards.voters(s):
             TwoCards._open(s, 0, hidden_card(s), out)
 
     @staticmethod
-    def _open(s: GameState, seat: int, role: str, out: Out) -> None:
+    def _open(s: Draft, seat: int, role: str, out: Out) -> None:
         display = s.ruleset.roles[role].display
         data = {"seat": seat, "role": role, "role_name": display}
         out.append(
             Event("card_opened", EVERYONE, data, s.ruleset.phrase("two_players_reveal"), {"role": display})
         )
         if seat:
-            put(s, revealed=s.revealed | {seat})
+            s.revealed = s.revealed | {seat}
         finish(s, out, ("town",) if role == "mafioso" else ("mafia",))
 
     @staticmethod
-    def advance(s: GameState, out: Out) -> None:
+    def advance(s: Draft, out: Out) -> None:
         finish(s, out, ())
 
     @staticmethod

@@ -17,9 +17,10 @@ from engine.errors import IllegalTarget, NotYourTurn, WrongPhase
 from engine.events import EVERYONE, Event, to_seats
 from engine.flow import announce_speech, begin_speeches
 from engine.kinds.city import shot_night
+from engine.kinds.city_day import start_lift, tie_speeches
 from engine.outcome import announce_decided, check_win, eliminate, finish
 from engine.registry import day_step, step_kind, tie_chain
-from engine.state import GameState, Step, put
+from engine.state import Draft, GameState, Step
 
 BEST_MOVE = "fiim_best_move:"  # flag: "fiim_best_move:<victim>:<a>,<b>,<c>"
 _QUIET = "fiim_quiet:"  # flag: quiet rounds in a row
@@ -31,8 +32,8 @@ def _flag(s: GameState, prefix: str) -> str:
     return next((f[len(prefix) :] for f in s.flags if f.startswith(prefix)), "")
 
 
-def _set_flag(s: GameState, prefix: str, value: str) -> None:
-    put(s, flags=frozenset(f for f in s.flags if not f.startswith(prefix)) | {prefix + value})
+def _set_flag(s: Draft, prefix: str, value: str) -> None:
+    s.flags = frozenset(f for f in s.flags if not f.startswith(prefix)) | {prefix + value}
 
 
 def best_move(s: GameState) -> tuple[int, tuple[int, ...]] | None:
@@ -48,7 +49,7 @@ def best_move(s: GameState) -> tuple[int, tuple[int, ...]] | None:
 
 
 @day_step("fiim_morning")
-def fiim_morning(s: GameState, out: Out) -> bool:
+def fiim_morning(s: Draft, out: Out) -> bool:
     """F.9, F.10: the judge says only who left (never the role, never whether it was a miss). The victim
     of the first shooting night may first name his best move (D-FI13); then his minute of last words."""
     say(s, out, "day_breaks")
@@ -65,18 +66,19 @@ def fiim_morning(s: GameState, out: Out) -> bool:
     announce_decided(s, out)  # D-FI14: the result is fixed at the kill, told before his last word
     if len(killed) == 1 and shot_night(s) == 1 and _best_move_due(s, gone_before):
         victim = killed[0]
-        put(s, step=Step("best_move", seat=victim, seconds=s.ruleset.timer("best_move")))
+        s.step = Step("best_move", seat=victim, seconds=s.ruleset.timer("best_move"))
         out.append(Event("best_move_offer", to_seats(victim), {"seat": victim, "count": 3}))
         return True
     return begin_speeches(s, out, killed, "night_words", s.ruleset.timer("night_words"))
 
 
-def _lost_speech_today(s: GameState) -> None:
+def _lost_speech_today(s: Draft) -> None:
     """D-FI12 ``mute_next_day``: a 3rd foul given by day costs the speech of the day after it."""
     due = {int(f[len(MUTE_NEXT_DAY) :]) for f in s.flags if f.startswith(MUTE_NEXT_DAY)}
     if due:
         kept = frozenset(f for f in s.flags if not f.startswith(MUTE_NEXT_DAY))
-        put(s, flags=kept, no_speech=s.no_speech | (due & s.alive))
+        s.flags = kept
+        s.no_speech = s.no_speech | (due & s.alive)
 
 
 def _best_move_due(s: GameState, gone_before: int) -> bool:
@@ -104,7 +106,7 @@ class BestMove:
         return [x for x in range(1, s.n_seats + 1) if x != seat]
 
     @staticmethod
-    def act(s: GameState, seat: int, targets: tuple[int, ...], out: Out) -> None:
+    def act(s: Draft, seat: int, targets: tuple[int, ...], out: Out) -> None:
         if seat != s.step.seat:
             raise NotYourTurn("Лучший ход называет только игрок, убитый в первую ночь.")
         picked = tuple(targets)
@@ -118,19 +120,19 @@ class BestMove:
         _last_words(s, seat, out)
 
     @staticmethod
-    def advance(s: GameState, out: Out) -> None:
+    def advance(s: Draft, out: Out) -> None:
         if s.step.kind != "best_move":
             raise WrongPhase("Сейчас не лучший ход.")
         _last_words(s, s.step.seat, out)
 
 
-def _last_words(s: GameState, seat: int, out: Out) -> None:
-    put(s, step=Step("speech", seat=seat, round="night_words", seconds=s.ruleset.timer("night_words")))
+def _last_words(s: Draft, seat: int, out: Out) -> None:
+    s.step = Step("speech", seat=seat, round="night_words", seconds=s.ruleset.timer("night_words"))
     announce_speech(s, out)
 
 
 @day_step("fiim_win")
-def fiim_win(s: GameState, out: Out) -> bool:
+def fiim_win(s: Draft, out: Out) -> bool:
     """D-FI14: the result of a night kill is fixed at the kill; the victim still has his last word."""
     return check_win(s, out)
 
@@ -139,11 +141,11 @@ def fiim_win(s: GameState, out: Out) -> bool:
 
 
 @day_step("fiim_vote")
-def fiim_vote(s: GameState, out: Out) -> bool:
+def fiim_vote(s: Draft, out: Out) -> bool:
     """F.8: no nominee → night; day 1 with one nominee → night; later a lone nominee leaves (every vote
     would go to him); two or more → the ballot. A removal cancels the vote (D-FI12, «антимонстр»)."""
     if "vote_cancelled" in s.flags:
-        put(s, flags=s.flags - {"vote_cancelled"})
+        s.flags = s.flags - {"vote_cancelled"}
         out.append(
             Event("no_elimination", EVERYONE, {"reason": "cancelled"}, s.ruleset.phrase("vote_cancelled"))
         )
@@ -163,7 +165,7 @@ def fiim_vote(s: GameState, out: Out) -> bool:
 
 
 @tie_chain("fiim")
-def fiim_ties(s: GameState, tied: list[int], out: Out) -> None:
+def fiim_ties(s: Draft, tied: list[int], out: Out) -> None:
     """F.8 ties: the tied speak 30 s each in nomination order and are voted on again; a different tie
     repeats this; the same number tied twice in a row → the lift vote (the city's ``lift`` step: more
     than half of the living must vote yes, D-FI10). A tie of the whole table, or lifting 2 of 4 / 3 of
@@ -175,19 +177,9 @@ def fiim_ties(s: GameState, tied: list[int], out: Out) -> None:
         no_elimination(s, out, "tie")  # [MR 7.21 option 1], [EF "Rule 7.8"]
         return
     if step.round == "main" or len(tied) != len(step.candidates):
-        say(s, out, "vote_tie", seats=tied)
         order = _nomination_order(s, tied)
         revote = order[::-1] if s.ruleset.params.get("revote_order") == "reverse" else order
-        speech = Step(
-            "speech",
-            seat=order[0],
-            queue=tuple(order[1:]),
-            candidates=tuple(revote),
-            round="tie_word",
-            seconds=s.ruleset.timer("tie_word"),
-        )
-        put(s, step=speech)
-        announce_speech(s, out)
+        tie_speeches(s, tied, order, revote, out)
         return
     params = s.ruleset.params
     if (living, len(tied)) == (4, 2) and not params.get("lift_2_of_4", True):
@@ -196,11 +188,7 @@ def fiim_ties(s: GameState, tied: list[int], out: Out) -> None:
     if (living, len(tied)) == (9, 3) and not params.get("lift_3_of_9", True):
         no_elimination(s, out, "tie")
         return
-    seats = _nomination_order(s, tied)
-    put(s, ballots=(), step=Step("lift", candidates=tuple(seats), seconds=s.ruleset.timer("vote")))
-    out.append(
-        Event("lift_ballot", EVERYONE, {"seats": seats}, s.ruleset.phrase("lift_vote"), {"seats": seats})
-    )
+    start_lift(s, _nomination_order(s, tied), out)
 
 
 def _nomination_order(s: GameState, seats: list[int]) -> list[int]:
@@ -212,7 +200,7 @@ def _nomination_order(s: GameState, seats: list[int]) -> list[int]:
 
 
 @day_step("fiim_round_end")
-def fiim_round_end(s: GameState, out: Out) -> bool:
+def fiim_round_end(s: Draft, out: Out) -> bool:
     """F.11, D-FI14: a draw when nobody left the table during three rounds in a row (a round is a night
     and the day after it, night 0 with day 1 included; removals count as departures)."""
     limit = int(s.ruleset.params.get("quiet_rounds_draw", 3))

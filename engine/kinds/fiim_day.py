@@ -12,7 +12,7 @@ from engine.errors import AlreadyActed, IllegalCommand, IllegalTarget, NotYourTu
 from engine.events import EVERYONE, Event
 from engine.flow import begin_speeches
 from engine.registry import day_step
-from engine.state import GameState, put
+from engine.state import Draft, GameState
 
 _CLOSER = "fiim_closer:"  # flag: the seat that spoke last in the previous day's round
 ON_RECORD = "fiim_record:"  # flag: "fiim_record:<day>:<seat>:<round>:<target>=<colour>,…"
@@ -27,7 +27,7 @@ def _flag(s: GameState, prefix: str) -> str:
 
 
 @day_step("fiim_speeches")
-def fiim_speeches(s: GameState, out: Out) -> bool:
+def fiim_speeches(s: Draft, out: Out) -> bool:
     """F.7 / D-FI7, [MR 6.3]. ``rotation = "opener"``: day 1 opens with seat 1, each later day with the
     next living seat after the previous day's opener. ``"closer"``: the day is closed by the next living
     seat after the previous day's closer (day 1 closes with seat 10: day 2 runs 2…1; without seat 1 it runs
@@ -45,7 +45,8 @@ def fiim_speeches(s: GameState, out: Out) -> bool:
     i = living.index(first)
     order = living[i:] + living[:i]
     kept = frozenset(f for f in s.flags if not f.startswith(_CLOSER))
-    put(s, first_speaker=first, flags=kept | {f"{_CLOSER}{order[-1]}"})
+    s.first_speaker = first
+    s.flags = kept | {f"{_CLOSER}{order[-1]}"}
     return begin_speeches(s, out, order, "day", s.ruleset.timer("speech"))
 
 
@@ -64,7 +65,7 @@ def _own_minute(s: GameState, seat: int) -> None:
         raise NotYourTurn(f"Сейчас говорит игрок {step.seat}.")
 
 
-def withdraw(s: GameState, seat: int, out: Out) -> None:
+def withdraw(s: Draft, seat: int, out: Out) -> None:
     """D-FI8, [MR 7.5]: «Во время своей минуты игрок имеет право отозвать выставленную им кандидатуру»;
     the judge answers «Отозвано», and the speaker may then nominate another. ``withdraw = "none"``:
     «Отозвать кандидатуру невозможно»."""
@@ -80,15 +81,15 @@ def withdraw(s: GameState, seat: int, out: Out) -> None:
     _take_back(s, seat, own[-1], out)
 
 
-def _take_back(s: GameState, seat: int, target: int, out: Out) -> None:
-    put(s, nominations=tuple(n for n in s.nominations if n != (seat, target)))
+def _take_back(s: Draft, seat: int, target: int, out: Out) -> None:
+    s.nominations = tuple(n for n in s.nominations if n != (seat, target))
     phrase = s.ruleset.phrase("nomination_withdrawn")
     out.append(
         Event("nomination_withdrawn", EVERYONE, {"seat": target, "by": seat}, phrase, {"seat": target})
     )
 
 
-def auto_withdraw(s: GameState, seat: int, target: int, out: Out) -> None:
+def auto_withdraw(s: Draft, seat: int, target: int, out: Out) -> None:
     """``withdraw = "auto"``: «Отзывание игрока не обязательно для выставления другого игрока. Оно
     происходит автоматически при следующем выставлении» — called before the new nomination is checked;
     a refused nomination leaves the old one (the engine drops the whole command)."""
@@ -115,7 +116,7 @@ _ON_RECORD_ROUNDS = {
 }
 
 
-def on_record(s: GameState, seat: int, targets: tuple[int, ...], colours: tuple[str, ...], out: Out) -> None:
+def on_record(s: Draft, seat: int, targets: tuple[int, ...], colours: tuple[str, ...], out: Out) -> None:
     """D-FI15, [MR 6.7–6.8]: the speaker leaves colours «под протокол»; the judge writes them into the
     game's record (for the extra points of the tournament's regulation; the engine scores nothing for
     them). At most ``on_record_count`` seats, once per speech: «Поменять оставленных игроков в
@@ -140,7 +141,7 @@ def on_record(s: GameState, seat: int, targets: tuple[int, ...], colours: tuple[
     if any(f.startswith(key) for f in s.flags):
         raise AlreadyActed("Цвета под протокол в этой речи уже оставлены.")
     pairs = ",".join(f"{t}={c}" for t, c in zip(targets, colours, strict=True))
-    put(s, flags=s.flags | {key + pairs})
+    s.flags = s.flags | {key + pairs}
     data = {"seat": seat, "targets": list(targets), "colours": list(colours)}
     out.append(Event("on_record", EVERYONE, data))
 

@@ -15,53 +15,53 @@ from engine.events import Event, to_seats
 from engine.registry import ability_kind, win_check
 from engine.resolution import seen_role
 from engine.rules.model import AbilityDef
-from engine.state import GameState, put, put_ledger
+from engine.state import Draft, GameState, put_ledger
 
 Targets = tuple[int, ...]
 
 
 @ability_kind("block_protect")
-def _block_protect(s: GameState, seat: int, ab: AbilityDef, targets: Targets, index: int, out: Out) -> None:
+def _block_protect(s: Draft, seat: int, ab: AbilityDef, targets: Targets, index: int, out: Out) -> None:
     """Красотка: «Этот игрок не может пользоваться своими способностями этой ночью, но также не может быть
     убит.»"""
     put_ledger(s, blocked=s.ledger.blocked | set(targets), protected=s.ledger.protected | set(targets))
 
 
 @ability_kind("guard")
-def _guard(s: GameState, seat: int, ab: AbilityDef, targets: Targets, index: int, out: Out) -> None:
+def _guard(s: Draft, seat: int, ab: AbilityDef, targets: Targets, index: int, out: Out) -> None:
     """Телохранитель: «Погибает вместо него, если он должен быть убит этой ночью.» (D-H10)"""
     put_ledger(s, guards=(*s.ledger.guards, (seat, targets[0])))
 
 
 @ability_kind("frame")
-def _frame(s: GameState, seat: int, ab: AbilityDef, targets: Targets, index: int, out: Out) -> None:
+def _frame(s: Draft, seat: int, ab: AbilityDef, targets: Targets, index: int, out: Out) -> None:
     """Стукач: «Если кто-нибудь узнаёт роль этого игрока, ведущий должен сообщить, что этот игрок
     мафиози.» — for the checks of this night only (D-H14)."""
     shown = str(ab.params.get("shows", "mafioso"))
     put_ledger(s, framed=(*s.ledger.framed, (targets[0], shown)))
 
 
-def _next_day(s: GameState, kind: str, seat: int, target: int) -> None:
+def _next_day(s: Draft, kind: str, seat: int, target: int) -> None:
     put_ledger(s, next_day=(*s.ledger.next_day, (kind, seat, target)))
 
 
 @ability_kind("deny_vote")
-def _deny_vote(s: GameState, seat: int, ab: AbilityDef, targets: Targets, index: int, out: Out) -> None:
+def _deny_vote(s: Draft, seat: int, ab: AbilityDef, targets: Targets, index: int, out: Out) -> None:
     """Крёстный отец: «Этот игрок не может голосовать днём.» (D-H19; announced in the morning)"""
     _next_day(s, "deny_vote", seat, targets[0])
 
 
 @ability_kind("link_vote")
-def _link_vote(s: GameState, seat: int, ab: AbilityDef, targets: Targets, index: int, out: Out) -> None:
+def _link_vote(s: Draft, seat: int, ab: AbilityDef, targets: Targets, index: int, out: Out) -> None:
     """Аферист: «Днём этот игрок голосует так же, как аферист.» (D-H18)"""
     _next_day(s, "link_vote", seat, targets[0])
 
 
-def _card(s: GameState, seat: int, target: int, out: Out) -> str:
+def _card(s: Draft, seat: int, target: int, out: Out) -> str:
     """Show the role card as a check sees it (a frame shows «Мафиози», D-H14); returns the role seen."""
     role = seen_role(s, target)
     if role == s.role_of(target):
-        put(s, knowledge=s.knowledge | {(seat, target)})
+        s.knowledge = s.knowledge | {(seat, target)}
     data = {"seat": seat, "target": target, "result": role}
     params = {"seat": target, "role": s.ruleset.roles[role].display}
     out.append(Event("check", to_seats(seat), data, s.ruleset.phrase("role_card"), params))
@@ -69,7 +69,7 @@ def _card(s: GameState, seat: int, target: int, out: Out) -> str:
 
 
 @ability_kind("check_role_revealed", informs=True)
-def _priest_check(s: GameState, seat: int, ab: AbilityDef, targets: Targets, index: int, out: Out) -> None:
+def _priest_check(s: Draft, seat: int, ab: AbilityDef, targets: Targets, index: int, out: Out) -> None:
     """Священник: «Этот игрок узнаёт личность священника» — the checked player, if still living, is told
     who the priest is (D-H22)."""
     target = targets[0]
@@ -77,7 +77,7 @@ def _priest_check(s: GameState, seat: int, ab: AbilityDef, targets: Targets, ind
     if ab.params.get("inform_only"):
         return
     if target in s.alive and target not in s.ledger.dead_tonight and target not in s.ledger.pending:
-        put(s, knowledge=s.knowledge | {(target, seat)})
+        s.knowledge = s.knowledge | {(target, seat)}
         out.append(
             Event(
                 "priest_revealed",
@@ -90,7 +90,7 @@ def _priest_check(s: GameState, seat: int, ab: AbilityDef, targets: Targets, ind
 
 
 @ability_kind("jail", informs=True)
-def _jail(s: GameState, seat: int, ab: AbilityDef, targets: Targets, index: int, out: Out) -> None:
+def _jail(s: Draft, seat: int, ab: AbilityDef, targets: Targets, index: int, out: Out) -> None:
     """Тюремщик: «Может узнать роль одного игрока. Если этот игрок преступник, он сразу отправляется в
     тюрьму.» «На одиночку действие тюремщика не распространяется»; a framed player «считается мафиози и
     попадает в тюрьму» (D-H14, D-H15)."""
@@ -100,7 +100,7 @@ def _jail(s: GameState, seat: int, ab: AbilityDef, targets: Targets, index: int,
     if ab.params.get("inform_only"):
         return
     if s.ruleset.roles[role].side in criminal_sides and target not in s.prisoners():
-        put(s, jail=(*s.jail, (seat, target)))
+        s.jail = (*s.jail, (seat, target))
         _next_day(s, "jailed", seat, target)
 
 
@@ -123,7 +123,7 @@ def _compare_sides(s: GameState, seat: int, ab: AbilityDef, targets: Targets, in
 
 
 @ability_kind("leader_test", informs=True)
-def _leader_test(s: GameState, seat: int, ab: AbilityDef, targets: Targets, index: int, out: Out) -> None:
+def _leader_test(s: Draft, seat: int, ab: AbilityDef, targets: Targets, index: int, out: Out) -> None:
     """Поклонница: «Может выбрать одного игрока. Если это лидер, узнаёт его роль.» — «Да» with the role,
     or «Нет»; a framed player is a mafioso, so «Нет» (D-H13)."""
     target = targets[0]
@@ -131,7 +131,7 @@ def _leader_test(s: GameState, seat: int, ab: AbilityDef, targets: Targets, inde
     leaders = ab.params.get("leaders", [])
     result: str | bool = role if role in leaders else False
     if result:
-        put(s, knowledge=s.knowledge | {(seat, target)})
+        s.knowledge = s.knowledge | {(seat, target)}
         phrase, params = s.ruleset.phrase("fan_yes"), {"seat": target, "role": s.ruleset.roles[role].display}
     else:
         phrase, params = s.ruleset.phrase("fan_no"), {"seat": target}

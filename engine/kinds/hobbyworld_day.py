@@ -15,7 +15,7 @@ from engine.errors import AlreadyActed, IllegalTarget, NotYourTurn
 from engine.events import EVERYONE, Event, to_seats
 from engine.flow import next_day_step
 from engine.registry import day_step, step_kind, tally, tie_chain
-from engine.state import GameState, Step, put
+from engine.state import Draft, GameState, Step
 
 TODAY = "today:"  # prefix of the flags that last one day
 LYNCHED = TODAY + "lynched"
@@ -33,23 +33,20 @@ def _sequential(s: GameState) -> bool:
 
 
 @day_step("hw_notices")
-def _notices(s: GameState, out: Out) -> bool:
+def _notices(s: Draft, out: Out) -> bool:
     """4.10: «утром ведущий объявляет, кто стал заключённым»; «Наутро ведущий объявляет, кто из игроков
     не может голосовать». The swindler's target is told privately before the vote (D-H18)."""
-    put(
-        s,
-        flags=frozenset(f for f in s.flags if not f.startswith(TODAY)),
-        cleared=frozenset(),
-        day_votes=(),
-        vote_links=(),
-    )
+    s.flags = frozenset(f for f in s.flags if not f.startswith(TODAY))
+    s.cleared = frozenset()
+    s.day_votes = ()
+    s.vote_links = ()
     for kind, actor, target in s.ledger.next_day:
         if kind == "jailed" and target in s.prisoners():
             out.append(
                 Event("jailed", EVERYONE, {"seat": target}, s.ruleset.phrase("jailed"), {"seat": target})
             )
         elif kind == "deny_vote" and target in s.alive:
-            put(s, no_vote=s.no_vote | {target})
+            s.no_vote = s.no_vote | {target}
             out.append(
                 Event(
                     "vote_denied",
@@ -60,7 +57,7 @@ def _notices(s: GameState, out: Out) -> bool:
                 )
             )
         elif kind == "link_vote" and target in s.alive and actor in s.alive:
-            put(s, vote_links=(*s.vote_links, (actor, target)))
+            s.vote_links = (*s.vote_links, (actor, target))
     return False
 
 
@@ -75,7 +72,7 @@ def eligible_voters(s: GameState) -> list[int]:
 
 
 @day_step("hw_vote")
-def _vote(s: GameState, out: Out) -> bool:
+def _vote(s: Draft, out: Out) -> bool:
     """D-H17: plurality (the book's method) or one candidate at a time (the book's variant)."""
     if LYNCHED in s.flags:
         return False
@@ -91,40 +88,43 @@ def _vote(s: GameState, out: Out) -> bool:
     if not cands:
         cands = _others(s)
         if cands:
-            put(s, flags=s.flags | {ALL_LIVING})
+            s.flags = s.flags | {ALL_LIVING}
             say(s, out, "no_nominations")
     if not cands:
         return _most_voted_today(s, out)
     _tell_followers(s, out)
     if _sequential(s):
         cands = cands[:1]
-        put(s, agenda=("hw_vote", *s.agenda))
-    put(s, cleared=s.cleared | set(cands), flags=s.flags | {VOTED})
+        s.agenda = ("hw_vote", *s.agenda)
+    s.cleared = s.cleared | set(cands)
+    s.flags = s.flags | {VOTED}
     say(s, out, "vote_start", seats=cands)
     start_ballot(s, out, cands, "single" if _sequential(s) else "main")
     return True
 
 
-def _new_round(s: GameState) -> None:
-    put(s, nominations=(), flags=s.flags - {VOTED, ALL_LIVING}, agenda=("nominations", "hw_vote", *s.agenda))
+def _new_round(s: Draft) -> None:
+    s.nominations = ()
+    s.flags = s.flags - {VOTED, ALL_LIVING}
+    s.agenda = ("nominations", "hw_vote", *s.agenda)
 
 
 def _others(s: GameState) -> list[int]:
     return [x for x in s.living() if x not in s.cleared]
 
 
-def _remember_single_ballot(s: GameState) -> None:
+def _remember_single_ballot(s: Draft) -> None:
     """The sequential variant keeps each candidate's votes for the day's last resort."""
     step = s.step
     if step.kind == "vote" and step.round == "single" and step.candidates:
         count = sum(1 for _, c in s.ballots if c == step.candidates[0])
-        put(s, day_votes=(*s.day_votes, (step.candidates[0], count)))
+        s.day_votes = (*s.day_votes, (step.candidates[0], count))
 
 
-def _tell_followers(s: GameState, out: Out) -> None:
+def _tell_followers(s: Draft, out: Out) -> None:
     if TOLD in s.flags:
         return
-    put(s, flags=s.flags | {TOLD})
+    s.flags = s.flags | {TOLD}
     for leader, follower in s.vote_links:
         if follower in s.alive and may_vote(s, leader):
             out.append(
@@ -132,7 +132,7 @@ def _tell_followers(s: GameState, out: Out) -> None:
             )
 
 
-def _most_voted_today(s: GameState, out: Out) -> bool:
+def _most_voted_today(s: Draft, out: Out) -> bool:
     """D-H17: nobody is left to vote on — the candidate with the most condemnation votes today is lynched
     (the lot among ties), so that the day still has its one lynch."""
     acquitted = {int(f.split(":")[2]) for f in s.flags if f.startswith(ACQUITTED + ":")}
@@ -150,11 +150,11 @@ def _most_voted_today(s: GameState, out: Out) -> bool:
     return True
 
 
-def _lot(s: GameState, out: Out, tied: list[int]) -> int:
+def _lot(s: Draft, out: Out, tied: list[int]) -> int:
     if len(tied) == 1:
         return tied[0]
     pick, state = rng.choice(s.rng, tied)
-    put(s, rng=state)
+    s.rng = state
     out.append(
         Event(
             "lot",
@@ -179,7 +179,7 @@ def _sequential_majority(s: GameState, counts: dict[int, int]) -> tuple[str, obj
 
 
 @tie_chain("runoff_lot")
-def _runoff_lot(s: GameState, tied: list[int], out: Out) -> None:
+def _runoff_lot(s: Draft, tied: list[int], out: Out) -> None:
     """D-H17: a tie for most → one runoff among the tied; still tied → the lot (``tie_break = "random"``)
     or nobody (``"no_lynch"``)."""
     out.append(Event("tie", EVERYONE, {"seats": tied, "round": s.step.round}))
@@ -215,21 +215,18 @@ class Acquittal:
         return [x for x in s.living() if s.role_of(x) in roles and x not in jailed and x not in s.no_vote]
 
     @staticmethod
-    def offer(s: GameState, condemned: int, out: Out) -> bool:
+    def offer(s: Draft, condemned: int, out: Out) -> bool:
         judges = Acquittal._judges(s)
         if not judges:
-            put(s, flags=s.flags | {LYNCHED})
+            s.flags = s.flags | {LYNCHED}
             return False
         step = s.step
-        put(
-            s,
-            step=Step(
-                "acquittal",
-                seat=condemned,
-                candidates=step.candidates,
-                round=step.round,
-                seconds=s.ruleset.timer("acquittal"),
-            ),
+        s.step = Step(
+            "acquittal",
+            seat=condemned,
+            candidates=step.candidates,
+            round=step.round,
+            seconds=s.ruleset.timer("acquittal"),
         )
         for judge in Acquittal.actors(s):
             out.append(
@@ -254,7 +251,7 @@ class Acquittal:
         return [s.step.seat]
 
     @staticmethod
-    def act(s: GameState, seat: int, targets: tuple[int, ...], out: Out) -> None:
+    def act(s: Draft, seat: int, targets: tuple[int, ...], out: Out) -> None:
         condemned = s.step.seat
         if seat not in Acquittal._judges(s):
             raise NotYourTurn(f"Игрок {seat} не может оправдать осуждённого.")
@@ -262,7 +259,7 @@ class Acquittal:
             raise IllegalTarget(f"Оправдать можно только осуждённого игрока {condemned}.")
         if (seat, condemned) in s.ballots:
             raise AlreadyActed("Вы голосовали за осуждение этого игрока и не можете его оправдать.")
-        put(s, flags=s.flags | {ACQUITTED, f"{ACQUITTED}:{condemned}"})
+        s.flags = s.flags | {ACQUITTED, f"{ACQUITTED}:{condemned}"}
         out.append(
             Event(
                 "acquitted",
@@ -275,18 +272,18 @@ class Acquittal:
         Acquittal._next_condemned(s, condemned, out)
 
     @staticmethod
-    def advance(s: GameState, out: Out) -> None:
-        put(s, flags=s.flags | {LYNCHED})
+    def advance(s: Draft, out: Out) -> None:
+        s.flags = s.flags | {LYNCHED}
         execute(s, s.step.seat, out)
 
     @staticmethod
-    def _next_condemned(s: GameState, acquitted: int, out: Out) -> None:
+    def _next_condemned(s: Draft, acquitted: int, out: Out) -> None:
         """D-H16: the next condemned is the remaining candidate with the most votes (ties as D-H17); if no
         remaining candidate has a vote, a new nomination round among the others. In the sequential
         variant the vote simply goes on with the next candidate."""
         if _sequential(s):
             if s.agenda[:1] != ("hw_vote",):  # condemned by the day's last resort: it runs again
-                put(s, agenda=("hw_vote", *s.agenda))
+                s.agenda = ("hw_vote", *s.agenda)
             next_day_step(s, out)
             return
         counts = {c: sum(1 for _, x in s.ballots if x == c) for c in s.step.candidates if c != acquitted}

@@ -1,7 +1,7 @@
 """The engine's hot records (Step, Event, Audience) have hand-written constructors for speed; they must
 take the same arguments, with the same defaults, as the dataclass fields they set, and build records
 equal to the ones the dataclass machinery would build. State copies (thaw, evolve) must not share
-changes with the original."""
+changes with the original, and the rules' working copy (Draft) never leaves the engine."""
 
 from __future__ import annotations
 
@@ -97,7 +97,7 @@ def test_rng_wrapper_across_batches() -> None:
 
 def test_fresh_state_matches_the_dataclass() -> None:
     """new_game builds its first state as one dictionary (fresh_state): the same record, fields in order."""
-    from engine.state import GameState, fresh_state
+    from engine.state import GameState, freeze, fresh_state
 
     given = {
         "ruleset": load_ruleset("classic"),
@@ -112,9 +112,48 @@ def test_fresh_state_matches_the_dataclass() -> None:
         "rng": rng.seed_state(3),
         "immune": frozenset({2}),
     }
-    built, fresh = GameState(**given), fresh_state(**given)
+    built, fresh = GameState(**given), freeze(fresh_state(**given))
     assert fresh == built and list(fresh.__dict__.items()) == list(built.__dict__.items())
     with pytest.raises(TypeError):
         fresh_state(**{k: v for k, v in given.items() if k != "seed"})
     with pytest.raises(TypeError):
         fresh_state(**given, colour="red")
+
+
+def test_draft_declares_every_field_of_the_state() -> None:
+    """The rules write a Draft's attributes; its annotations must be GameState's fields, in order, with
+    the same types (they are repeated there for the type checker)."""
+    from engine.state import Draft, GameState
+
+    assert Draft.__annotations__ == {f.name: f.type for f in fields(GameState)}
+
+
+def test_apply_hands_out_frozen_states_only() -> None:
+    """apply and new_game change a private Draft and hand out a frozen GameState: a caller cannot
+    change it, and the state it was made from is unchanged."""
+    from engine import apply
+    from engine.commands import Advance
+    from engine.state import Draft, GameState
+
+    state, _ = new_game(load_ruleset("classic"), ["mafioso", "civilian", "civilian", "commissar"], seed=1)
+    before = dict(state.__dict__)
+    after, _ = apply(state, Advance())
+    for made in (state, after):
+        assert type(made) is GameState and not isinstance(made, Draft)
+        with pytest.raises(AttributeError):
+            made.day = 5  # type: ignore[misc]
+    assert state.__dict__ == before and after.__dict__ is not state.__dict__
+    draft = thaw(after)
+    draft.day = 7
+    assert after.day != 7
+
+
+def test_records_keep_their_fields_off_the_class() -> None:
+    """Reading a field stays on the interpreter's fast path: no class attribute shadows a field (the
+    defaults live in the fields), and a Draft sets its attributes with object's own methods."""
+    from engine.state import Draft, GameState
+
+    for cls in (GameState, Step, NightLedger):
+        assert not [f.name for f in fields(cls) if f.name in cls.__dict__], cls
+    assert Draft.__setattr__ is object.__setattr__ and Draft.__delattr__ is object.__delattr__
+    assert NightLedger() == EMPTY_LEDGER and Step("x").queue == ()
