@@ -7,8 +7,6 @@ from typing import Any
 
 from helpers import KEY_FIELDS, Table
 
-from engine import Advance, Nominate, Pass, Vote
-
 KEY_FIELDS.update(
     {
         "blocked": ("seats",),
@@ -19,11 +17,7 @@ KEY_FIELDS.update(
         "permission": ("seat", "target", "allow"),
         "nominees": ("seats",),
         "refused": ("seat", "reason"),
-        "lift_ballot": ("seats",),
-        "lift_count": ("count", "eligible", "passed"),
-        "leave_together": ("seats",),
         "restricted": ("seat", "speech", "vote"),
-        "victory_awarded": ("seat", "winners"),
         "rating_penalty": ("seat", "points"),
         "passed": ("seat",),
     }
@@ -65,26 +59,7 @@ class CityTable(Table):
         """A city day from wherever the game stands to nightfall (or the end): night victims' words are
         closed, every speaker passes after his nominations, then the ballots; the car crash's defences
         are closed, the revote and the vote to leave together use ``revote`` and ``lift``."""
-        new = self.until(lambda s: s.phase == "day" or s.over)
-        pending = list(nominations)
-        rounds = [votes] + ([revote] if revote is not None else [])
-        day = self.state.day
-        while self.state.phase == "day" and self.state.day == day and not self.state.over:
-            step = self.state.step
-            if step.kind == "speech" and step.round == "day":
-                for by, target in [n for n in pending if n[0] == step.seat]:
-                    pending.remove((by, target))
-                    new.extend(self.send(Nominate(seat=by, target=target)))
-                new.extend(self.send(Pass(seat=step.seat)))
-            elif step.kind == "vote":
-                new.extend(self.ballot(rounds.pop(0) if rounds else ()))
-            elif step.kind == "lift":
-                new.extend(self.send(*[Vote(seat=v) for v in (lift or ())]))
-                new.extend(self.send(Advance()))
-            else:
-                new.extend(self.advance())
-        assert not pending, f"not nominated: {pending}"
-        return new
+        return self.club_day(nominations, [votes] + ([revote] if revote is not None else []), lift)
 
 
 def city(roles: Sequence[str] = ELEVEN, *options: str, seed: int = 1, **kw: Any) -> CityTable:

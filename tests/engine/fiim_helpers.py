@@ -7,17 +7,13 @@ from typing import Any
 
 from helpers import KEY_FIELDS, Table
 
-from engine import Act, Advance, Nominate, Pass, Propose, Vote
+from engine import Act, Propose
 
 KEY_FIELDS.update(
     {
         "best_move_offer": ("seat",),
         "best_move": ("seat", "seats"),
-        "lift_ballot": ("seats",),
-        "lift_count": ("count", "eligible", "passed"),
-        "leave_together": ("seats",),
         "lone_nominee": ("seat",),
-        "victory_awarded": ("seat", "winners"),
         "quiet_draw": ("rounds",),
     }
 )
@@ -47,31 +43,7 @@ class FiimTable(Table):
         """A day from wherever the game stands to nightfall (or the end): the best move if offered, every
         last word and speech passed (nominations in their author's speech), each ballot round from
         ``votes``, the tie speeches closed, the lift vote with ``lift``'s yes-voters."""
-        new = self.until(lambda s: s.phase == "day" or s.over)
-        pending = list(nominations)
-        rounds = list(votes)
-        day = self.state.day
-        while self.state.phase == "day" and self.state.day == day and not self.state.over:
-            step = self.state.step
-            if step.kind == "best_move":
-                if best_move is not None:
-                    new.extend(self.send(Act(seat=step.seat, targets=tuple(best_move))))
-                else:
-                    new.extend(self.advance())
-            elif step.kind == "speech" and step.round == "day":
-                for by, target in [n for n in pending if n[0] == step.seat]:
-                    pending.remove((by, target))
-                    new.extend(self.send(Nominate(seat=by, target=target)))
-                new.extend(self.send(Pass(seat=step.seat)))
-            elif step.kind == "vote":
-                new.extend(self.ballot(rounds.pop(0) if rounds else ()))
-            elif step.kind == "lift":
-                new.extend(self.send(*[Vote(seat=v) for v in (lift or ())]))
-                new.extend(self.send(Advance()))
-            else:
-                new.extend(self.advance())
-        assert not pending, f"not nominated: {pending}"
-        return new
+        return self.club_day(nominations, votes, lift, best_move)
 
 
 def fiim(*options: str, roles: Sequence[str] = DEAL, seed: int = 1) -> FiimTable:

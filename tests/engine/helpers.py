@@ -15,6 +15,11 @@ from engine import Act, Advance, Command, Event, GameState, Nominate, Pass, Prop
 
 # The fields that identify an event in a readable diff.
 KEY_FIELDS: dict[str, tuple[str, ...]] = {
+    # the club rules' day (city, fiim)
+    "lift_ballot": ("seats",),
+    "lift_count": ("count", "eligible", "passed"),
+    "leave_together": ("seats",),
+    "victory_awarded": ("seat", "winners"),
     "killed": ("seat",),
     "executed": ("seat",),
     "removed": ("seat", "reason"),
@@ -211,6 +216,40 @@ class Table:
         new = self.speeches(nominations)
         if self.state.step.kind == "vote" and votes is not None:
             new.extend(self.ballot(votes))
+        return new
+
+    def club_day(
+        self,
+        nominations: Sequence[tuple[int, int]] = (),
+        rounds: Sequence[Sequence[tuple[int, Sequence[int]]]] = (),
+        lift: Sequence[int] | None = None,
+        best_move: Sequence[int] | None = None,
+    ) -> list[Event]:
+        """A day of the club rules (city, fiim) from wherever the game stands to nightfall (or the end):
+        the best move if offered (``best_move``'s three seats, else it is closed), every other step
+        closed, every day speech passed after its author's nominations, each ballot from ``rounds`` in
+        turn (none left: nobody votes), and the vote to leave together with ``lift``'s yes-voters."""
+        new = self.until(lambda s: s.phase == "day" or s.over)
+        pending = list(nominations)
+        left = list(rounds)
+        day = self.state.day
+        while self.state.phase == "day" and self.state.day == day and not self.state.over:
+            step = self.state.step
+            if step.kind == "best_move" and best_move is not None:
+                new.extend(self.send(Act(seat=step.seat, targets=tuple(best_move))))
+            elif step.kind == "speech" and step.round == "day":
+                for by, target in [n for n in pending if n[0] == step.seat]:
+                    pending.remove((by, target))
+                    new.extend(self.send(Nominate(seat=by, target=target)))
+                new.extend(self.send(Pass(seat=step.seat)))
+            elif step.kind == "vote":
+                new.extend(self.ballot(left.pop(0) if left else ()))
+            elif step.kind == "lift":
+                new.extend(self.send(*[Vote(seat=v) for v in (lift or ())]))
+                new.extend(self.send(Advance()))
+            else:
+                new.extend(self.advance())
+        assert not pending, f"not nominated: {pending}"
         return new
 
 
