@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine import queries
+from engine import abilities, queries
 from engine.commands import Act, Advance, Answer, Command, Foul, Nominate, Pass, Permit, Propose, Skip, Vote
 from engine.composition import composition
 from engine.errors import IllegalCommand
@@ -64,23 +64,27 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
         out.append(Foul(seat=rnd.choice(s.living()), reason="random"))
         return out
     if step.kind == "night":
-        actors = sorted(queries.actors(s))
-        team_pick = 0
-        for seat in actors:
-            options = queries.targets_for(s, seat)
-            if "team" in options:
+        # What queries.actors, targets_for, is_optional and targets_needed answer, with the step, its
+        # actors and each actor's abilities looked up once.
+        night_step = s.ruleset.night_step(step.night_step)
+        actors = sorted(set(abilities.actors_of_step(s, night_step)))
+        if night_step.team:
+            team_pick = 0
+            for seat in actors:
                 if not team_pick or rnd.random() < 0.2:
-                    team_pick = rnd.choice(options["team"])
+                    team_pick = rnd.choice(abilities.team_targets(s))
                 out.append(_pick(Propose, seat, team_pick))
-                continue
-            if queries.is_optional(s, seat) and rnd.random() < 0.2:
+        for seat in actors if not night_step.team else ():
+            now = abilities.abilities_now(s, seat, night_step.id)
+            if all(ab.optional for ab in now) and rnd.random() < 0.2:
                 out.append(Skip(seat=seat))
                 continue
+            options = {ab.act: abilities.legal_targets(s, seat, ab) for ab in now}
             acts = [(name, ts) for name, ts in options.items() if ts]
             if not acts:
                 continue
             name, targets = rnd.choice(acts)
-            ab_targets = queries.targets_needed(s, seat, name)
+            ab_targets = next((ab.targets for ab in now if ab.act == name), 1)
             picks = rnd.shuffled(targets)[:ab_targets]
             if len(picks) == ab_targets:
                 out.append(Act(seat=seat, targets=tuple(picks), act=name))
