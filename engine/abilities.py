@@ -39,8 +39,9 @@ def uses_of(s: GameState, seat: int, step_id: str) -> int:
     return next((n for x, st, n in s.uses if x == seat and st == step_id), 0)
 
 
-def actors_of_step(s: GameState, step: StepDef) -> list[int]:
-    """Seats that choose at this step. Prisoners are woken but do not choose (D-H5, D-H15)."""
+def actors_of_step(s: GameState, step: StepDef, awake: list[int] | None = None) -> list[int]:
+    """Seats that choose at this step. Prisoners are woken but do not choose (D-H5, D-H15). ``awake``:
+    the step's living holders, where the caller has them (``holders_of(s, step)``)."""
     if step.kind != "act":
         return []
     jailed = s.prisoners() if s.jail else _NOBODY
@@ -48,7 +49,7 @@ def actors_of_step(s: GameState, step: StepDef) -> list[int]:
         if step.team in s.ledger.team_miss:
             return []
         jailed = jailed | s.ledger.blocked
-    holders = holders_of(s, step)  # a fresh list
+    holders = holders_of(s, step) if awake is None else list(awake)  # a fresh list
     if step.team:
         # The extra shot (D-H7) is not offered to the impostor it has just killed.
         dead = s.ledger.pending if s.step.round == "extra" else ()
@@ -60,22 +61,18 @@ def actors_of_step(s: GameState, step: StepDef) -> list[int]:
 
 def legal_targets(s: GameState, seat: int, ab: AbilityDef) -> list[int]:
     """Targets the ability allows (D-G4 self-targeting, «не … два раза подряд», revive lists)."""
-    candidates = victims_so_far(s) if ab.params.get("revive") else s.living()
-    allowed = []
-    last = _last_targets(s, seat, ab.step)
+    candidates = victims_so_far(s) if ab.params.get("revive") else s.living()  # a fresh list
     barred = ab.params.get("barred_roles", ())  # publicly known roles it may not pick (judges, D-CL9)
-    for t in candidates:
-        if barred and s.role_of(t) in barred:
-            continue
-        if t == seat:
-            if ab.self_target == "never":
-                continue
-            if ab.self_target == "once" and (seat, ab.step) in s.self_used:
-                continue
-        if ab.not_same_twice and t in last:
-            continue
-        allowed.append(t)
-    return allowed
+    last = _last_targets(s, seat, ab.step) if ab.not_same_twice else ()
+    not_self = ab.self_target == "never" or (ab.self_target == "once" and (seat, ab.step) in s.self_used)
+    if not barred and not last and not (not_self and seat in candidates):
+        return candidates  # every candidate is allowed (most abilities, most nights)
+    roles = s.roles
+    return [
+        t
+        for t in candidates
+        if not (barred and roles[t - 1] in barred) and not (not_self and t == seat) and t not in last
+    ]
 
 
 def _why_not(s: GameState, seat: int, ab: AbilityDef, target: int) -> str:

@@ -106,12 +106,16 @@ def next_night_step(s: Draft, out: Out) -> None:
     while agenda:
         step_id, agenda = agenda[0], agenda[1:]
         step = s.ruleset.night_step(step_id, s.intro)
-        if not step.team and step.role not in s.roles:
-            continue  # the role was not dealt (step_in_play's first answer, without the call)
-        if not step_in_play(s, step):
+        # step_in_play, written out, keeping the holders for the step's call.
+        if step.from_night > s.night or (not step.team and step.role not in s.roles):
+            continue  # not yet, or the role was not dealt
+        holders = holders_of(s, step, living_only=False)
+        alive = s.alive
+        awake = [x for x in holders if x in alive]  # holders_of(s, step): nothing below changes who lives
+        if not holders or not (awake or s.ruleset.call_dead_roles):
             continue
         s.agenda = agenda
-        actors = actors_of_step(s, step)
+        actors = actors_of_step(s, step, awake)
         kind, seconds, wake, revives, prompt = _step_call(s, step)
         if step.team and wake:
             wake = _wake_for_deal(s, step.id, wake)
@@ -124,10 +128,10 @@ def next_night_step(s: Draft, out: Out) -> None:
         if led.actions or led.skipped or led.proposals or led.team_target:
             put_ledger(s, actions=(), skipped=frozenset(), proposals=(), team_target=0)
         out.append(Event("night_step", EVERYONE, {"step": step.id, "seconds": seconds}, wake))
-        awake = holders_of(s, step)
         if awake:
             aud = to_team(step.team, awake) if step.team else to_seats(*awake)
-            event(out, "awake", aud, None, step=step.id, seats=awake, actors=actors)
+            data = {"step": step.id, "seats": awake, "actors": actors}
+            out.append(Event("awake", aud, data, None, dict(data)))  # event(out, "awake", …), written out
             if step.kind == "meet" and step.team:
                 _introduce_team(s, step.team, awake, out)
             elif step.kind == "meet" and step.shows:

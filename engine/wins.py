@@ -75,8 +75,9 @@ def simple(s: GameState) -> Any:
     living = s.living()
     if not living:
         return ()
-    mafia = [x for x in living if s.ruleset.roles[s.role_of(x)].side == "mafia"]
-    maniacs = [x for x in living if s.role_of(x) == "maniac"]
+    roles, defs = s.roles, s.ruleset.roles  # s.role_of(x) is roles[x - 1]
+    mafia = [x for x in living if defs[roles[x - 1]].side == "mafia"]
+    maniacs = [x for x in living if roles[x - 1] == "maniac"]
     if mafia and len(mafia) >= len(living) - len(mafia):
         return ("mafia",)
     if mafia:
