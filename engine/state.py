@@ -1,7 +1,8 @@
 """The game state: an immutable snapshot. :func:`engine.game.apply` returns a new one.
 
-Containers inside a state are never modified after the state is built: the engine edits a
-private copy made by :func:`thaw` and hands that copy out only when it is complete.
+Containers inside a state are never modified after the state is built: the engine changes a
+private :class:`Draft` made by :func:`thaw` (its fields are plain attributes) and hands out the frozen
+state :func:`freeze` makes of it only when the command is done.
 """
 
 from __future__ import annotations
