@@ -125,7 +125,7 @@ Without it no game would survive a restart and nobody's mute would be on record.
 
 def _database_problem(url: str) -> str | None:
     """Why the database cannot serve the bot (it cannot be opened or migrated, or fails its integrity
-    check), or None when it can."""
+    check), or None when it can. This is where `mafiabot run` migrates the database, once."""
     from mafiabot.storage import Storage
 
     try:
@@ -138,14 +138,14 @@ def _database_problem(url: str) -> str | None:
         storage.close()
 
 
-async def _serve(settings: Settings, *, memory_only: bool = False) -> int:
+async def _serve(settings: Settings, *, memory_only: bool = False, migrated: bool = False) -> int:
     import signal
 
     import discord
 
     from mafiabot.bot import make_bot
 
-    bot = make_bot(settings, memory_only=memory_only)
+    bot = make_bot(settings, memory_only=memory_only, migrated=migrated)
     loop = asyncio.get_running_loop()
     stopping: list[asyncio.Task[None]] = []
 
@@ -211,7 +211,8 @@ def run(config: Path | None, *, memory_only: bool = False, demo_without_token: b
             print(DATABASE_HELP.format(where=where, problem=problem), file=sys.stderr)
             return 3
     try:
-        return asyncio.run(_serve(settings, memory_only=memory_only))
+        # The check above migrated the database (once): the bot opens it as it is.
+        return asyncio.run(_serve(settings, memory_only=memory_only, migrated=not memory_only))
     except KeyboardInterrupt:
         return 0
 

@@ -55,6 +55,7 @@ def bind_interaction(interaction: discord.Interaction[Any]) -> None:
     )
 
 
+RESTORE_WAIT_SECONDS = 10.0  # how long a stop waits for the start's restore to finish
 UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction answered after its 3 s
 
 
@@ -100,6 +101,7 @@ class MafiaBot(commands.Bot):
         *,
         cogs: Sequence[str] | None = None,
         memory_only: bool = False,
+        migrated: bool = False,
         **options: Any,
     ) -> None:
         intents = discord.Intents.default()
@@ -134,7 +136,9 @@ class MafiaBot(commands.Bot):
         self._subcommands_of: dict[str, list[str]] = {}  # cog name -> its /mafia subcommands
         self.synced_commands: list[app_commands.AppCommand] = []
         self._restored = False
+        self._restoring: asyncio.Task[None] | None = None
         self.memory_only = memory_only  # the operator chose to play without a database
+        self.migrated = migrated  # `mafiabot run` brought the schema to head when it checked the database
         self.stopping = False  # close() has begun: clicks and commands are refused, games are stored
 
     async def setup_hook(self) -> None:
@@ -152,7 +156,9 @@ class MafiaBot(commands.Bot):
         try:
             from mafiabot.storage import Storage
 
-            return await asyncio.to_thread(Storage.open, self.settings.database_url)
+            return await asyncio.to_thread(
+                Storage.open, self.settings.database_url, migrate=not self.migrated
+            )
         except Exception:
             log.exception("The database is not available: games will not survive a restart")
             return None
@@ -218,6 +224,14 @@ class MafiaBot(commands.Bot):
     async def close(self) -> None:
         if not self.stopping:
             self.stopping = True
+            restoring = self._restoring
+            if restoring is not None and not restoring.done():
+                # A stop during the start: the restore finishes first (bounded), so that what it
+                # reopened is put away as a whole rather than cut in the middle of a table.
+                done, _ = await asyncio.wait([restoring], timeout=RESTORE_WAIT_SECONDS)
+                if not done:
+                    restoring.cancel()
+                    await asyncio.gather(restoring, return_exceptions=True)
             games = getattr(self, "games", None)
             if games is not None:
                 # Timers stop and are stored, each table is told once; running games resume on the next
@@ -232,7 +246,8 @@ class MafiaBot(commands.Bot):
         log.info("Connected as %s (id %s) to %d guild(s)", self.user, self.user.id, len(self.guilds))
         if not self._restored:  # READY comes again after a reconnect: the games resume once
             self._restored = True
-            await restart.restore(self.games)
+            self._restoring = asyncio.create_task(restart.restore(self.games), name="restore")
+            await asyncio.shield(self._restoring)
             return
         for guild in self.guilds:  # a new session (INVALID_SESSION): discord.py made new objects
             self.games.guild_seen_again(guild)

@@ -174,7 +174,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
             reason = needs.STAGE_REFUSAL
             raise UserFacingError(f"{reason[0].upper()}{reason[1:]}")
         chosen = tuple(sorted(o.strip() for o in options.split(",") if o.strip()))
-        lobby = self.games.lobbies.open(
+        lobby = await self.games.lobbies.open(
             guild_id=interaction.guild.id,
             text_channel_id=interaction.channel.id,
             voice_channel_id=member.voice.channel.id,
@@ -189,7 +189,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
             describe_lobby(lobby, interaction.guild), view=lobby_view(lobby)
         )
         message = await interaction.original_response()
-        lobby.message_id = message.id
+        await self.games.lobbies.set_message(lobby, message.id)
         await self.games.meet_voice_members(interaction.guild, member.voice.channel)
 
     async def on_button(
@@ -201,13 +201,16 @@ class LobbyCog(commands.Cog, name="Lobby"):
         member = interaction.user
         assert isinstance(member, discord.Member) and interaction.guild is not None
         if action == "join":
-            self.games.lobbies.join(lobby, member)
+            await self.games.lobbies.join(lobby, member)
         elif action == "leave":
-            self.games.lobbies.leave(lobby, member.id)
+            await self.games.lobbies.leave(lobby, member.id)
+            if self.games.lobbies.get(voice_channel_id) is not lobby:  # the last player left
+                await interaction.response.edit_message(content="Набор закрыт: все игроки вышли.", view=None)
+                return
         elif action == "cancel":
             if member.id != lobby.creator_id:
                 raise UserFacingError("Отменить набор может только тот, кто его открыл.")
-            self.games.lobbies.pop(voice_channel_id, None)
+            await self.games.lobbies.close(lobby)
             await interaction.response.edit_message(content="Набор отменён.", view=None)
             return
         elif action == "settings":
@@ -247,7 +250,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
         except (engine.RulesetError, engine.IllegalCommand) as exc:
             why = exc.message if isinstance(exc, engine.RulesetError) else str(exc)
             raise UserFacingError(f"Такое сочетание вариантов не подходит: {why.rstrip('.')}.") from None
-        lobby.options = chosen
+        await self.games.lobbies.set_options(lobby, chosen)
         assert interaction.guild is not None
         channel = interaction.guild.get_channel(lobby.text_channel_id)
         if lobby.message_id is not None and isinstance(channel, discord.TextChannel):

@@ -115,14 +115,17 @@ class RatingsCog(commands.Cog, name="Ratings"):
             self.games.finish_hooks.remove(self.on_game_finished)
 
     async def on_game_finished(self, table: Table) -> None:
-        """Rate the game just stored (both tracks, once) and tell the table what each player got."""
+        """Tell the table what each player got: the game was rated as its results were stored (in the
+        same transaction, `Storage.finish_and_rate_game`)."""
         storage = self.games.storage
         if storage is None:
             return
         try:
-            deltas = await asyncio.to_thread(storage.rate_game, table.game_id)
-        except Exception:  # the table must still close: a rating can be redone, a stuck table not
-            log.exception("Could not rate the game", extra={"game_id": table.game_id})
+            deltas = await asyncio.to_thread(storage.game_rating_changes, table.game_id)
+        except Exception:  # the table must still close: the rating is stored, only its message is lost
+            log.exception("Could not read the game's rating", extra={"game_id": table.game_id})
+            return
+        if not deltas:
             return
         points: dict[int, float] = defaultdict(float)
         elo: dict[int, float] = {}

@@ -33,14 +33,18 @@ class GroupCommit:
         self.storage = storage
         self._commands: list[tuple[int, dict[str, Any], asyncio.Future[int]]] = []
         self._timers: dict[int, tuple[dict[str, Any], list[asyncio.Future[None]]]] = {}
+        self._ending: set[int] = set()  # games whose waiting command ends them (stored "over" with it)
         self._writer: asyncio.Task[None] | None = None
         self.transactions = 0  # committed (tests and benchmarks)
         self.largest = 0  # the most writes one transaction carried
 
-    async def append_command(self, game_id: int, command: dict[str, Any]) -> int:
-        """Store one command; returns its position in the game's log once it is committed."""
+    async def append_command(self, game_id: int, command: dict[str, Any], *, over: bool = False) -> int:
+        """Store one command; returns its position in the game's log once it is committed. ``over``:
+        the command ends the game (the game is stored ``over`` in the same transaction)."""
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self._commands.append((game_id, command, future))
+        if over:
+            self._ending.add(game_id)
         self._wake()
         return await future
 
@@ -62,12 +66,14 @@ class GroupCommit:
             await asyncio.sleep(0)
             commands, self._commands = self._commands, []
             timers, self._timers = self._timers, {}
+            ending, self._ending = self._ending, set()
             self.largest = max(self.largest, len(commands) + len(timers))
             try:
                 stored = await asyncio.to_thread(
                     self.storage.write_batch,
                     [(game_id, command) for game_id, command, _ in commands],
                     {game_id: value for game_id, (value, _) in timers.items()},
+                    over=ending,
                 )
             except Exception as exc:  # every caller is told; each decides (a click is NotStored)
                 for future in [f for *_, f in commands] + [f for _, fs in timers.values() for f in fs]:

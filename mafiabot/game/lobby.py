@@ -34,6 +34,9 @@ class Lobby:
     message_id: int | None = None
     nicknames: bool = False  # seat numbers put in front of players' nicknames, «1 · Имя»
     game: GameSettings = field(default_factory=GameSettings)  # the bot's `[game]` settings
+    game_id: int | None = (
+        None  # the stored lobby (the game row it becomes at the start); None without a database
+    )
 
     @property
     def base_ruleset(self) -> engine.Ruleset:

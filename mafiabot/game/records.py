@@ -45,7 +45,30 @@ class GameRecords:
 
         def create() -> int:
             # One transaction: the game with its deal and its moderator, or nothing (a game row without
-            # its seats could never be resumed; one without its creator would lose his rights).
+            # its seats could never be resumed; one without its creator would lose his rights). A stored
+            # lobby becomes its game; its players' rows go with the same commit.
+            deal = [
+                SeatAssignment(
+                    seat=s.seat,
+                    user_id=s.user_id,
+                    display_name=s.name,
+                    role_id=roles[s.seat - 1],
+                    side_id=ruleset.roles[roles[s.seat - 1]].side,
+                )
+                for s in seats
+            ]
+            at = datetime.fromtimestamp(started_at, UTC)
+            if lobby.game_id is not None:
+                game = storage.start_lobby(
+                    lobby.game_id,
+                    seed=seed,
+                    seats=deal,
+                    options=lobby.options,
+                    creator_id=lobby.creator_id,
+                    at=at,
+                )
+                assert game.id is not None
+                return game.id
             game = storage.create_game(
                 guild_id=lobby.guild_id,
                 voice_channel_id=lobby.voice_channel_id,
@@ -53,27 +76,19 @@ class GameRecords:
                 ruleset_id=lobby.ruleset_id,
                 seed=seed,
                 options={o: True for o in lobby.options},
-                at=datetime.fromtimestamp(started_at, UTC),
+                at=at,
                 creator_id=lobby.creator_id,
-                seats=[
-                    SeatAssignment(
-                        seat=s.seat,
-                        user_id=s.user_id,
-                        display_name=s.name,
-                        role_id=roles[s.seat - 1],
-                        side_id=ruleset.roles[roles[s.seat - 1]].side,
-                    )
-                    for s in seats
-                ],
+                seats=deal,
             )
             assert game.id is not None
             return game.id
 
         return await asyncio.to_thread(create)
 
-    async def append_command(self, game_id: int, command: Command) -> None:
+    async def append_command(self, game_id: int, command: Command, *, over: bool = False) -> None:
+        """``over``: the command ends the game (stored as ``over`` with it, closed by ``finish``)."""
         if self.group is not None:
-            await self.group.append_command(game_id, command.to_json())
+            await self.group.append_command(game_id, command.to_json(), over=over)
 
     async def save_timers(self, game_id: int, timers: dict[str, Any]) -> None:
         """What a restart needs beyond the command log: the clock, the creator, voice originals."""
@@ -93,8 +108,8 @@ class GameRecords:
                     raise
 
     async def finish(self, session: GameSession) -> bool:
-        """Store the results of a game the engine ended; False when there is nothing to store (no
-        database, or the game was stopped)."""
+        """Store the results of a game the engine ended, rated; False when there is nothing to store
+        (no database, or the game was stopped)."""
         s = session.state
         if self.storage is None or "aborted" in s.flags:
             return False
@@ -115,7 +130,10 @@ class GameRecords:
             result = "draw" if s.draw else ("win" if won else "loss")
             fouls = max(recorded[info.seat], s.fouls_of(info.seat))
             results.append(SeatResult(seat=info.seat, result=result, fouls=fouls))
-        await asyncio.to_thread(storage.finish_game, session.game_id, winners=winners, results=results)
+        # The results and both rating tracks in one transaction: a crash cannot leave it unrated.
+        await asyncio.to_thread(
+            storage.finish_and_rate_game, session.game_id, winners=winners, results=results
+        )
         return True
 
     async def voice_settings(self, guild_id: int, volume: float) -> tuple[bool, float]:

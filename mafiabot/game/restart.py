@@ -1,5 +1,6 @@
-"""After a restart: every running game stored for the guilds the bot is in resumes at the step it was in,
-with the time it had left, the mutes it needs and the cogs' own memory of it (the restore hooks)."""
+"""After a restart: every stored lobby of the guilds the bot is in opens again, and every running game
+resumes at the step it was in, with the time it had left, the mutes it needs and the cogs' own memory of
+it (the restore hooks); a game whose log is over (status ``over``) is closed."""
 
 from __future__ import annotations
 
@@ -21,6 +22,12 @@ async def restore(games: GameService) -> None:
     """Resume the stored games, then let the reconciler give back what the voice ledger owes from before
     the restart (a game's members are its table's from now on) and keep at it every round."""
     if games.storage is not None:
+        try:
+            opened = await games.lobbies.reopen(games.client, games.settings.game)
+        except Exception:
+            log.exception("Could not reopen the stored lobbies")
+        else:
+            log.info("Reopened %d lobby(ies)", opened)
         stored = await asyncio.to_thread(games.storage.running_games)
         # One database, several processes (shards): each resumes only the games of its own servers.
         for game in [g for g in stored if games.settings.owns(g.guild_id)]:

@@ -68,7 +68,7 @@ class GameService:
         self.settings = settings
         self.records = GameRecords(storage)
         self.tables = Tables()  # by voice channel id, and by game, server and text channel
-        self.lobbies = Lobbies(self.tables)
+        self.lobbies = Lobbies(self.tables, storage)
         self.mute_spectators = True
         self.panel_edit_interval = PANEL_EDIT_INTERVAL
         self.host_voice = HostVoice(settings.audio, self.records)
@@ -129,7 +129,7 @@ class GameService:
             # Write ahead: the command is stored before the game in memory moves on, so a write the
             # database refuses leaves the game exactly as the log (and a restart) has it.
             try:
-                await self.records.append_command(session.game_id, move.command)
+                await self.records.append_command(session.game_id, move.command, over=move.after.over)
             except Exception as exc:
                 log.warning("Could not store a command", exc_info=True, extra={"game_id": session.game_id})
                 raise NotStored() from exc

@@ -17,6 +17,7 @@ from mafiabot.storage.conduct import ConductMixin
 from mafiabot.storage.games import SeatAssignment, SeatResult
 from mafiabot.storage.judging import JudgingMixin
 from mafiabot.storage.ledger import LedgerMixin
+from mafiabot.storage.lobbies import LobbiesMixin, StoredLobby
 from mafiabot.storage.migrate import DEFAULT_URL, make_engine, upgrade
 from mafiabot.storage.models import (
     Foul,
@@ -24,9 +25,9 @@ from mafiabot.storage.models import (
     GameStatus,
     GuildSettings,
     HeldMute,
+    LobbyMember,
     MuteHold,
     Participant,
-    PendingUnmute,
     Player,
     RatingChange,
     Season,
@@ -35,7 +36,7 @@ from mafiabot.storage.reports import Board, BoardRow, GameRecord, GameSummary, P
 from mafiabot.storage.season_table import SeasonRow, SeasonTableMixin
 
 
-class Storage(ConductMixin, SeasonTableMixin, LedgerMixin, JudgingMixin):
+class Storage(ConductMixin, SeasonTableMixin, LobbiesMixin, LedgerMixin, JudgingMixin):
     """The bot's one entry point to the database."""
 
     def __init__(
@@ -87,10 +88,10 @@ __all__ = [
     "GameSummary",
     "GuildSettings",
     "HeldMute",
+    "LobbyMember",
     "MuteHold",
     "NotFound",
     "Participant",
-    "PendingUnmute",
     "Player",
     "Profile",
     "RatingChange",
@@ -100,6 +101,7 @@ __all__ = [
     "SeatResult",
     "Storage",
     "StorageError",
+    "StoredLobby",
     "Tally",
     "make_engine",
     "upgrade",

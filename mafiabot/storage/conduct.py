@@ -5,12 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
 from mafiabot.storage.base import NotFound, StorageBase, StorageError
-from mafiabot.storage.models import Foul, Game, GuildSettings, PendingUnmute
+from mafiabot.storage.models import Foul, Game, GuildSettings
 
 _SETTINGS_FIELDS = frozenset({"host_role_id", "volume", "audio_enabled", "ruleset_defaults"})
 
@@ -70,31 +69,6 @@ class ConductMixin(StorageBase):
             if seat is not None:
                 query = query.where(Foul.seat == seat)
             return list(session.exec(query.order_by(col(Foul.given_at), col(Foul.id))))
-
-    # --- pending unmutes -----------------------------------------------------------------------------
-
-    def add_pending_unmute(self, guild_id: int, user_id: int, *, at: datetime | None = None) -> None:
-        """Remember to unmute a member on his next connect; adding twice keeps one entry."""
-        with self._session() as session:
-            if session.get(PendingUnmute, (guild_id, user_id)) is None:
-                session.add(PendingUnmute(guild_id=guild_id, user_id=user_id, created_at=self._now(at)))
-
-    def pop_pending_unmute(self, guild_id: int, user_id: int) -> bool:
-        """True once if the member was waiting to be unmuted (the entry is removed)."""
-        with self._session() as session:
-            result = session.execute(
-                sa.delete(PendingUnmute).where(
-                    col(PendingUnmute.guild_id) == guild_id, col(PendingUnmute.user_id) == user_id
-                )
-            )
-            return bool(getattr(result, "rowcount", 0))
-
-    def pending_unmutes(self, guild_id: int | None = None) -> list[PendingUnmute]:
-        with self._session() as session:
-            query = select(PendingUnmute)
-            if guild_id is not None:
-                query = query.where(PendingUnmute.guild_id == guild_id)
-            return list(session.exec(query.order_by(col(PendingUnmute.created_at))))
 
     # --- guild settings ------------------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
@@ -177,16 +177,18 @@ class GamesMixin(StorageBase):
             raise NotFound(f"no game {game_id}")
         return game
 
-    def _running_game(self, session: Session, game_id: int) -> Game:
+    def _running_game(
+        self, session: Session, game_id: int, statuses: tuple[str, ...] = GameStatus.LIVE
+    ) -> Game:
         game = self._game(session, game_id, lock=True)
-        if game.status != GameStatus.RUNNING:
+        if game.status not in statuses:
             raise StorageError(f"game {game_id} is {game.status}, not running")
         return game
 
     def running_games(self, guild_id: int | None = None) -> list[Game]:
-        """Games to resume after a restart, oldest first."""
+        """Games to resume (or, when their log is over, to close) after a restart, oldest first."""
         with self._session() as session:
-            query = select(Game).where(Game.status == GameStatus.RUNNING)
+            query = select(Game).where(col(Game.status).in_(GameStatus.LIVE))
             if guild_id is not None:
                 query = query.where(Game.guild_id == guild_id)
             return list(session.exec(query.order_by(col(Game.id))))
@@ -250,9 +252,12 @@ class GamesMixin(StorageBase):
 
     # --- command log and timers ----------------------------------------------------------------------
 
-    def append_command(self, game_id: int, command: dict[str, Any], *, at: datetime | None = None) -> int:
-        """Append one engine command to a running game's log; returns its position (0-based)."""
-        (result,) = self.append_commands([(game_id, command)], at=at)
+    def append_command(
+        self, game_id: int, command: dict[str, Any], *, at: datetime | None = None, over: bool = False
+    ) -> int:
+        """Append one engine command to a running game's log; returns its position (0-based). ``over``:
+        the command ends the game, which is then ``over`` (in the same transaction) until it is closed."""
+        (result,) = self.write_batch([(game_id, command)], {}, at=at, over={game_id} if over else ())[0]
         if isinstance(result, StorageError):
             raise result
         return result
@@ -270,10 +275,12 @@ class GamesMixin(StorageBase):
         timers: Mapping[int, dict[str, Any]],
         *,
         at: datetime | None = None,
+        over: Collection[int] = (),
     ) -> tuple[list[int | StorageError], dict[int, StorageError]]:
         """The bot's group commit (mafiabot.game.group_commit): the commands and clocks of one turn of
         its event loop in one transaction. Returns each command's position in its game's log or why it
         was refused, and the clocks refused (by game); a refusal stores nothing of that write only.
+        ``over``: games whose command here ends them: stored ``over`` with it (a clock is still taken).
 
         SQLAlchemy Core, not the ORM: this is the write of every click and of every running clock, and
         the ORM's unit of work cost milliseconds of CPU each (issue 18)."""
@@ -286,10 +293,12 @@ class GamesMixin(StorageBase):
                 query = query.with_for_update()  # the rows are locked: writes to a game take turns
             status: dict[int, str] = {row[0]: row[1] for row in connection.execute(query)}
 
-            def refusal(game_id: int) -> StorageError | None:
+            def refusal(
+                game_id: int, statuses: tuple[str, ...] = (GameStatus.RUNNING,)
+            ) -> StorageError | None:
                 if game_id not in status:
                     return NotFound(f"no game {game_id}")
-                if status[game_id] != GameStatus.RUNNING:
+                if status[game_id] not in statuses:
                     return StorageError(f"game {game_id} is {status[game_id]}, not running")
                 return None
 
@@ -314,7 +323,12 @@ class GamesMixin(StorageBase):
                     seqs.append(seq)
                 if rows:
                     connection.execute(sa.insert(log), rows)
-            clocks_refused = {g: r for g in timers if (r := refusal(g)) is not None}
+                ended = {row["game_id"] for row in rows} & set(over)
+                if ended:  # the game's last command and its status "over" commit together
+                    connection.execute(
+                        sa.update(games).where(games.c.id.in_(ended)).values(status=GameStatus.OVER)
+                    )
+            clocks_refused = {g: r for g in timers if (r := refusal(g, GameStatus.LIVE)) is not None}
             clocks = [
                 {"game": game_id, "clock": dict(value)}
                 for game_id, value in timers.items()
@@ -355,30 +369,38 @@ class GamesMixin(StorageBase):
         at: datetime | None = None,
     ) -> Game:
         """Close a running game: winners (side ids), each seat's result; timers are cleared."""
-        now = self._now(at)
         with self._session() as session:
-            game = self._running_game(session, game_id)
-            seats = {
-                p.seat: p for p in session.exec(select(Participant).where(Participant.game_id == game_id))
-            }
-            for r in results:
-                if r.result not in ("win", "loss", "draw"):
-                    raise StorageError(f"unknown result {r.result!r}")
-                row = seats.get(r.seat)
-                if row is None:
-                    raise NotFound(f"game {game_id} has no seat {r.seat}")
-                row.result, row.fouls, row.points = r.result, r.fouls, r.points
-                row.removed, row.left = r.removed or row.removed, r.left or row.left
-                session.add(row)
-            game.status = GameStatus.FINISHED
-            game.winners = list(winners)
-            game.ended_at = now
-            game.end_reason = reason
-            game.timers = {}
-            session.add(game)
-            give_back_game(session, game_id, now)  # the voice ledger: the same transaction as the status
-            session.flush()
-            return game
+            return self._finish_game(session, game_id, winners, results, reason, self._now(at))
+
+    def _finish_game(
+        self,
+        session: Session,
+        game_id: int,
+        winners: Sequence[str],
+        results: Sequence[SeatResult],
+        reason: str | None,
+        now: datetime,
+    ) -> Game:
+        game = self._running_game(session, game_id)
+        seats = {p.seat: p for p in session.exec(select(Participant).where(Participant.game_id == game_id))}
+        for r in results:
+            if r.result not in ("win", "loss", "draw"):
+                raise StorageError(f"unknown result {r.result!r}")
+            row = seats.get(r.seat)
+            if row is None:
+                raise NotFound(f"game {game_id} has no seat {r.seat}")
+            row.result, row.fouls, row.points = r.result, r.fouls, r.points
+            row.removed, row.left = r.removed or row.removed, r.left or row.left
+            session.add(row)
+        game.status = GameStatus.FINISHED
+        game.winners = list(winners)
+        game.ended_at = now
+        game.end_reason = reason
+        game.timers = {}
+        session.add(game)
+        give_back_game(session, game_id, now)  # the voice ledger: the same transaction as the status
+        session.flush()
+        return game
 
     def abort_game(self, game_id: int, reason: str, *, at: datetime | None = None) -> Game:
         """Stop a running game without a result; it is kept, but rates nobody."""

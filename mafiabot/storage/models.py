@@ -51,9 +51,18 @@ def _time(*, nullable: bool = False) -> Any:
 
 
 class GameStatus:
+    """A game's life, one row from the lobby to the end: lobby → running → over → finished | aborted.
+
+    ``over``: the log is over (stored with its last command), the results and the release are not yet;
+    a restart closes such a game. A lobby that never starts is deleted with its members.
+    """
+
+    LOBBY = "lobby"
     RUNNING = "running"
+    OVER = "over"
     FINISHED = "finished"
     ABORTED = "aborted"
+    LIVE = (RUNNING, OVER)  # a game the bot holds: it resumes (or closes) after a restart
 
 
 class Player(SQLModel, table=True):
@@ -181,14 +190,15 @@ class RatingChange(SQLModel, table=True):
     created_at: datetime = _time()
 
 
-class PendingUnmute(SQLModel, table=True):
-    """A member the bot muted who left voice; unmute them when they next connect (survives a restart)."""
+class LobbyMember(SQLModel, table=True):
+    """A player in a lobby (a game with status ``lobby``), in join order; the rows go at the start."""
 
-    __tablename__ = "pending_unmutes"
+    __tablename__ = "lobby_members"
 
-    guild_id: int = Field(sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    game_id: int = Field(foreign_key="games.id", primary_key=True)
     user_id: int = Field(sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
-    created_at: datetime = _time()
+    display_name: str = Field(sa_type=sa.String(100))
+    position: int
 
 
 class MuteHold:

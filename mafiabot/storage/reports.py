@@ -262,7 +262,7 @@ class ReportsMixin(StandingsMixin):
         self, guild_id: int, *, limit: int = 20, before_game_id: int | None = None
     ) -> list[Game]:
         with self._session() as session:
-            query = select(Game).where(col(Game.guild_id) == guild_id)
+            query = select(Game).where(col(Game.guild_id) == guild_id, col(Game.status) != GameStatus.LOBBY)
             if before_game_id is not None:
                 query = query.where(col(Game.id) < before_game_id)
             return list(session.exec(query.order_by(col(Game.id).desc()).limit(limit)))

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 import sqlalchemy as sa
@@ -26,11 +27,13 @@ from mafiabot.ratings import (
     ledger_from_totals,
 )
 from mafiabot.storage.base import NotFound, StorageError
-from mafiabot.storage.games import GamesMixin
+from mafiabot.storage.games import GamesMixin, SeatResult
 from mafiabot.storage.models import GameStatus, Participant, RatingChange, Season
 
 TRACKS = (POINTS_TRACK, Team.RED.track, Team.BLACK.track)
 ELO_TRACKS = (Team.RED.track, Team.BLACK.track)
+
+log = logging.getLogger(__name__)
 
 
 class StandingsMixin(GamesMixin):
@@ -146,61 +149,94 @@ class StandingsMixin(GamesMixin):
 
         A removed seat counts as removed by fouls (−0.5); a seat that left counts as leaving early (−5).
         """
+        with self._session() as session:
+            return self._rate_game(session, game_id, best_move, self._now(at))
+
+    def finish_and_rate_game(
+        self,
+        game_id: int,
+        *,
+        winners: Sequence[str],
+        results: Sequence[SeatResult],
+        reason: str | None = None,
+        best_move: BestMove | None = None,
+        at: datetime | None = None,
+    ) -> list[RatingDelta]:
+        """`finish_game` and `rate_game` in one transaction: a crash between the two can no longer
+        leave a finished game that nobody rated. A rating that fails (a bug) is logged and the game is
+        closed unrated all the same: a stuck table is worse than a rating to redo by hand."""
         now = self._now(at)
         with self._session() as session:
-            game = self._game(session, game_id, lock=True)
-            if game.status != GameStatus.FINISHED:
-                raise StorageError(f"game {game_id} is {game.status}; only finished games are rated")
-            already = session.exec(
-                select(col(RatingChange.id)).where(
-                    col(RatingChange.game_id) == game_id,
-                    ~col(RatingChange.reason).startswith(Reason.MODERATOR.value),
-                )
-            ).first()
-            if already is not None:
-                raise StorageError(f"game {game_id} is already rated")
-            seats = list(session.exec(select(Participant).where(col(Participant.game_id) == game_id)))
-            if any(p.result is None for p in seats):
-                raise StorageError(f"game {game_id} has seats without a result")
-            # Games of one season are rated one after another: each starts from the totals of the last.
-            season_row = sa.select(col(Season.id)).where(col(Season.id) == game.season_id)
-            session.execute(season_row.with_for_update())
-            ledger = self._ledger(session, game.guild_id, game.season_id)
-            finished = FinishedGame(
-                seats=[
-                    RatedSeat(
-                        p.seat,
-                        p.user_id,
-                        p.side_id,
-                        Result(p.result or Result.DRAW),
-                        removed_by_fouls=p.removed and not p.left,
-                        left_early=p.left,
-                    )
-                    for p in seats
-                ],
-                best_move=best_move,
+            self._finish_game(session, game_id, winners, results, reason, now)
+            try:
+                with session.begin_nested():
+                    return self._rate_game(session, game_id, best_move, now)
+            except (StorageError, sa.exc.SQLAlchemyError, ValueError):
+                log.exception("Could not rate the game", extra={"game_id": game_id})
+                return []
+
+    def game_rating_changes(self, game_id: int) -> list[RatingChange]:
+        """The rating changes stored for one game (its rating and a moderator's extra points)."""
+        with self._session() as session:
+            query = select(RatingChange).where(col(RatingChange.game_id) == game_id)
+            return list(session.exec(query.order_by(col(RatingChange.id))))
+
+    def _rate_game(
+        self, session: Session, game_id: int, best_move: BestMove | None, now: datetime
+    ) -> list[RatingDelta]:
+        game = self._game(session, game_id, lock=True)
+        if game.status != GameStatus.FINISHED:
+            raise StorageError(f"game {game_id} is {game.status}; only finished games are rated")
+        already = session.exec(
+            select(col(RatingChange.id)).where(
+                col(RatingChange.game_id) == game_id,
+                ~col(RatingChange.reason).startswith(Reason.MODERATOR.value),
             )
-            deltas = ledger.rate_game(finished)
-            points: dict[int, float] = defaultdict(float)
-            for d in deltas:
-                session.add(
-                    RatingChange(
-                        guild_id=game.guild_id,
-                        season_id=game.season_id,
-                        user_id=d.user_id,
-                        game_id=game_id,
-                        track=d.track,
-                        delta=d.delta,
-                        reason=d.reason[:200],
-                        created_at=now,
-                    )
+        ).first()
+        if already is not None:
+            raise StorageError(f"game {game_id} is already rated")
+        seats = list(session.exec(select(Participant).where(col(Participant.game_id) == game_id)))
+        if any(p.result is None for p in seats):
+            raise StorageError(f"game {game_id} has seats without a result")
+        # Games of one season are rated one after another: each starts from the totals of the last.
+        season_row = sa.select(col(Season.id)).where(col(Season.id) == game.season_id)
+        session.execute(season_row.with_for_update())
+        ledger = self._ledger(session, game.guild_id, game.season_id)
+        finished = FinishedGame(
+            seats=[
+                RatedSeat(
+                    p.seat,
+                    p.user_id,
+                    p.side_id,
+                    Result(p.result or Result.DRAW),
+                    removed_by_fouls=p.removed and not p.left,
+                    left_early=p.left,
                 )
-                if d.track == POINTS_TRACK:
-                    points[d.user_id] += d.delta
-            for p in seats:
-                p.points = points[p.user_id]
-                session.add(p)
-            return deltas
+                for p in seats
+            ],
+            best_move=best_move,
+        )
+        deltas = ledger.rate_game(finished)
+        points: dict[int, float] = defaultdict(float)
+        for d in deltas:
+            session.add(
+                RatingChange(
+                    guild_id=game.guild_id,
+                    season_id=game.season_id,
+                    user_id=d.user_id,
+                    game_id=game_id,
+                    track=d.track,
+                    delta=d.delta,
+                    reason=d.reason[:200],
+                    created_at=now,
+                )
+            )
+            if d.track == POINTS_TRACK:
+                points[d.user_id] += d.delta
+        for p in seats:
+            p.points = points[p.user_id]
+            session.add(p)
+        return deltas
 
     def add_extra_points(
         self,

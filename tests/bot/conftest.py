@@ -8,11 +8,13 @@ import logging
 import os
 import threading
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
 from fakediscord import Club, FakeDiscord
 from fakediscord.accounts import HELPER_DEFAULT
+from game_driver import Restart
 
 from mafiabot.bot import MafiaBot
 from mafiabot.config import AudioSettings, Secret, Settings, WebSettings, game_settings
@@ -129,6 +131,21 @@ async def bot(
     async with fake.connect(client):
         yield client
     await _assert_nothing_left(threads_before, sockets_before, fake)
+
+
+@pytest.fixture
+def restart(bot: MafiaBot, fake: FakeDiscord) -> Restart:
+    """Close the fixture's bot and run a second MafiaBot with the same settings on the same database file
+    (``async with restart() as second: ...``); the stand-in and its world stay, as Discord does."""
+
+    @asynccontextmanager
+    async def second() -> AsyncIterator[MafiaBot]:
+        await bot.close()
+        client = MafiaBot(bot.settings, guild_ready_timeout=0.05)
+        async with fake.connect(client):
+            yield client
+
+    return second
 
 
 async def _assert_nothing_left(

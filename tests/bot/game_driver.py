@@ -4,6 +4,7 @@ stand-in Discord only (the engine state is read as the test's oracle, never chan
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from fakediscord import Club, FakeDiscord
@@ -17,6 +18,8 @@ from mafiabot.game.service import GameService
 from mafiabot.game.table import Table
 
 MEMBER_EDIT = "PATCH /guilds/{guild_id}/members/{user_id}"
+# The `restart` fixture (conftest.py): ``async with restart() as second:`` runs the next bot.
+Restart = Callable[[], AbstractAsyncContextManager[MafiaBot]]
 
 
 class TableDriver:

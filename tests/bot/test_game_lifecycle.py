@@ -4,41 +4,18 @@ is over is closed when the bot comes back, and moderator commands name the step 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy.exc
 from fakediscord import Club, FakeDiscord
-from game_driver import MEMBER_EDIT, TableDriver
+from game_driver import MEMBER_EDIT, Restart, TableDriver
 
 from engine.commands import Remove
 from mafiabot.bot import MafiaBot
-from mafiabot.config import AudioSettings, Secret, Settings
 from mafiabot.errors import NOT_STORED
 from mafiabot.game.service import DAMAGED
 from mafiabot.storage import Storage
-
-Restart = Callable[[], AbstractAsyncContextManager[MafiaBot]]
-
-
-@pytest.fixture
-def restart(bot: MafiaBot, fake: FakeDiscord, tmp_path: Path) -> Restart:
-    @asynccontextmanager
-    async def second() -> AsyncIterator[MafiaBot]:
-        await bot.close()
-        settings = Settings(
-            token=Secret(fake.token),
-            database_url=f"sqlite:///{tmp_path}/bot.db",
-            audio=AudioSettings(engine="none", cache_dir=tmp_path / "audio"),
-        )
-        client = MafiaBot(settings, guild_ready_timeout=0.05)
-        async with fake.connect(client):
-            yield client
-
-    return second
 
 
 async def test_a_command_the_database_refuses_is_refused_and_the_game_stays_where_it_was(

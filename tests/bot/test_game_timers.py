@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 import pytest
 from fakediscord import Club, FakeDiscord
@@ -127,9 +128,9 @@ async def test_a_slow_click_is_acknowledged_first_and_answered_when_done(
     records = d.games.records
     store = records.append_command
 
-    async def slow_store(game_id: int, command: Command) -> None:
+    async def slow_store(game_id: int, command: Command, **kwargs: Any) -> None:
         await asyncio.sleep(0.5)
-        await store(game_id, command)
+        await store(game_id, command, **kwargs)
 
     monkeypatch.setattr(records, "append_command", slow_store)
     slow = await fake.click(d.member(2), d.panel(), label="Пас")

@@ -5,40 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from pathlib import Path
 
-import pytest
 from conduct_helpers import Game
 from fakediscord import MEMBER_EDIT, MESSAGE_SEND, Club, FakeDiscord
 from fakediscord import permissions as perms
 from fakediscord.world import Overwrite
-from game_driver import TableDriver
+from game_driver import Restart, TableDriver
 
 from mafiabot.bot import MafiaBot
-from mafiabot.config import AudioSettings, Secret, Settings
-
-Restart = Callable[[], AbstractAsyncContextManager[MafiaBot]]
-
-
-@pytest.fixture
-def restart(bot: MafiaBot, fake: FakeDiscord, tmp_path: Path) -> Restart:
-    """Close the fixture's bot and run a second MafiaBot on the same database file."""
-
-    @asynccontextmanager
-    async def second() -> AsyncIterator[MafiaBot]:
-        await bot.close()
-        settings = Settings(
-            token=Secret(fake.token),
-            database_url=f"sqlite:///{tmp_path}/bot.db",
-            audio=AudioSettings(engine="none", cache_dir=tmp_path / "audio"),
-        )
-        client = MafiaBot(settings, guild_ready_timeout=0.05)
-        async with fake.connect(client):
-            yield client
-
-    return second
 
 
 def _muted(fake: FakeDiscord, club: Club) -> set[int]:

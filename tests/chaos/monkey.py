@@ -282,12 +282,16 @@ class ChaosTable:
             self.table.players[0], self.table.lobby_message(), label="Начать игру", wait=False
         )
         await self._answer(start, timeout=15)
+
+        def started() -> set[int]:  # (the lobby is a row of its own, status "lobby", until the start)
+            return {g["id"] for g in self.db.games() if g["status"] != "lobby"} - known
+
         try:
-            await self.fake.wait_for(lambda: {g["id"] for g in self.db.games()} - known, timeout=15)
+            await self.fake.wait_for(started, timeout=15)
         except TimeoutError:
             self.figures.defect(f"no game was stored: {start.callback}")
             return False
-        self.game_id = self.table.game_id = max({g["id"] for g in self.db.games()} - known)
+        self.game_id = self.table.game_id = max(started())
         self.figures.games += 1
         self.figures.presets[preset] += 1
         return True

@@ -3,7 +3,6 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-import sqlalchemy as sa
 from storage_helpers import GUILD, OTHER_GUILD, START, FakeClock
 
 from mafiabot.storage import NotFound, Storage, StorageError
@@ -47,21 +46,6 @@ def test_a_foul_has_an_author(storage: Storage, new_game) -> None:
         storage.add_foul(game.id, seat=1, user_id=101, reason="x", day=1)
     with pytest.raises(NotFound):
         storage.add_foul(12345, seat=1, user_id=101, reason="x", day=1, automatic=True)
-
-
-def test_pending_unmutes_survive_a_restart(storage: Storage, migrated_engine: sa.Engine) -> None:
-    storage.add_pending_unmute(GUILD, 101)
-    storage.add_pending_unmute(GUILD, 101)  # muted twice, unmuted once
-    storage.add_pending_unmute(GUILD, 102)
-    storage.add_pending_unmute(OTHER_GUILD, 101)
-
-    restarted = Storage(migrated_engine)
-    assert sorted(p.user_id for p in restarted.pending_unmutes(GUILD)) == [101, 102]
-    assert len(restarted.pending_unmutes()) == 3
-    assert restarted.pop_pending_unmute(GUILD, 101) is True
-    assert restarted.pop_pending_unmute(GUILD, 101) is False
-    assert [p.user_id for p in restarted.pending_unmutes(GUILD)] == [102]
-    assert [p.guild_id for p in restarted.pending_unmutes(OTHER_GUILD)] == [OTHER_GUILD]
 
 
 def test_guild_values_written_at_once_keep_each_other(storage: Storage) -> None:

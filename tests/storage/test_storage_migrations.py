@@ -20,7 +20,6 @@ TABLES = {
     "participants",
     "fouls",
     "rating_changes",
-    "pending_unmutes",
     "guild_settings",
     "voice_mutes",
     "judge_awards",
@@ -28,9 +27,10 @@ TABLES = {
     "signing_keys",
     "tournaments",
     "tournament_games",
+    "lobby_members",
 }
 JUDGING = {"judge_awards", "game_protocols", "signing_keys", "tournaments", "tournament_games"}
-HEAD = "0004_judging"
+HEAD = "0005"
 
 
 def table_names(url: str) -> set[str]:
@@ -58,7 +58,7 @@ def test_models_and_migrations_agree(scratch_url: str) -> None:
 
 def test_upgrade_from_previous_revision_keeps_data(scratch_url: str) -> None:
     upgrade(scratch_url, "0001")
-    assert table_names(scratch_url) == TABLES - {"pending_unmutes", "guild_settings", "voice_mutes"} - JUDGING
+    assert table_names(scratch_url) == TABLES - {"guild_settings", "voice_mutes", "lobby_members"} - JUDGING
     engine = make_engine(scratch_url)
     started = datetime(2026, 1, 5, 19, 0)
     with engine.begin() as connection:
@@ -105,8 +105,6 @@ def test_upgrade_from_previous_revision_keeps_data(scratch_url: str) -> None:
         assert storage.current_season(GUILD).id == 1
         assert storage.leaderboard(GUILD, min_games=0).total == 0  # no finished games yet
         storage.set_timers(1, {"phase_deadline": "2026-01-05T19:01:00+00:00"})
-        storage.add_pending_unmute(GUILD, 101)
-        assert [p.user_id for p in storage.pending_unmutes(GUILD)] == [101]
         assert (
             storage.create_game(
                 guild_id=GUILD, voice_channel_id=1, text_channel_id=2, ruleset_id="city", seed=1
@@ -134,11 +132,72 @@ def test_a_pending_unmute_of_revision_0002_is_owed_by_the_ledger(scratch_url: st
         storage.close()
 
 
+def test_a_pending_unmute_left_at_revision_0003_is_owed_by_the_ledger_and_the_table_goes(
+    scratch_url: str,
+) -> None:
+    upgrade(scratch_url, "0003")
+    engine = make_engine(scratch_url)
+    at = datetime(2026, 1, 5, 19, 0)
+    with engine.begin() as connection:
+        for user in (101, 102):
+            connection.execute(
+                sa.text("INSERT INTO pending_unmutes (guild_id, user_id, created_at) VALUES (:g, :u, :t)"),
+                {"g": GUILD, "u": user, "t": at},
+            )
+        connection.execute(  # 102 is in the ledger already (0003 moved him): he stays as he is
+            sa.text(
+                "INSERT INTO voice_mutes (guild_id, user_id, game_id, voice_channel_id, text_channel_id,"
+                " original_mute, state, told, created_at, updated_at)"
+                " VALUES (:g, 102, 7, 11, 12, true, 'held', false, :t, :t)"
+            ),
+            {"g": GUILD, "t": at},
+        )
+    engine.dispose()
+    storage = Storage.open(scratch_url)
+    try:
+        rows = {r.user_id: (r.state, r.game_id, r.original_mute) for r in storage.held_mutes(GUILD)}
+        assert rows == {101: ("give_back", None, False), 102: ("held", 7, True)}
+    finally:
+        storage.close()
+    assert "pending_unmutes" not in table_names(scratch_url)
+
+
+def test_a_downgrade_before_0005_keeps_no_lobby_and_runs_an_over_game(scratch_url: str) -> None:
+    storage = Storage.open(scratch_url)
+    try:
+        lobby = storage.open_lobby(
+            guild_id=GUILD,
+            voice_channel_id=1,
+            text_channel_id=2,
+            ruleset_id="classic",
+            options=(),
+            creator_id=101,
+            creator_name="Аня",
+        )
+        game = storage.create_game(
+            guild_id=GUILD, voice_channel_id=3, text_channel_id=2, ruleset_id="city", seed=1
+        )
+        assert game.id is not None
+        storage.append_command(game.id, {"type": "abort"}, over=True)
+    finally:
+        storage.close()
+    downgrade(scratch_url, "0004_judging")
+    engine = make_engine(scratch_url)
+    try:
+        with engine.connect() as connection:
+            statuses = dict(connection.execute(sa.text("SELECT id, status FROM games")).all())
+    finally:
+        engine.dispose()
+    assert statuses == {game.id: "running"} and lobby.id not in statuses
+
+
 def test_downgrade_and_upgrade_again(scratch_url: str) -> None:
     upgrade(scratch_url)
     downgrade(scratch_url, "0001")
     assert current_revision(scratch_url) == "0001"
-    assert "pending_unmutes" not in table_names(scratch_url)
+    assert "pending_unmutes" not in table_names(scratch_url) and "lobby_members" not in table_names(
+        scratch_url
+    )
     downgrade(scratch_url, "base")
     assert table_names(scratch_url) == set()
     upgrade(scratch_url)
