@@ -1,4 +1,5 @@
-"""The bot: a `commands.Bot` with one `/mafia` command group that every cog adds its subcommands to.
+"""The bot: a `commands.Bot` with one `/mafia` command group that every cog adds its subcommands to,
+beside it the moderators' `/mafia-admin` group (a group cog) and the members' context menu.
 
 It builds the storage and the one game service (`bot.games`) before any cog loads, so a cog that fails
 to load takes no other cog down; it resumes the stored games once connected and hands voice-state
@@ -36,11 +37,11 @@ DEFAULT_COGS: tuple[str, ...] = (
     "mafiabot.cogs.voting",
     "mafiabot.cogs.variants",
     "mafiabot.cogs.moderation",
-    "mafiabot.cogs.voice_settings",
     "mafiabot.cogs.conduct",
     "mafiabot.cogs.ratings",
     "mafiabot.cogs.judge",
     "mafiabot.cogs.web",
+    "mafiabot.cogs.admin",
 )
 
 
@@ -182,6 +183,11 @@ class MafiaBot(commands.Bot):
         guild: discord.abc.Snowflake | None = MISSING,
         guilds: Sequence[discord.abc.Snowflake] = MISSING,
     ) -> None:
+        if cog.__cog_is_app_commands_group__ and guild is MISSING and guilds is MISSING:
+            # A group cog (`/mafia-admin`) stays a top-level command: Discord applies default_permissions
+            # to a top-level command only, so the moderators' group cannot live under /mafia.
+            await super().add_cog(cog, override=override, guilds=self._guilds_or_missing())
+            return
         # A cog's top-level app commands become subcommands of /mafia, so the whole bot is one command.
         await super().add_cog(cog, override=override, guild=guild, guilds=guilds)
         names = []
@@ -201,7 +207,27 @@ class MafiaBot(commands.Bot):
     ) -> commands.Cog | None:
         for command_name in self._subcommands_of.pop(name, []):
             self.mafia.remove_command(command_name)
+        cog = self.get_cog(name)
+        if cog is not None and cog.__cog_is_app_commands_group__ and guild is MISSING and guilds is MISSING:
+            guilds = self._guilds_or_missing()
         return await super().remove_cog(name, guild=guild, guilds=guilds)
+
+    def command_guilds(self) -> list[discord.Object]:
+        """Where the bot's commands are synced: the allow-list's guilds, or none (globally)."""
+        return [discord.Object(id=guild_id) for guild_id in self.settings.guild_ids]
+
+    def _guilds_or_missing(self) -> Sequence[discord.abc.Snowflake]:
+        guilds: Sequence[discord.abc.Snowflake] = self.command_guilds() or MISSING
+        return guilds
+
+    def add_top_level(self, command: app_commands.ContextMenu) -> None:
+        """A command beside /mafia (a member's context menu), where /mafia is synced."""
+        self.tree.add_command(command, guilds=self._guilds_or_missing(), override=True)
+
+    def remove_top_level(self, command: app_commands.ContextMenu) -> None:
+        targets: list[discord.Object | None] = [*self.command_guilds()] or [None]
+        for target in targets:
+            self.tree.remove_command(command.name, type=command.type, guild=target)
 
     async def sync_commands(self) -> None:
         """Publish `/mafia`: per allowed guild when an allow-list is set, else globally."""

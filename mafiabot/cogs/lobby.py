@@ -1,10 +1,16 @@
-"""`/mafia new` and the lobby's Join / Leave / Settings / Start / Cancel buttons."""
+"""`/mafia new` and the lobby's Join / Leave / Settings / Start / Cancel buttons; the lobby's timeout.
+
+The lobby's creator, a member who manages the server or one with the server's host role may start,
+cancel or set up any lobby; when the creator leaves, the lobby goes on under the next player.
+"""
 
 from __future__ import annotations
 
-import dataclasses
+import asyncio
+import contextlib
 import logging
 import re
+import time
 from typing import Any
 
 import discord
@@ -14,12 +20,12 @@ from discord.ext import commands
 import engine
 from mafiabot import needs
 from mafiabot.bot import MafiaBot, bind_interaction
-from mafiabot.config import GameSettings
 from mafiabot.errors import UserFacingError, answering
 from mafiabot.game.lobbies import check_start, describe_lobby
 from mafiabot.game.lobby import Lobby
+from mafiabot.game.server_settings import server_settings
 from mafiabot.game.service import GameService
-from mafiabot.presets import PRESETS, load_ruleset, offered
+from mafiabot.presets import load_ruleset, offered
 from mafiabot.views import MafiaView
 
 log = logging.getLogger(__name__)
@@ -38,6 +44,8 @@ STYLES = {
     "start": discord.ButtonStyle.primary,
     "cancel": discord.ButtonStyle.danger,
 }
+MODERATORS_ONLY = "Это может тот, кто открыл набор, или ведущий сервера (роль ведущего, управление сервером)."
+SWEEP_SECONDS = 30.0  # how often lobbies nobody started are looked for
 
 
 class LobbyButton(
@@ -72,7 +80,7 @@ class LobbyButton(
 class LobbyOptionsSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"mafia:lobbyopt:(?P<vc>\d+)"
 ):
-    """The creator's choice of the preset's variants (the book's own options): the composition follows."""
+    """The choice of the preset's variants (the book's own options): the composition follows."""
 
     def __init__(self, lobby: Lobby) -> None:
         options = [
@@ -129,27 +137,31 @@ def lobby_view(lobby: Lobby) -> MafiaView:
     return view
 
 
-def _preset_choices(game: GameSettings | None = None) -> list[app_commands.Choice[str | int | float]]:
-    """Every bundled preset that loads (a broken one is logged and left out, never fatal), and the
-    server's own variants of the bot's settings."""
-    infos = offered(game) if game is not None else PRESETS
-    return [app_commands.Choice[str | int | float](name=info.title, value=info.id) for info in infos]
+def _matches(typed: str, *texts: str) -> bool:
+    typed = typed.strip().casefold()
+    return not typed or any(typed in text.casefold() for text in texts)
 
 
 class LobbyCog(commands.Cog, name="Lobby"):
     def __init__(self, bot: MafiaBot) -> None:
         self.bot = bot
-        # The rulesets offered depend on the settings (`[game] variants`), known only now: this cog's own
-        # copy of the command gets them before the command is synced.
-        params = self.new._params
-        params["ruleset"] = dataclasses.replace(params["ruleset"], choices=_preset_choices(bot.settings.game))
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(LobbyButton, LobbyOptionsSelect)
+        self._sweeper = asyncio.create_task(self._sweep_forever(), name="lobby timeouts")
+
+    async def cog_unload(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
 
     @property
     def games(self) -> GameService:
         return self.bot.games
+
+    # -- /mafia new ----------------------------------------------------------------------------------
 
     @app_commands.command(name="new", description="Открыть набор в игру в вашем голосовом канале")
     @app_commands.describe(
@@ -157,7 +169,6 @@ class LobbyCog(commands.Cog, name="Lobby"):
         options="Варианты правил через запятую (например: maniac, doctor)",
         nicknames="Номера мест в никах игроков («1 · Имя»), на время игры",
     )
-    @app_commands.choices(ruleset=_preset_choices())
     async def new(
         self,
         interaction: discord.Interaction[MafiaBot],
@@ -173,6 +184,15 @@ class LobbyCog(commands.Cog, name="Lobby"):
         if isinstance(member.voice.channel, discord.StageChannel):
             reason = needs.STAGE_REFUSAL
             raise UserFacingError(f"{reason[0].upper()}{reason[1:]}")
+        server = await server_settings(self.games.storage, interaction.guild.id)
+        game = server.game(self.bot.settings.game)
+        ruleset_id = (ruleset or game.default_preset).strip()
+        known = {info.id for info in offered(game)}
+        if ruleset_id not in known:
+            titles = {info.title.casefold(): info.id for info in offered(game)}
+            ruleset_id = titles.get(ruleset_id.casefold(), ruleset_id)
+        if ruleset_id not in known:
+            raise UserFacingError(f"Таких правил нет: «{ruleset_id[:40]}». Выберите из подсказок.")
         chosen = tuple(sorted(o.strip() for o in options.split(",") if o.strip()))
         lobby = await self.games.lobbies.open(
             guild_id=interaction.guild.id,
@@ -180,10 +200,11 @@ class LobbyCog(commands.Cog, name="Lobby"):
             voice_channel_id=member.voice.channel.id,
             creator_id=member.id,
             creator_name=member.display_name,
-            ruleset_id=ruleset or self.bot.settings.game.default_preset,
+            ruleset_id=ruleset_id,
             options=chosen,
             nicknames=nicknames,
-            game=self.bot.settings.game,
+            game=game,
+            mute_spectators=server.mute_spectators,
         )
         await interaction.response.send_message(
             describe_lobby(lobby, interaction.guild), view=lobby_view(lobby)
@@ -191,6 +212,52 @@ class LobbyCog(commands.Cog, name="Lobby"):
         message = await interaction.original_response()
         await self.games.lobbies.set_message(lobby, message.id)
         await self.games.meet_voice_members(interaction.guild, member.voice.channel)
+
+    async def _game_settings(self, guild_id: int) -> Any:
+        """The bot's `[game]` settings with this server's own (`/mafia-admin timers`) over them."""
+        return (await server_settings(self.games.storage, guild_id)).game(self.bot.settings.game)
+
+    @new.autocomplete("ruleset")
+    async def ruleset_autocomplete(
+        self, interaction: discord.Interaction[MafiaBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        game = await self._game_settings(interaction.guild_id or 0)
+        return [
+            app_commands.Choice(name=f"{info.title} · {info.players}"[:100], value=info.id)
+            for info in offered(game)
+            if _matches(current, info.id, info.title)
+        ][:25]
+
+    @new.autocomplete("options")
+    async def options_autocomplete(
+        self, interaction: discord.Interaction[MafiaBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The preset's variants, one more at a time: «maniac, do» offers «maniac, doctor» and the rest
+        of the variants that match «do», each with what it changes."""
+        game = await self._game_settings(interaction.guild_id or 0)
+        ruleset_id = getattr(interaction.namespace, "ruleset", None) or game.default_preset
+        try:
+            variants = load_ruleset(ruleset_id, (), game).options
+        except engine.RulesetError:
+            return []
+        *done, typed = [part.strip() for part in current.split(",")] if current else [""]
+        done = [d for d in done if d in variants]
+        found = []
+        for name, text in sorted(variants.items()):
+            if name in done or not _matches(typed, name, text):
+                continue
+            value = ", ".join([*done, name])
+            found.append(app_commands.Choice(name=f"{value} — {text}"[:100], value=value[:100]))
+        return found[:25]
+
+    # -- the buttons -------------------------------------------------------------------------------
+
+    async def may_moderate(self, member: discord.Member, lobby: Lobby) -> bool:
+        """The lobby's creator, a server manager, or a member with the server's host role."""
+        if member.id == lobby.creator_id or member.guild_permissions.manage_guild:
+            return True
+        role_id = (await server_settings(self.games.storage, member.guild.id)).host_role_id
+        return bool(role_id) and any(r.id == role_id for r in member.roles)
 
     async def on_button(
         self, interaction: discord.Interaction[Any], voice_channel_id: int, action: str
@@ -200,6 +267,8 @@ class LobbyCog(commands.Cog, name="Lobby"):
             raise UserFacingError("Этот набор уже закрыт.")
         member = interaction.user
         assert isinstance(member, discord.Member) and interaction.guild is not None
+        if action in ("cancel", "settings", "start") and not await self.may_moderate(member, lobby):
+            raise UserFacingError(MODERATORS_ONLY)
         if action == "join":
             await self.games.lobbies.join(lobby, member)
         elif action == "leave":
@@ -208,14 +277,10 @@ class LobbyCog(commands.Cog, name="Lobby"):
                 await interaction.response.edit_message(content="Набор закрыт: все игроки вышли.", view=None)
                 return
         elif action == "cancel":
-            if member.id != lobby.creator_id:
-                raise UserFacingError("Отменить набор может только тот, кто его открыл.")
             await self.games.lobbies.close(lobby)
             await interaction.response.edit_message(content="Набор отменён.", view=None)
             return
         elif action == "settings":
-            if member.id != lobby.creator_id:
-                raise UserFacingError("Настраивать игру может только тот, кто открыл набор.")
             view = MafiaView(timeout=600)
             view.add_item(LobbyOptionsSelect(lobby))
             await interaction.response.send_message(
@@ -225,9 +290,10 @@ class LobbyCog(commands.Cog, name="Lobby"):
             )
             return
         elif action == "start":
-            check_start(lobby, interaction.guild, member.id)
+            # A moderator starts the lobby as its creator would: the game's moderator is the creator.
+            check_start(lobby, interaction.guild, lobby.creator_id)
             await interaction.response.defer()
-            await self.games.start(lobby, interaction.guild, member.id)
+            await self.games.start(lobby, interaction.guild, lobby.creator_id)
             if interaction.message is not None:
                 await interaction.message.edit(content=lobby.describe() + "\n\n**Игра началась.**", view=None)
             return
@@ -241,8 +307,9 @@ class LobbyCog(commands.Cog, name="Lobby"):
         lobby = self.games.lobbies.get(voice_channel_id)
         if lobby is None:
             raise UserFacingError("Этот набор уже закрыт.")
-        if interaction.user.id != lobby.creator_id:
-            raise UserFacingError("Настраивать игру может только тот, кто открыл набор.")
+        member = interaction.user
+        if not isinstance(member, discord.Member) or not await self.may_moderate(member, lobby):
+            raise UserFacingError(MODERATORS_ONLY)
         try:
             ruleset = load_ruleset(lobby.ruleset_id, chosen, lobby.game)
             if len(lobby.players) in engine.player_counts(ruleset):
@@ -260,6 +327,48 @@ class LobbyCog(commands.Cog, name="Lobby"):
         await interaction.response.send_message(
             f"Варианты: {summary}. Состав: {lobby.composition_text()}", ephemeral=True
         )
+
+    # -- the timeout -------------------------------------------------------------------------------
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                await self.close_stale_lobbies()
+            except Exception:  # the database is down: the next round tries again
+                log.exception("Closing the lobbies nobody started failed")
+
+    async def close_stale_lobbies(self, now: float | None = None) -> list[Lobby]:
+        """Close every lobby older than its server's timeout (`/mafia-admin lobby-timeout`) and say so
+        on its message. Returns the lobbies closed."""
+        now = time.time() if now is None else now
+        minutes: dict[int, int] = {}
+        closed = []
+        for lobby in list(self.games.lobbies.values()):
+            if lobby.guild_id not in minutes:
+                minutes[lobby.guild_id] = (
+                    await server_settings(self.games.storage, lobby.guild_id)
+                ).lobby_minutes
+            limit = minutes[lobby.guild_id]
+            if (
+                now - lobby.opened_at < limit * 60
+                or self.games.lobbies.get(lobby.voice_channel_id) is not lobby
+            ):
+                continue
+            await self.games.lobbies.close(lobby)
+            closed.append(lobby)
+            log.info("A lobby nobody started closed after %d min", limit, extra={"guild_id": lobby.guild_id})
+            channel = self.bot.get_channel(lobby.text_channel_id)
+            if lobby.message_id is None or not isinstance(channel, discord.TextChannel):
+                continue
+            try:
+                await channel.get_partial_message(lobby.message_id).edit(
+                    content=f"Набор закрыт: игру не начали за {limit} мин. Откройте новый: `/mafia new`.",
+                    view=None,
+                )
+            except discord.HTTPException:
+                log.warning("Could not mark the closed lobby's message", exc_info=True)
+        return closed
 
 
 async def setup(bot: MafiaBot) -> None:

@@ -37,6 +37,8 @@ from mafiabot.views import MafiaView
 
 log = logging.getLogger(__name__)
 
+PROFILE_MENU = "Мафия: профиль"
+
 BOARD_MIN_GAMES = 1  # a player appears on a board after his first game of the season there
 TRACK_CHOICES = [app_commands.Choice(name=label, value=key) for key, label in TRACKS.items()]
 
@@ -109,10 +111,21 @@ class RatingsCog(commands.Cog, name="Ratings"):
 
     async def cog_load(self) -> None:
         self.games.finish_hooks.append(self.on_game_finished)
+        # A member's context menu (Apps → «Мафия: профиль»): his profile, privately.
+        self.profile_menu = app_commands.ContextMenu(
+            name=PROFILE_MENU,
+            callback=self.profile_of,
+            allowed_contexts=app_commands.AppCommandContext(guild=True),
+        )
+        self.bot.add_top_level(self.profile_menu)
 
     async def cog_unload(self) -> None:
         if self.on_game_finished in self.games.finish_hooks:
             self.games.finish_hooks.remove(self.on_game_finished)
+        self.bot.remove_top_level(self.profile_menu)
+
+    async def profile_of(self, interaction: discord.Interaction[MafiaBot], member: discord.Member) -> None:
+        await self._send_profile(interaction, member, POINTS_TRACK, ephemeral=True)
 
     async def on_game_finished(self, table: Table) -> None:
         """Tell the table what each player got: the game was rated as its results were stored (in the
@@ -165,8 +178,17 @@ class RatingsCog(commands.Cog, name="Ratings"):
         player: discord.Member | None = None,
         track: str = POINTS_TRACK,
     ) -> None:
+        await self._send_profile(interaction, player or interaction.user, track)
+
+    async def _send_profile(
+        self,
+        interaction: discord.Interaction[MafiaBot],
+        who: discord.Member | discord.User,
+        track: str,
+        *,
+        ephemeral: bool = False,
+    ) -> None:
         guild_id = self._guild(interaction)
-        who = player or interaction.user
         storage = self.storage
         profile = await asyncio.to_thread(storage.player_profile, guild_id, who.id)
         points = await asyncio.to_thread(storage.rating_history, guild_id, who.id, track=track)
@@ -182,6 +204,7 @@ class RatingsCog(commands.Cog, name="Ratings"):
             f"{profile_text(profile, who.display_name)}\n{chart}"[:2000],
             file=file,
             allowed_mentions=discord.AllowedMentions.none(),
+            ephemeral=ephemeral,
         )
 
     @app_commands.command(name="top", description="Таблица рейтинга сезона")

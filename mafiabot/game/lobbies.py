@@ -19,6 +19,7 @@ from mafiabot import needs
 from mafiabot.config import GameSettings
 from mafiabot.errors import UserFacingError
 from mafiabot.game.lobby import Lobby
+from mafiabot.game.server_settings import server_settings
 
 if TYPE_CHECKING:
     from mafiabot.storage import Storage
@@ -57,6 +58,7 @@ class Lobbies(dict[int, Lobby]):
         options: tuple[str, ...],
         nicknames: bool = False,
         game: GameSettings | None = None,
+        mute_spectators: bool = True,
     ) -> Lobby:
         if voice_channel_id in self or voice_channel_id in self.playing:
             raise UserFacingError("В этом голосовом канале уже идёт набор или игра: одна игра на канал.")
@@ -67,6 +69,7 @@ class Lobbies(dict[int, Lobby]):
         except engine.RulesetError as exc:
             raise UserFacingError(f"Не получилось загрузить правила: {exc.message}.") from None
         lobby.nicknames = nicknames
+        lobby.mute_spectators = mute_spectators
         stored = await self._store(
             "open_lobby",
             guild_id=guild_id,
@@ -147,7 +150,7 @@ class Lobbies(dict[int, Lobby]):
         if self.get(lobby.voice_channel_id) is lobby:
             del self[lobby.voice_channel_id]
 
-    async def reopen(self, client: discord.Client, game: GameSettings) -> int:
+    async def reopen(self, client: discord.Client, base: GameSettings) -> int:
         """After a restart: the stored lobbies of the bot's guilds are open again, with their players,
         options and message (its buttons' ids name the voice channel: they work again as they are)."""
         if self.storage is None:
@@ -156,6 +159,7 @@ class Lobbies(dict[int, Lobby]):
             row, keys = stored.game, stored.game.timers or {}
             if client.get_guild(row.guild_id) is None or row.voice_channel_id in self:
                 continue
+            server = await server_settings(self.storage, row.guild_id)
             lobby = Lobby(
                 row.guild_id,
                 row.text_channel_id,
@@ -167,7 +171,9 @@ class Lobbies(dict[int, Lobby]):
                 names={m.user_id: m.display_name for m in stored.members},
                 message_id=keys.get("message_id"),
                 nicknames=bool(keys.get("nicknames", False)),
-                game=game,
+                game=server.game(base),
+                opened_at=row.created_at.timestamp(),
+                mute_spectators=server.mute_spectators,
                 game_id=row.id,
             )
             try:

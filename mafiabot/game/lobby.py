@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -34,9 +35,10 @@ class Lobby:
     message_id: int | None = None
     nicknames: bool = False  # seat numbers put in front of players' nicknames, «1 · Имя»
     game: GameSettings = field(default_factory=GameSettings)  # the bot's `[game]` settings
-    game_id: int | None = (
-        None  # the stored lobby (the game row it becomes at the start); None without a database
-    )
+    opened_at: float = field(default_factory=time.time)  # the lobby's timeout counts from here
+    mute_spectators: bool = True  # the server's setting (`/mafia-admin spectators`)
+    # The stored lobby (the game row it becomes at the start); None without a database.
+    game_id: int | None = None
 
     @property
     def base_ruleset(self) -> engine.Ruleset:

@@ -11,6 +11,7 @@ from typing import Any
 import discord
 
 from engine.commands import command_from_json
+from mafiabot.game.server_settings import server_settings
 from mafiabot.game.service import GameService, seating_text
 from mafiabot.game.session import GameSession, SeatInfo
 from mafiabot.presets import load_ruleset
@@ -56,7 +57,8 @@ async def _restore_one(games: GameService, game: Any) -> None:
     names = await asyncio.to_thread(storage.seat_names, game.id)  # a member not cached keeps his name
     log_rows = await asyncio.to_thread(storage.command_log, game.id)
     commands = [command_from_json(row) for row in log_rows]
-    ruleset = load_ruleset(game.ruleset_id, game.options or {}, games.settings.game)
+    server = await server_settings(storage, game.guild_id)  # its timers and spectators, as they are now
+    ruleset = load_ruleset(game.ruleset_id, game.options or {}, server.game(games.settings.game))
     seats = []
     for p in participants:
         member = guild.get_member(p.user_id)
@@ -71,6 +73,7 @@ async def _restore_one(games: GameService, game: Any) -> None:
     table = games.new_table(
         guild, text_channel, game.voice_channel_id, int(timers.get("creator_id", 0)), original
     )
+    table.mute_spectators = server.mute_spectators
     table.nick_original = {int(uid): nick for uid, nick in (timers.get("nicknames") or {}).items()}
     # Games stored before this flag existed had been dealt if they had stored a clock at all.
     table.dealt = bool(timers.get("dealt", "serial" in timers))

@@ -261,6 +261,7 @@ class GameService:
         kill_point("game_created")
         self.lobbies.pop(lobby.voice_channel_id, None)
         table = self.new_table(guild, text_channel, lobby.voice_channel_id, lobby.creator_id)
+        table.mute_spectators = lobby.mute_spectators  # the server's setting, before the first mute
         immune = await self.immunity.take(guild.id, ruleset, {s.seat: s.user_id for s in seats})
         table.session = GameSession(
             game_id=game_id,

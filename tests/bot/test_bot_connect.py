@@ -10,6 +10,7 @@ import discord.gateway
 import discord.http
 import pytest
 from fakediscord import Club, FakeDiscord
+from fakediscord import permissions as perms
 
 from mafiabot.__main__ import _serve
 from mafiabot.bot import MafiaBot
@@ -25,9 +26,23 @@ def test_discord_py_still_has_the_attributes_the_stand_in_redirects() -> None:
 
 async def test_bot_connects_and_syncs_mafia_globally(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
     assert bot.user is not None and bot.user.id == fake.world.bot_user.id
-    assert [c["name"] for c in fake.commands[None]] == ["mafia"]
-    subcommands = {option["name"] for option in fake.commands[None][0]["options"]}
-    assert {"help", "rules", "check"} <= subcommands
+    synced = {c["name"]: c for c in fake.commands[None]}
+    assert set(synced) == {"mafia", "mafia-admin", "Мафия: профиль"}
+    subcommands = {option["name"] for option in synced["mafia"]["options"]}
+    assert {"help", "rules", "check", "new", "rating"} <= subcommands and "voice" not in subcommands
+    # The moderators' group is a command of its own: Discord hides it from members without Manage
+    # Server only at the top level (default_permissions on a subcommand does nothing).
+    admin = synced["mafia-admin"]
+    assert int(admin["default_member_permissions"]) == perms.MANAGE_GUILD
+    assert {o["name"] for o in admin["options"]} >= {
+        "host-role",
+        "voice",
+        "spectators",
+        "timers",
+        "lobby-timeout",
+    }
+    assert synced["mafia"].get("default_member_permissions") is None
+    assert synced["Мафия: профиль"]["type"] == 2  # a member's context menu
     guild = bot.get_guild(club.id)
     assert guild is not None
 
@@ -49,7 +64,8 @@ async def test_the_bot_does_not_ask_for_every_member_list_at_start(
 async def test_help_is_answered_ephemerally(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
     answer = await fake.slash(club.players[0], "mafia help", channel=club.text)
     assert answer.ephemeral
-    assert "/mafia rules" in answer.content
+    assert answer.content.startswith("**Как начать игру**"), answer.content
+    assert answer.content.index("/mafia new") < answer.content.index("/mafia rules")
     assert fake.messages(club.text) == []  # nobody else sees it
 
 

@@ -12,6 +12,7 @@ from game_driver import MEMBER_EDIT, TableDriver
 import engine
 from engine import queries
 from mafiabot.bot import MafiaBot
+from mafiabot.cogs.lobby import MODERATORS_ONLY
 
 
 def _snapshot(d: TableDriver) -> tuple[int, int, object]:
@@ -156,11 +157,11 @@ async def test_new_outside_voice_and_a_second_game_in_the_same_channel(
     assert list(d.games.lobbies) == [club.voice.id]
     assert d.games.lobbies[club.voice.id].creator_id == d.players[0].id
 
-    # Someone outside the voice channel cannot join, and only the creator may start.
+    # Someone outside the voice channel cannot join, and only the creator (or a moderator) may start.
     refused = await fake.click(outside, d.lobby_message(), label="Присоединиться")
     assert refused.ephemeral and "зайдите в голосовой канал" in refused.content
     refused = await fake.click(d.players[1], d.lobby_message(), label="Начать игру")
-    assert refused.ephemeral and refused.content == "Начать игру может только тот, кто открыл набор."
+    assert refused.ephemeral and refused.content == MODERATORS_ONLY
     assert d.games.lobbies[club.voice.id].players == [d.players[0].id]
 
 

@@ -75,10 +75,11 @@ async def test_a_lobby_opened_with_the_club_variant_plays_its_rules(
 ) -> None:
     """examples/club-variant.toml: its own deal for six, its timers, no self-nomination, no self-vote."""
     fake.rate_limits.set(MEMBER_EDIT, 200, 1)
-    commands = {c.name: c for c in bot.synced_commands}
-    new = next(o for o in commands["mafia"].options if o.name == "new")
-    offered = {c.value: c.name for c in next(o for o in new.options if o.name == "ruleset").choices}
-    assert offered["classic-club"] == "Классическая мафия (клубный вариант)" and "classic" in offered
+    suggested = await fake.autocomplete(
+        club.players[0], "mafia new", channel=club.text, focused="ruleset", ruleset=""
+    )
+    offered = {c["value"]: c["name"] for c in suggested}
+    assert offered["classic-club"].startswith("Классическая мафия (клубный вариант)") and "classic" in offered
 
     d = TableDriver(fake, club, bot, club.players[:6])
     await d.start("classic-club")

@@ -44,7 +44,7 @@ async def test_only_the_creator_changes_settings_and_bad_combinations_are_refuse
 ) -> None:
     lobby_message = await _lobby(fake, club, 7)
     refused = await fake.click(club.players[1], lobby_message(), label="Настройки")
-    assert refused.ephemeral and "только тот, кто открыл набор" in refused.content
+    assert refused.ephemeral and "тот, кто открыл набор, или ведущий сервера" in refused.content
     settings = await fake.click(club.players[0], lobby_message(), label="Настройки")
     custom_id = settings.message.components[0]["components"][0]["custom_id"]
     bad = await fake.select(club.players[0], settings.message, custom_id, ["ninja"])

@@ -1,4 +1,4 @@
-"""`/mafia voice`: the host's voice switched off or made quieter for a server (issue 6)."""
+"""`/mafia-admin voice`: the host's voice switched off or made quieter for a server (issue 6)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ async def test_voice_settings_are_stored_and_shown(bot: MafiaBot, fake: FakeDisc
     owner = club.players[0]
     managers = fake.world.add_role(club.guild, "Администрация", perms.MANAGE_GUILD)
     owner.roles.append(managers.id)  # Discord computes the interaction's permissions from the roles
-    answer = await fake.slash(owner, "mafia voice", channel=club.text, enabled=False, volume=50)
+    answer = await fake.slash(owner, "mafia-admin voice", channel=club.text, enabled=False, volume=50)
     assert answer.ephemeral
     assert "молчит" in answer.content and "50 %" in answer.content
     settings = bot.games.storage.guild_settings(club.id)  # type: ignore[attr-defined]
@@ -27,7 +27,14 @@ async def test_voice_settings_are_stored_and_shown(bot: MafiaBot, fake: FakeDisc
 
 
 async def test_only_server_managers_change_the_voice(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
-    answer = await fake.slash(club.players[3], "mafia voice", channel=club.text, enabled=False)
+    with pytest.raises(LookupError, match="does not offer"):  # Discord hides the group from him
+        await fake.slash(club.players[3], "mafia-admin voice", channel=club.text, enabled=False)
+    # A server may give the command to others in its integration settings: the bot still checks.
+    fake.commands[None] = [
+        {**c, "default_member_permissions": None} if c["name"] == "mafia-admin" else c
+        for c in fake.commands[None]
+    ]
+    answer = await fake.slash(club.players[3], "mafia-admin voice", channel=club.text, enabled=False)
     assert answer.ephemeral and "управляет сервером" in answer.content
     assert bot.games.storage.guild_settings(club.id).audio_enabled is True  # type: ignore[attr-defined]
 

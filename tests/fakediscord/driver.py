@@ -20,7 +20,9 @@ if TYPE_CHECKING:
     from .server import FakeDiscord
 
 # Interaction types
-APPLICATION_COMMAND, MESSAGE_COMPONENT, MODAL_SUBMIT = 2, 3, 5
+APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
+# Application command types
+CHAT_INPUT, USER_COMMAND = 1, 2
 # Application command option types
 SUB_COMMAND, SUB_COMMAND_GROUP, STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, NUMBER = (
     1,
@@ -279,12 +281,68 @@ class Driver:
         Option values may be plain values or stand-in objects (a Member/User for a user option, a
         Channel for a channel option, a Role for a role option). Waits for the bot's callback.
         """
-        names = command.split()
-        definition = self._command(member.guild_id, names[0])
+        data = self._command_data(member, command, channel, options)
+        return await self._interact(member, channel, APPLICATION_COMMAND, data, wait=wait)
+
+    async def autocomplete(
+        self: FakeDiscord, member: Member, command: str, *, channel: Channel, focused: str, **options: Any
+    ) -> list[dict[str, Any]]:
+        """What the member's client shows while he types option ``focused`` of ``command`` (the other
+        options as typed so far): the choices the bot answered (callback type 8)."""
+        data = self._command_data(member, command, channel, options, focused=focused)
+        record = await self._interact(member, channel, AUTOCOMPLETE, data, wait=True)
+        if record.callback_type != 8:
+            raise AssertionError(f"autocomplete answered with callback {record.callback}")
+        choices: list[dict[str, Any]] = (record.callback or {}).get("data", {}).get("choices", [])
+        if len(choices) > 25:
+            raise AssertionError("Discord refuses more than 25 autocomplete choices")
+        return choices
+
+    async def user_command(
+        self: FakeDiscord, member: Member, name: str, *, target: Member, channel: Channel, wait: bool = True
+    ) -> InteractionRecord:
+        """A member's context menu command (Apps → name) on another member."""
+        definition = self._command(member.guild_id, name, kind=USER_COMMAND)
+        self._offered(member, definition, channel)
+        resolved: dict[str, dict[str, Any]] = {}
+        data: dict[str, Any] = {
+            "id": definition["id"],
+            "name": name,
+            "type": USER_COMMAND,
+            "target_id": self._option_value(target, resolved),
+            "resolved": resolved,
+        }
+        if "guild_id" in definition:
+            data["guild_id"] = definition["guild_id"]
+        return await self._interact(member, channel, APPLICATION_COMMAND, data, wait=wait)
+
+    def _offered(self: FakeDiscord, member: Member, definition: dict[str, Any], channel: Channel) -> None:
+        """Discord's client offers a command only where it may be used, and one with default member
+        permissions only to members who have them (or to administrators)."""
+        name = definition["name"]
         if channel.type == ChannelType.DM and (
             definition.get("dm_permission") is False or 1 not in (definition.get("contexts") or [0, 1, 2])
         ):
-            raise LookupError(f"/{names[0]} is guild-only: Discord does not offer it in DMs")
+            raise LookupError(f"/{name} is guild-only: Discord does not offer it in DMs")
+        needed = definition.get("default_member_permissions")
+        if needed is not None and channel.type != ChannelType.DM:
+            has = self.world.permissions(self.world.guilds[member.guild_id], member.id)
+            if int(needed) & ~has and not has & perms.ADMINISTRATOR:
+                raise LookupError(
+                    f"/{name} needs permissions {needed}: Discord does not offer it to this member"
+                )
+
+    def _command_data(
+        self: FakeDiscord,
+        member: Member,
+        command: str,
+        channel: Channel,
+        options: dict[str, Any],
+        focused: str | None = None,
+    ) -> dict[str, Any]:
+        names = command.split()
+        definition = self._command(member.guild_id, names[0])
+        self._offered(member, definition, channel)
         data: dict[str, Any] = {"id": definition["id"], "name": names[0], "type": 1, "options": []}
         if "guild_id" in definition:
             data["guild_id"] = definition["guild_id"]
@@ -299,6 +357,10 @@ class Driver:
         resolved: dict[str, dict[str, Any]] = {}
         specs = {o["name"]: o for o in level.get("options", [])}
         missing = [name for name, spec in specs.items() if spec.get("required") and name not in options]
+        if focused is not None:
+            if focused not in specs or not specs[focused].get("autocomplete"):
+                raise LookupError(f"/{command} {focused}: the option has no autocomplete")
+            missing = []  # (the member is still typing)
         if missing:
             raise LookupError(f"/{command}: Discord would not send it without {missing}")
         for name, value in options.items():
@@ -306,6 +368,11 @@ class Driver:
             if spec is None:
                 raise LookupError(f"/{command} has no option {name!r}")
             choices = [choice["value"] for choice in spec.get("choices") or []]
+            if name == focused:  # what is typed so far: a partial value, always text
+                level_options.append(
+                    {"name": name, "type": spec["type"], "value": str(value), "focused": True}
+                )
+                continue
             if choices and value not in choices:
                 raise LookupError(f"/{command} {name}={value!r}: not one of the choices {choices}")
             # Discord's client does not send a number outside the option's bounds (nor a text outside
@@ -325,7 +392,7 @@ class Driver:
             )
         if resolved:
             data["resolved"] = resolved
-        return await self._interact(member, channel, APPLICATION_COMMAND, data, wait=wait)
+        return data
 
     async def click(
         self: FakeDiscord,
@@ -395,10 +462,10 @@ class Driver:
         channel = self.world.channels[opened_by.channel_id]
         return await self._interact(member, channel, MODAL_SUBMIT, data, wait=wait)
 
-    def _command(self: FakeDiscord, guild_id: int, name: str) -> dict[str, Any]:
+    def _command(self: FakeDiscord, guild_id: int, name: str, kind: int = CHAT_INPUT) -> dict[str, Any]:
         for scope in (guild_id, None):
             for definition in self.commands.get(scope, []):
-                if definition["name"] == name:
+                if definition["name"] == name and definition.get("type", CHAT_INPUT) == kind:
                     return definition
         raise LookupError(f"no synced command /{name} (synced: {self.commands})")
 

@@ -3,6 +3,7 @@ their webhooks (followups, `@original`)."""
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -53,8 +54,35 @@ async def get_application(rest: Rest, request: Request) -> Any:
 # -- application commands ------------------------------------------------------------------------
 
 
+# Discord's rules for application commands: a slash command's (and option's) name is 1–32 lowercase
+# letters, digits, "-" or "_"; its description 1–100 characters; at most 25 options or choices. A
+# context menu command's name is 1–32 characters of any kind (spaces too) and has no description.
+_CHAT_NAME = re.compile(r"^[-_\w]{1,32}$")
+
+
+def _check_command(command: dict[str, Any], top: bool = True) -> None:
+    name, kind = str(command.get("name", "")), command.get("type", 1)
+    if top and kind in (2, 3):
+        if not 1 <= len(name) <= 32 or command.get("description") or command.get("options"):
+            raise ApiError(400, 50035, f"Invalid Form Body (context menu {name!r})")
+        return
+    if not _CHAT_NAME.match(name) or name != name.lower():
+        raise ApiError(400, 50035, f"Invalid Form Body (command name {name!r})")
+    if not 1 <= len(str(command.get("description", ""))) <= 100:
+        raise ApiError(400, 50035, f"Invalid Form Body (description of {name!r})")
+    options = command.get("options") or []
+    if len(options) > 25 or len(command.get("choices") or []) > 25:
+        raise ApiError(400, 50035, f"Invalid Form Body (more than 25 options or choices in {name!r})")
+    if command.get("autocomplete") and command.get("choices"):
+        raise ApiError(400, 50035, f"Invalid Form Body ({name!r}: autocomplete and choices)")
+    for option in options:
+        _check_command(option, top=False)
+
+
 def _store_commands(rest: Rest, guild_id: int | None, body: list[dict[str, Any]]) -> list[dict[str, Any]]:
     stored = []
+    for command in body:
+        _check_command(command)
     for command in body:
         command = {
             **command,
@@ -62,6 +90,7 @@ def _store_commands(rest: Rest, guild_id: int | None, body: list[dict[str, Any]]
             "application_id": str(rest.world.application_id),
             "version": str(rest.world.snowflake()),
             "type": command.get("type", 1),
+            "description": command.get("description", ""),  # Discord answers "" for a context menu
         }
         if guild_id is not None:
             command["guild_id"] = str(guild_id)

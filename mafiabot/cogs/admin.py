@@ -1,0 +1,183 @@
+"""`/mafia-admin`: the server's settings, for its moderators only.
+
+A group of its own, because Discord applies `default_permissions` to a top-level command only (on a
+subcommand of `/mafia` it does nothing): members without Manage Server do not even see it, and a server
+can give it to other roles in its integration settings. Every change is checked here as well.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from mafiabot.bot import MafiaBot
+from mafiabot.errors import UserFacingError
+from mafiabot.game import server_settings as keys
+from mafiabot.game.server_settings import ServerSettings, server_settings
+from mafiabot.storage import Storage
+
+LANGUAGES = {"ru": "Русский"}  # the languages the bot's texts and the host's voice exist in
+
+
+def settings_text(s: ServerSettings, *, volume: float, audio: bool) -> str:
+    timers = dict(s.timers)
+    speech = timers.get("speech_seconds")
+    night = timers.get("night_action_seconds")
+    return "\n".join(
+        [
+            "**Настройки сервера**",
+            f"Роль ведущего: {f'<@&{s.host_role_id}>' if s.host_role_id else 'не задана'}",
+            f"Язык: {LANGUAGES.get(s.language, s.language)}",
+            f"Голос ведущего: {'говорит' if audio else 'молчит (только текст)'}, "
+            f"громкость {round(volume * 100)} %",
+            f"Зрители в голосовом канале: {'без микрофона' if s.mute_spectators else 'с микрофоном'}",
+            "Таймеры: речь "
+            + (f"{speech} с" if speech else "по правилам")
+            + ", ночной ход "
+            + (f"{night} с" if night else "по правилам"),
+            f"Набор закрывается через {s.lobby_minutes} мин, если игру не начали",
+        ]
+    )
+
+
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
+class AdminCog(
+    commands.GroupCog,
+    name="Admin",
+    group_name="mafia-admin",
+    group_description="Мафия: настройки сервера (для модераторов)",
+):
+    def __init__(self, bot: MafiaBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    def _storage(self, interaction: discord.Interaction[Any]) -> tuple[Storage, int]:
+        if interaction.guild is None or not isinstance(interaction.user, discord.Member):
+            raise UserFacingError("Эта команда работает только на сервере.")
+        if not interaction.permissions.manage_guild:
+            raise UserFacingError("Настраивать бота может только тот, кто управляет сервером.")
+        storage = self.bot.games.storage
+        if storage is None:
+            raise UserFacingError("База данных недоступна: настройки не сохранить.")
+        return storage, interaction.guild.id
+
+    async def _answer(
+        self, interaction: discord.Interaction[Any], storage: Storage, guild_id: int, done: str
+    ) -> None:
+        row = await asyncio.to_thread(storage.guild_settings, guild_id)
+        current = await server_settings(storage, guild_id)
+        text = settings_text(current, volume=row.volume, audio=row.audio_enabled)
+        await interaction.response.send_message(
+            f"{done}\n\n{text}" if done else text,
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @app_commands.command(name="show", description="Показать настройки бота на этом сервере")
+    async def show(self, interaction: discord.Interaction[MafiaBot]) -> None:
+        storage, guild_id = self._storage(interaction)
+        await self._answer(interaction, storage, guild_id, "")
+
+    @app_commands.command(name="host-role", description="Роль ведущих: её участники управляют любой игрой")
+    @app_commands.describe(role="Роль ведущих", clear="Убрать роль ведущих")
+    async def host_role(
+        self,
+        interaction: discord.Interaction[MafiaBot],
+        role: discord.Role | None = None,
+        clear: bool = False,
+    ) -> None:
+        storage, guild_id = self._storage(interaction)
+        if role is None and not clear:
+            raise UserFacingError("Укажите роль (role) или уберите её (clear: True).")
+        if role is not None and clear:
+            raise UserFacingError("Либо роль, либо clear: не то и другое сразу.")
+        role_id = None if role is None else role.id
+        await asyncio.to_thread(storage.update_guild_settings, guild_id, host_role_id=role_id)
+        await self._answer(
+            interaction, storage, guild_id, "Роль ведущих убрана." if clear else "Роль ведущих задана."
+        )
+
+    @app_commands.command(name="voice", description="Голос ведущего: включить/выключить, громкость")
+    @app_commands.describe(enabled="Говорить ли ведущему в голосовом канале", volume="Громкость, % (10–200)")
+    async def voice(
+        self,
+        interaction: discord.Interaction[MafiaBot],
+        enabled: bool | None = None,
+        volume: app_commands.Range[int, 10, 200] | None = None,
+    ) -> None:
+        storage, guild_id = self._storage(interaction)
+        changes: dict[str, object] = {}
+        if enabled is not None:
+            changes["audio_enabled"] = enabled
+        if volume is not None:
+            changes["volume"] = volume / 100
+        if changes:
+            await asyncio.to_thread(storage.update_guild_settings, guild_id, **changes)
+        await self._answer(
+            interaction, storage, guild_id, "Изменения действуют со следующей игры." if changes else ""
+        )
+
+    @app_commands.command(
+        name="spectators", description="Выключать ли микрофон зрителям в голосовом канале игры"
+    )
+    @app_commands.describe(muted="True: зрители без микрофона (по умолчанию); False: с микрофоном")
+    async def spectators(self, interaction: discord.Interaction[MafiaBot], muted: bool) -> None:
+        storage, guild_id = self._storage(interaction)
+        await asyncio.to_thread(storage.set_guild_value, guild_id, keys.SPECTATORS, muted)
+        await self._answer(interaction, storage, guild_id, "Изменения действуют со следующей игры.")
+
+    @app_commands.command(name="timers", description="Время речи и ночного хода в играх сервера")
+    @app_commands.describe(
+        speech="Речь, секунд (10–600)", night="Ночной ход, секунд (5–300)", reset="Вернуть время правил"
+    )
+    async def timers(
+        self,
+        interaction: discord.Interaction[MafiaBot],
+        speech: app_commands.Range[int, 10, 600] | None = None,
+        night: app_commands.Range[int, 5, 300] | None = None,
+        reset: bool = False,
+    ) -> None:
+        storage, guild_id = self._storage(interaction)
+        if reset and (speech is not None or night is not None):
+            raise UserFacingError("Либо новое время, либо reset: не то и другое сразу.")
+        if not reset and speech is None and night is None:
+            raise UserFacingError("Укажите время речи (speech), ночного хода (night) или reset: True.")
+        current = dict((await server_settings(storage, guild_id)).timers)
+        if reset:
+            current = {}
+        if speech is not None:
+            current["speech_seconds"] = speech
+        if night is not None:
+            current["night_action_seconds"] = night
+        await asyncio.to_thread(storage.set_guild_value, guild_id, keys.TIMERS, current)
+        await self._answer(interaction, storage, guild_id, "Изменения действуют со следующего набора.")
+
+    @app_commands.command(name="language", description="Язык бота на сервере")
+    @app_commands.describe(language="Язык сообщений и голоса ведущего")
+    @app_commands.choices(language=[app_commands.Choice(name=n, value=c) for c, n in LANGUAGES.items()])
+    async def language(self, interaction: discord.Interaction[MafiaBot], language: str) -> None:
+        storage, guild_id = self._storage(interaction)
+        if language not in LANGUAGES:
+            raise UserFacingError(f"Такого языка нет: есть {', '.join(LANGUAGES.values())}.")
+        await asyncio.to_thread(storage.set_guild_value, guild_id, keys.LANGUAGE, language)
+        await self._answer(interaction, storage, guild_id, "Язык сохранён.")
+
+    @app_commands.command(
+        name="lobby-timeout", description="Через сколько минут закрывать набор, если игру не начали"
+    )
+    @app_commands.describe(minutes="Минут (5–240)")
+    async def lobby_timeout(
+        self, interaction: discord.Interaction[MafiaBot], minutes: app_commands.Range[int, 5, 240]
+    ) -> None:
+        storage, guild_id = self._storage(interaction)
+        await asyncio.to_thread(storage.set_guild_value, guild_id, keys.LOBBY_MINUTES, minutes)
+        await self._answer(interaction, storage, guild_id, "Изменения действуют со следующего набора.")
+
+
+async def setup(bot: MafiaBot) -> None:
+    await bot.add_cog(AdminCog(bot))

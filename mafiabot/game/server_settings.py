@@ -1,0 +1,57 @@
+"""A server's own settings, set by its moderators with `/mafia-admin`: kept in the guild's stored
+defaults (``GuildSettings.ruleset_defaults``, one key each) beside the host role and the voice.
+
+What a new game starts with is the bot's `[game]` settings with the server's timers over them; a game
+resumed after a restart reads the server's settings as they are then (as it reads the bot's).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from mafiabot.config import GameSettings
+
+if TYPE_CHECKING:
+    from mafiabot.storage import Storage
+
+SPECTATORS = "mute_spectators"  # bool: spectators in the game's voice channel are muted (default yes)
+TIMERS = "timers"  # {"speech_seconds": n, "night_action_seconds": m}: GameSettings fields
+LANGUAGE = "language"  # the server's language for players ("ru")
+LOBBY_MINUTES = "lobby_minutes"  # a lobby nobody starts is closed after this long
+
+TIMER_FIELDS = ("speech_seconds", "night_action_seconds")
+DEFAULT_LOBBY_MINUTES = 30
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    mute_spectators: bool = True
+    timers: tuple[tuple[str, int], ...] = ()  # GameSettings field -> seconds
+    language: str = "ru"
+    lobby_minutes: int = DEFAULT_LOBBY_MINUTES
+    host_role_id: int | None = None
+
+    def game(self, base: GameSettings) -> GameSettings:
+        """The bot's `[game]` settings with this server's timers over them."""
+        return base.model_copy(update=dict(self.timers)) if self.timers else base
+
+
+def from_stored(values: dict[str, Any], host_role_id: int | None = None) -> ServerSettings:
+    timers = values.get(TIMERS) or {}
+    return ServerSettings(
+        mute_spectators=bool(values.get(SPECTATORS, True)),
+        timers=tuple((k, int(v)) for k, v in sorted(timers.items()) if k in TIMER_FIELDS and v),
+        language=str(values.get(LANGUAGE, "ru")),
+        lobby_minutes=int(values.get(LOBBY_MINUTES, DEFAULT_LOBBY_MINUTES)),
+        host_role_id=host_role_id,
+    )
+
+
+async def server_settings(storage: Storage | None, guild_id: int) -> ServerSettings:
+    """The server's settings (the defaults without a database)."""
+    if storage is None:
+        return ServerSettings()
+    row = await asyncio.to_thread(storage.guild_settings, guild_id)
+    return from_stored(dict(row.ruleset_defaults or {}), row.host_role_id)
