@@ -8,12 +8,17 @@ can give it to other roles in its integration settings. Every change is checked 
 from __future__ import annotations
 
 import asyncio
+import re
+import tempfile
+import tomllib
+from pathlib import Path
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+import engine
 from mafiabot.bot import MafiaBot
 from mafiabot.errors import UserFacingError
 from mafiabot.game import server_settings as keys
@@ -177,6 +182,96 @@ class AdminCog(
         storage, guild_id = self._storage(interaction)
         await asyncio.to_thread(storage.set_guild_value, guild_id, keys.LOBBY_MINUTES, minutes)
         await self._answer(interaction, storage, guild_id, "Изменения действуют со следующего набора.")
+
+    @app_commands.command(name="variant", description="Загрузить свой вариант правил (файл .toml)")
+    @app_commands.describe(
+        file="Файл правил, который продолжает правила бота (как examples/club-variant.toml)"
+    )
+    async def variant(self, interaction: discord.Interaction[MafiaBot], file: discord.Attachment) -> None:
+        storage, guild_id = self._storage(interaction)
+        if not file.filename.lower().endswith(".toml"):
+            raise UserFacingError(
+                "Нужен файл правил .toml (как examples/club-variant.toml в репозитории бота)."
+            )
+        if file.size > MAX_VARIANT_BYTES:
+            raise UserFacingError(
+                f"Файл слишком большой: правила занимают не больше {MAX_VARIANT_BYTES // 1024} КБ."
+            )
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the file is fetched first
+        try:
+            text = (await file.read()).decode("utf-8")
+        except UnicodeDecodeError:
+            raise UserFacingError(
+                "Файл не в кодировке UTF-8: сохраните его как UTF-8 и загрузите снова."
+            ) from None
+        ruleset = await asyncio.to_thread(check_variant, text)
+        values = dict((await asyncio.to_thread(storage.guild_settings, guild_id)).ruleset_defaults or {})
+        variants = {**(values.get(keys.VARIANTS) or {}), ruleset.id: text}
+        if len(variants) > MAX_VARIANTS:
+            raise UserFacingError(
+                f"На сервере уже {MAX_VARIANTS} своих вариантов: удалите лишний (variant-remove)."
+            )
+        await asyncio.to_thread(storage.set_guild_value, guild_id, keys.VARIANTS, variants)
+        await interaction.followup.send(
+            f"Вариант «{ruleset.title}» (`{ruleset.id}`) сохранён: `/mafia new` предлагает его.",
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="variant-remove", description="Удалить свой вариант правил с сервера")
+    @app_commands.describe(variant="Id варианта (как в /mafia new)")
+    async def variant_remove(self, interaction: discord.Interaction[MafiaBot], variant: str) -> None:
+        storage, guild_id = self._storage(interaction)
+        values = dict((await asyncio.to_thread(storage.guild_settings, guild_id)).ruleset_defaults or {})
+        variants = dict(values.get(keys.VARIANTS) or {})
+        if variant not in variants:
+            known = ", ".join(sorted(variants)) or "их нет"
+            raise UserFacingError(f"Такого варианта на сервере нет (свои варианты: {known}).")
+        games = self.bot.games
+        busy = [
+            t for t in games.tables.values() if t.guild.id == guild_id and t.session.ruleset.id == variant
+        ] + [
+            lobby
+            for lobby in games.lobbies.values()
+            if lobby.guild_id == guild_id and lobby.ruleset_id == variant
+        ]
+        if busy:
+            raise UserFacingError("По этому варианту сейчас идёт набор или игра: удалите его после неё.")
+        del variants[variant]
+        await asyncio.to_thread(storage.set_guild_value, guild_id, keys.VARIANTS, variants)
+        await self._answer(interaction, storage, guild_id, f"Вариант `{variant}` удалён.")
+
+
+MAX_VARIANT_BYTES = 64 * 1024
+MAX_VARIANTS = 10
+VARIANT_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+
+
+def check_variant(text: str) -> engine.Ruleset:
+    """A server's variant as the engine will play it, or a clear refusal: TOML that `extends` one of the
+    bundled rulebooks (never another file), with an id of its own, and rules the engine accepts."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise UserFacingError(f"Файл не читается как TOML: {exc}.") from None
+    presets = engine.available_presets()
+    if data.get("extends") not in presets:
+        raise UserFacingError(
+            f'Вариант должен продолжать одни из правил бота: extends = "classic" (или {", ".join(presets)}).'
+        )
+    variant_id = data.get("id")
+    if not isinstance(variant_id, str) or not VARIANT_ID.match(variant_id):
+        raise UserFacingError("У варианта должен быть свой id: латинские буквы, цифры, «-», до 40 знаков.")
+    if variant_id in presets:
+        raise UserFacingError(f"Id «{variant_id}» занят правилами бота: дайте варианту свой.")
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / f"{variant_id}.toml"
+        path.write_text(text, encoding="utf-8")
+        try:
+            ruleset = engine.load_ruleset(str(path))
+            engine.player_counts(ruleset)
+        except engine.RulesetError as exc:
+            raise UserFacingError(f"Правила не проходят проверку: {exc.message}") from None
+    return ruleset
 
 
 async def setup(bot: MafiaBot) -> None:

@@ -4,11 +4,13 @@ timeout; a moderator's start and cancel; the members' context menu «Мафия:
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fakediscord import Club, FakeDiscord
 from fakediscord import permissions as perms
+from fakediscord.driver import Upload
 from fakediscord.world import Member, Role
 from game_driver import MEMBER_EDIT, Restart, TableDriver
 
@@ -176,3 +178,52 @@ async def test_a_members_context_menu_shows_his_profile_privately(
     answer = await fake.user_command(asker, "Мафия: профиль", target=target, channel=club.text)
     assert answer.ephemeral and target.user.username in answer.content, answer.content
     assert fake.messages(club.text) == []
+
+
+async def test_a_servers_own_variant_is_uploaded_checked_and_offered(
+    manager: Member, bot: MafiaBot, fake: FakeDiscord, club: Club, restart: Restart
+) -> None:
+    def upload(text: str, name: str = "club.toml") -> Upload:
+        return Upload(name, text.encode("utf-8"))
+
+    club_rules = Path("examples/club-variant.toml").read_text(encoding="utf-8")
+    refusals = {
+        "not toml": (upload("extends = ", "club.toml"), "не читается как TOML"),
+        "a path": (
+            upload(club_rules.replace('extends = "classic"', 'extends = "/etc/passwd"')),
+            "продолжать",
+        ),
+        "a bundled id": (upload(club_rules.replace('id = "classic-club"', 'id = "classic"')), "занят"),
+        "bad rules": (upload(club_rules.replace("vote = 10", 'vote = "десять"')), "не проходят проверку"),
+        "no .toml": (upload(club_rules, "club.txt"), "Нужен файл правил .toml"),
+    }
+    for what, (file, expected) in refusals.items():
+        refused = await fake.slash(manager, "mafia-admin variant", channel=club.text, file=file)
+        assert refused.ephemeral and expected in refused.content, (what, refused.content)
+    assert bot.games.storage is not None
+    assert (await server_settings(bot.games.storage, club.id)).variants == ()
+
+    saved = await fake.slash(manager, "mafia-admin variant", channel=club.text, file=upload(club_rules))
+    assert saved.ephemeral and "`classic-club`" in saved.content, saved.content
+    async with restart() as second:
+        d = TableDriver(fake, club, second, club.players[:6])
+        suggested = await fake.autocomplete(
+            d.players[0], "mafia new", channel=club.text, focused="ruleset", ruleset="клуб"
+        )
+        assert [c["value"] for c in suggested] == ["classic-club"]
+        await d.seat_everyone()
+        await d.open_lobby("classic-club")
+        assert (
+            "(`classic-club`)" in d.lobby_message().content
+            and "обсуждение 180 с" in d.lobby_message().content
+        )
+        busy = await fake.slash(
+            manager, "mafia-admin variant-remove", channel=club.text, variant="classic-club"
+        )
+        assert busy.ephemeral and "идёт набор" in busy.content
+        await fake.click(d.players[0], d.lobby_message(), label="Отменить набор")
+        removed = await fake.slash(
+            manager, "mafia-admin variant-remove", channel=club.text, variant="classic-club"
+        )
+        assert removed.ephemeral and "удалён" in removed.content
+        assert (await server_settings(second.games.storage, club.id)).variants == ()

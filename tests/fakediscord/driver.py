@@ -37,6 +37,15 @@ SUB_COMMAND, SUB_COMMAND_GROUP, STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, N
 )
 
 
+@dataclass(frozen=True)
+class Upload:
+    """A file a member attaches to a command's attachment option (`slash(..., file=Upload(...))`)."""
+
+    filename: str
+    data: bytes
+    content_type: str = "application/toml"
+
+
 @dataclass
 class Club:
     """A guild set up for a game: a text channel, a voice channel, players, and the bot's role."""
@@ -486,6 +495,18 @@ class Driver:
         if isinstance(value, Role):
             resolved.setdefault("roles", {})[str(value.id)] = role_json(value)
             return str(value.id)
+        if isinstance(value, Upload):  # an attachment option: the file goes to the CDN first
+            key = str(self.world.snowflake())
+            self.uploads[key] = value.data
+            resolved.setdefault("attachments", {})[key] = {
+                "id": key,
+                "filename": value.filename,
+                "size": len(value.data),
+                "url": f"{self.cdn_base}/{key}/{value.filename}",
+                "proxy_url": f"{self.cdn_base}/{key}/{value.filename}",
+                "content_type": value.content_type,
+            }
+            return key
         return value
 
     async def _interact(

@@ -48,6 +48,7 @@ class FakeDiscord(Driver, ServerAdmin, BotAccounts):
         self.interactions: dict[int, InteractionRecord] = {}
         self.interactions_by_token: dict[str, InteractionRecord] = {}
         self.rest = Rest(self)
+        self.uploads: dict[str, bytes] = {}  # what members attached to commands, served as the CDN
         self.gateway = Gateway(self)
         self.voice = VoiceServer(self)
         self.port = 0
@@ -60,6 +61,7 @@ class FakeDiscord(Driver, ServerAdmin, BotAccounts):
         app = web.Application()
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self.rest.handle)
         app.router.add_get("/gateway", self.gateway.handle)
+        app.router.add_get("/cdn/{key}/{name}", self._cdn)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
         await self._runner.setup()
         await web.TCPSite(self._runner, "127.0.0.1", 0).start()
@@ -79,6 +81,17 @@ class FakeDiscord(Driver, ServerAdmin, BotAccounts):
             await self._runner.cleanup()
         for waiter in self._waiters:
             waiter.cancel()
+
+    async def _cdn(self, request: web.Request) -> web.StreamResponse:
+        """Discord's CDN for the files members attach to a command (an attachment's url points here)."""
+        data = self.uploads.get(request.match_info["key"])
+        if data is None:
+            return web.Response(status=404, text="Not Found")
+        return web.Response(body=data, content_type="application/octet-stream")
+
+    @property
+    def cdn_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/cdn"
 
     @property
     def api_base(self) -> str:
