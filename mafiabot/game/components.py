@@ -85,35 +85,33 @@ def seat_select(session: GameSession, action: str, placeholder: str, seats: list
     return GameItem(discord.ui.Select(custom_id=cid, placeholder=placeholder, options=options[:25]))
 
 
-def panel_view(session: GameSession) -> discord.ui.View:
-    """The public panel: «Моя роль», and the controls of the current step."""
-    view = MafiaView(timeout=None)
+def panel_items(session: GameSession) -> list[discord.ui.Item[Any]]:
+    """The public panel's controls: «Моя роль», and those of the current step (panel.py lays them out)."""
     s = session.state
-    view.add_item(button(session, "role", "Моя роль", discord.ButtonStyle.secondary))
+    items: list[discord.ui.Item[Any]] = [button(session, "role", "Моя роль", discord.ButtonStyle.secondary)]
     if s.over:
-        return view
+        return items
     step = s.step
     if s.phase == "night" or step.kind in ("question", "tiebreak"):
-        view.add_item(button(session, "turn", "Мой ход", discord.ButtonStyle.primary))
+        items.append(button(session, "turn", "Мой ход", discord.ButtonStyle.primary))
     elif step.kind == "speech":
-        view.add_item(button(session, "pass", "Пас", discord.ButtonStyle.secondary))
+        items.append(button(session, "pass", "Пас", discord.ButtonStyle.secondary))
         if step.round == "day":
             free = _nominable(session)
             if free:
-                view.add_item(seat_select(session, "nominate", "Выставить кандидатуру", free))
+                items.append(seat_select(session, "nominate", "Выставить кандидатуру", free))
     elif step.kind == "nominations":
         free = _nominable(session)
         if free:
-            view.add_item(seat_select(session, "nominate", "Выставить кандидатуру", free))
+            items.append(seat_select(session, "nominate", "Выставить кандидатуру", free))
     elif step.kind == "vote":
         label = f"Голосую: №{step.seat} {session.name_of(step.seat)}"[:80]
-        view.add_item(button(session, "vote", label, discord.ButtonStyle.danger, step.seat))
+        items.append(button(session, "vote", label, discord.ButtonStyle.danger, step.seat))
         if s.ruleset.voting.withdraw:  # D-CL3: a hand may go down until the count closes
-            view.add_item(button(session, "unvote", "Снять голос", discord.ButtonStyle.secondary, step.seat))
+            items.append(button(session, "unvote", "Снять голос", discord.ButtonStyle.secondary, step.seat))
     for extra in PANEL_EXTRAS:
-        for item in extra(session):
-            view.add_item(item)
-    return view
+        items += extra(session)
+    return items
 
 
 def prompted_seats(session: GameSession) -> set[int]:

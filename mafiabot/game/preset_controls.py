@@ -206,7 +206,7 @@ def _day_prompt(session: GameSession, seat: int) -> tuple[str, Items] | None:
 
 def install() -> None:
     """Plug the presets' controls in (idempotent: a reloaded cog does not add them twice)."""
-    from mafiabot.game.table import STEP_TEXT
+    from mafiabot.game.panel import STEP_TEXT
 
     for registry, extra in (
         (PANEL_EXTRAS, _speech_controls),

@@ -21,13 +21,14 @@ import discord
 
 from engine import queries
 from engine.events import Event
-from engine.state import GameState
-from mafiabot.game.components import PROMPT_EVENTS, STATUS_EXTRAS, panel_view, prompt_for, prompted_seats
+from mafiabot.game.components import PROMPT_EVENTS, prompt_for, prompted_seats
+from mafiabot.game.panel import panel_layout, panel_text
 from mafiabot.game.reconciler import Reconciler
 from mafiabot.game.records import GameRecords
 from mafiabot.game.render import render
 from mafiabot.game.session import GameSession
 from mafiabot.game.voice import VoiceController, wanted_mutes
+from mafiabot.i18n import text
 from mafiabot.retry import retried
 
 if TYPE_CHECKING:
@@ -39,34 +40,8 @@ CLOCK_EVERY = 0.5  # seconds between two stores of a step's clock
 
 _STEP_OPENERS = {"speech", "night_step", "ballot", "announce", "question"}
 
-STEP_TEXT = {
-    "speech": "Говорит игрок №{seat}",
-    "discussion": "Свободное обсуждение",
-    "nominations": "Выдвижение кандидатур",
-    "vote": "Голосование: игрок №{seat}",
-    "tiebreak": "Решающий голос игрока №{seat}",
-    "question": "Вопрос маньяку",
-    # Steps of roles woken in turn are called after their phase (blood wakes them at dawn, day, sunset).
-    "night": "{phase}",
-    "meet": "{phase}: знакомство",
-}
-
-
-def phase_title(s: GameState) -> str:
-    """«День 2», «Ночь 1»; where a preset names more phases (blood: night, dawn, day, sunset, its
-    «night» being the talk), they are counted by cycle, after the introductory ones."""
-    name = s.phase_name
-    title = s.ruleset.phase_names.get(name, name)
-    rules = s.ruleset
-    if set(rules.loop_phases) <= {"day", "night"}:
-        return f"{title} {s.day if s.phase == 'day' else s.night}"
-    intro = len(rules.intro_phases)
-    if s.position < intro:
-        return f"{title} (вводный)"
-    return f"{title} {(s.position - intro) // len(rules.loop_phases) + 1}"
-
-
-# One panel edit per 1.25 s at most: under Discord's 5 edits per 5 s in a channel, whatever the pace.
+# One panel edit (or move to the bottom) per 1.25 s at most: under Discord's 5 edits per 5 s in a
+# channel, whatever the pace.
 PANEL_EDIT_INTERVAL = 1.25
 
 
@@ -121,7 +96,8 @@ class Table:
         self._warned_forbidden = False
         self.leave_timers: dict[int, asyncio.Task[None]] = {}
         self.nick_original: dict[int, str | None] = {}  # nicknames before the seat numbers were added
-        self._panel_shown: tuple[str, str] | None = None  # the panel's text and controls as last sent
+        self._panel_shown: str | None = None  # the panel's components as last sent
+        self._panel_buried = False  # something was posted below the panel: it moves to the bottom
         self.dealt = False  # the seating and the opening of the game were posted (a restart re-sends them)
         self._clock_keeper: asyncio.Task[None] | None = None
         # A resumed table's clock as stored, until the step's time is given back (start_keeping_time):
@@ -190,9 +166,9 @@ class Table:
             # Only the players who act hear it: a dead role's step ends at a drawn moment (D-G8, see
             # pacing.py), so a public warning would tell the table the role is alive.
             for seat in sorted(queries.actors(session.state)):
-                self.dm(seat, "⏳ Осталось десять секунд.")
+                self.dm(seat, text(session.language, "countdown-ten"))
             return
-        self.post("⏳ Осталось десять секунд.")
+        self.post(text(session.language, "countdown-ten"))
 
     def show(self, events: list[Event]) -> None:
         """Render a change: public lines (spoken too), private ones, prompts, the mutes and the panel."""
@@ -238,7 +214,17 @@ class Table:
     # -- output -----------------------------------------------------------------------------------
 
     def post(self, text: str, **kwargs: Any) -> None:
-        self.enqueue(lambda: self.channel.send(text[:2000], **kwargs))
+        """A line in the game's channel; the panel then moves below it (it stays the last message) while
+        the game runs. After its end the last lines (winners, roles, the record) stay last."""
+        running = not self.session.state.over
+
+        async def send() -> None:
+            await self.channel.send(text[:2000], **kwargs)
+            self._panel_buried = self.panel is not None and running
+
+        self.enqueue(send)
+        if running:
+            self.refresh_panel()
 
     def dm(self, seat: int, text: str, view: discord.ui.View | None = None) -> None:
         user_id = self.session.user_of(seat)
@@ -301,60 +287,56 @@ class Table:
     # -- panel and prompts ------------------------------------------------------------------------
 
     def status_text(self) -> str:
-        s = self.session.state
-        if s.over:
-            return "Игра окончена."
-        phase = phase_title(s)
-        step = STEP_TEXT.get(s.step.kind, "").format(
-            seat=s.step.seat, phase=s.ruleset.phase_names.get(s.phase_name, s.phase_name)
-        )
-        deadline = self.session.deadline()
-        # No countdown at night: a dead role's step is shorter (D-G8), its deadline would give it away.
-        timer = f" · до <t:{int(deadline)}:R>" if deadline and s.phase != "night" else ""
-        # Only a moderator's pause is a pause. While the host speaks a step's opening line its clock
-        # has not started: no countdown yet, and no «пауза» (at night a stale one, redrawn at the first
-        # action, told the table that a living role had acted, D-G8).
-        if self.session.manually_paused:
-            timer = " · пауза"
-        alive = ", ".join(str(x) for x in s.living())
-        nominees = ", ".join(str(t) for _, t in s.nominations if t in s.alive)
-        lines = [f"**{phase}** — {step}{timer}", f"За столом: {alive}"]
-        if nominees and s.phase == "day":
-            lines.append(f"Выставлены: {nominees}")
-        for extra in STATUS_EXTRAS:
-            lines += extra(self.session)
-        return "\n".join(lines)
+        """The panel's text as players read it."""
+        return panel_text(self.session)
 
     def refresh_panel(self) -> None:
+        """Draw the panel again, at the bottom of the channel if something was posted below it. Refreshes
+        asked for meanwhile are coalesced into the latest one."""
         self._panel_ticket += 1
         ticket = self._panel_ticket
 
         async def update() -> None:
             if ticket != self._panel_ticket:
                 return  # a later refresh is queued: it shows what this one would, and more
-            wait = self._panel_edited_at + self.panel_edit_interval - asyncio.get_running_loop().time()
+            loop = asyncio.get_running_loop()
+            wait = self._panel_edited_at + self.panel_edit_interval - loop.time()
             if self.panel is not None and wait > 0:
                 await asyncio.sleep(wait)  # Discord allows 5 edits per 5 s in a channel: never meet it
                 if ticket != self._panel_ticket:
                     return
-            view = panel_view(self.session)
-            text = self.status_text()
+            view = panel_layout(self.session)
             # An edit that changes nothing is still seen («изменено», a gateway update): at night it
             # would tell the table that somebody acted, so the panel is edited only when it changes.
-            shown = (text, repr(view.to_components()))
+            # A move to the bottom follows a public line only, whose moment is public anyway.
+            shown = repr(view.to_components())  # type: ignore[no-untyped-call]  # discord.py leaves it untyped
             if self.panel is None:
-                self.panel = await self.channel.send(text, view=view)
+                self.panel = await self.channel.send(view=view)
+            elif self._panel_buried:
+                old = self.panel
+                self.panel = await self.channel.send(view=view)
+                self._panel_edited_at = loop.time()
+                await self._delete_old_panel(old)
             elif shown == self._panel_shown:
                 return
             else:
                 try:
-                    await self.panel.edit(content=text, view=view)
+                    await self.panel.edit(view=view)
                 except discord.NotFound:
-                    self.panel = await self.channel.send(text, view=view)
-                self._panel_edited_at = asyncio.get_running_loop().time()
+                    self.panel = await self.channel.send(view=view)
+                self._panel_edited_at = loop.time()
+            self._panel_buried = False
             self._panel_shown = shown
 
         self.enqueue(update)
+
+    async def _delete_old_panel(self, old: discord.Message) -> None:
+        try:
+            await old.delete()
+        except discord.NotFound:
+            pass  # a moderator deleted it already
+        except discord.HTTPException as exc:  # a stale panel left behind: its buttons are refused as stale
+            log.warning("An old panel could not be deleted: %s", exc, extra={"game_id": self.game_id})
 
     def _prompt_actors(self, events: list[Event]) -> None:
         if not any(e.type in PROMPT_EVENTS for e in events):

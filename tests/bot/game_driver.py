@@ -163,7 +163,7 @@ class TableDriver:
         return record
 
     async def nominate(self, by: int, target: int) -> InteractionRecord:
-        select = next(c for row in self.panel().components for c in row["components"] if c["type"] == 3)
+        select = next(c for c in self.panel().items() if c["type"] == 3)
         record = await self.fake.select(self.member(by), self.panel(), select["custom_id"], [str(target)])
         await self.settled()
         return record

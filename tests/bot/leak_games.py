@@ -25,7 +25,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from fakediscord import Club, FakeDiscord
+from fakediscord import Club, FakeDiscord, checks_v2
 from game_driver import MEMBER_EDIT, TableDriver
 
 import engine
@@ -51,7 +51,7 @@ class Outcome:
 
 
 def _components(message: Any) -> list[dict[str, Any]]:
-    return [c for row in message.components for c in row["components"]]
+    return list(message.items())
 
 
 class SpokenLines:
@@ -225,8 +225,10 @@ def check(d: RandomTable, outcome: Outcome) -> None:
         texts = []
         if call is not None:
             body = call.json if isinstance(call.json, dict) else {}
-            if call.params.get("channel_id") == text_id and "/messages" in call.route and body.get("content"):
-                texts.append(str(body["content"]))
+            if call.params.get("channel_id") == text_id and "/messages" in call.route:
+                if body.get("content"):
+                    texts.append(str(body["content"]))
+                texts += [t for t in checks_v2.texts(body.get("components") or []) if t]  # the V2 panel
             if call.route == MEMBER_EDIT and body.get("nick"):
                 texts.append(str(body["nick"]))
             if "/threads" in call.route and body.get("name"):

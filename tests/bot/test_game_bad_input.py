@@ -120,7 +120,7 @@ async def test_stale_buttons_and_illegal_candidates_are_refused(
     await fake.slash(d.players[0], "mafia kick", channel=club.text, seat=leaver)
     await d.settled()
     before = _snapshot(d)
-    select = next(c for row in panel.components for c in row["components"] if c["type"] == 3)
+    select = next(c for c in panel.items() if c["type"] == 3)
     nominator = sorted(d.state.alive)[0]
     answer = await fake.select(d.member(nominator), panel, select["custom_id"], [str(leaver)])
     assert answer.ephemeral and answer.content == f"Игрок {leaver} не за столом.", answer.content

@@ -23,4 +23,4 @@ async def test_quick_hand_overs_keep_the_panel_under_the_edit_limit(
         await d.pass_speech()
     await d.settled()
     assert [route for route, _ in fake.rate_limits.limited if route == MESSAGE_EDIT] == []
-    assert d.panel().content == table.status_text()  # the last edit shows where the table is now
+    assert d.panel().text == table.status_text()  # the last edit shows where the table is now

@@ -25,12 +25,11 @@ from mafiabot.config import AudioSettings, Secret, Settings
 
 def _component(message: Message, action: str) -> dict[str, Any]:
     """The button or select of a game action (``mafia:g:<game>:<serial>:<action>[:<arg>]``)."""
-    for row in message.components:
-        for c in row["components"]:
-            parts = c.get("custom_id", "").split(":")
-            if len(parts) > 4 and parts[4] == action:
-                return dict(c)
-    raise LookupError(f"no {action!r} control on {message.content[:60]!r}")
+    for c in message.items():
+        parts = c.get("custom_id", "").split(":")
+        if len(parts) > 4 and parts[4] == action:
+            return dict(c)
+    raise LookupError(f"no {action!r} control on {message.text[:60]!r}")
 
 
 async def _select(
@@ -103,7 +102,7 @@ async def test_city_permissions_nominees_lift_and_designation(
     assert [m.content for m in fake.messages(chat)][-1] == "Мафия засыпает: чат закрыт."
     await _skip_until(d, lambda: d.state.phase == "day" and d.state.step.kind == "speech")
     assert d.state.step.round == "day" and d.state.step.seat == 1
-    assert "**День 1**" in d.panel().content
+    assert "**День 1**" in d.panel().text
 
     # «Разрешаю N»: the speaker lets another seat talk; voice follows, then «Запрещаю N».
     other = 3
@@ -144,7 +143,7 @@ async def test_city_permissions_nominees_lift_and_designation(
             await d.skip_step()
         await _pass_speeches(d)
     assert d.state.step.kind == "lift" and set(d.state.step.candidates) == {a, b}
-    assert "покинуть стол вместе" in d.panel().content
+    assert "покинуть стол вместе" in d.panel().text
     leave = f"За то, чтобы №{min(a, b)}, №{max(a, b)} покинули стол"
     voters = sorted(queries.voters(d.state))
     for seat in voters[:4]:
@@ -159,7 +158,7 @@ async def test_city_permissions_nominees_lift_and_designation(
 
     # Night 2: the don designates the mafia's shot; his pick is the team's.
     assert d.state.phase == "night" and d.state.step.night_step == "mafia"
-    assert "Ночь" in d.panel().content
+    assert "Ночь" in d.panel().text
     assert not _mafia_chat(d).archived and not _mafia_chat(d).locked
     prompt = d.latest_prompt(don)
     assert prompt.content.startswith("Дон, ваш выбор назначает цель мафии")
@@ -224,7 +223,7 @@ async def test_city_immunity_on_the_panel(bot: MafiaBot, fake: FakeDiscord, club
     await d.start("city")
     seat = d.seat(earner)
     assert d.state.immune == {seat}
-    assert f"Иммунитет: №{seat}" in d.panel().content
+    assert f"Иммунитет: №{seat}" in d.panel().text
 
 
 # -- hobbyworld ------------------------------------------------------------------------------------
@@ -298,7 +297,7 @@ async def test_acquittal(bot: MafiaBot, fake: FakeDiscord, club: Club, ruleset: 
     accused = d.seats_with("civilian", "vampire")[0]
     await _lynch(d, accused, accused, abstain=frozenset({judge}))
     assert d.state.step.kind == "acquittal" and d.state.step.seat == accused
-    assert f"Осуждён игрок №{accused}" in d.panel().content
+    assert f"Осуждён игрок №{accused}" in d.panel().text
 
     # The acquitter is asked privately; anyone else pressing «Мой ход» is told it is not his turn.
     prompt = d.latest_prompt(judge)
@@ -399,20 +398,20 @@ async def test_blood_phases_and_revenant_two_targets(bot: MafiaBot, fake: FakeDi
     headers = set()  # «Закат 1» — «Закат»: the phase and the step as the status line names them
 
     def seen() -> bool:
-        _, title, step = d.panel().content.split("\n")[0].split("**", 2)
+        _, title, step = d.panel().text.split("\n")[0].split("**", 2)
         titles.add(title)
         headers.add((title, step.removeprefix(" — ").split(" · ")[0]))
         return False
 
     await _skip_until(d, lambda: seen() or d.state.step.kind == "nominations")
     # The talking phase is blood's night: the vampires lynch a hunter.
-    assert d.state.phase_name == "night" and "**Ночь 1**" in d.panel().content
+    assert d.state.phase_name == "night" and "**Ночь 1**" in d.panel().text
     await d.nominate(revenant, hunters[0])
     await d.skip_step()
     await _vote_for(d, hunters[0], set(d.state.alive))
     assert hunters[0] not in d.state.alive
     await _skip_until(d, lambda: seen() or d.state.step.night_step == "revenant")
-    assert d.state.phase_name == "sunset" and "**Закат 1**" in d.panel().content
+    assert d.state.phase_name == "sunset" and "**Закат 1**" in d.panel().text
     assert {"День (вводный)", "Ночь 1", "День 1"} <= titles, titles  # dawn has no roles here: it passes
     # Roles woken in turn are called after their phase: blood's day and sunset are not «Ночь».
     assert ("День (вводный)", "День: знакомство") in headers, headers
@@ -432,7 +431,7 @@ async def test_blood_phases_and_revenant_two_targets(bot: MafiaBot, fake: FakeDi
 
     # Night 2: the last hunter is lynched and the vampires win.
     await _skip_until(d, lambda: d.state.step.kind == "nominations")
-    assert "**Ночь 2**" in d.panel().content
+    assert "**Ночь 2**" in d.panel().text
     await d.nominate(revenant, hunters[1])
     await d.skip_step()
     await _vote_for(d, hunters[1], set(d.state.alive))
@@ -457,7 +456,7 @@ async def test_classic_court_and_forced_choice(bot: MafiaBot, fake: FakeDiscord,
     await _skip_until(d, lambda: d.state.step.kind == "vote")
     await _vote_for(d, accused, set(d.state.alive))
     assert d.state.step.kind == "court" and d.state.step.seat == accused
-    assert f"Суд судей: игрок №{accused}" in d.panel().content
+    assert f"Суд судей: игрок №{accused}" in d.panel().text
 
     # The judges vote privately: one «Казнить», two «Помиловать» spare the accused.
     for judge, label in zip(judges, ("Казнить", "Помиловать", "Помиловать"), strict=True):
@@ -488,7 +487,7 @@ async def test_classic_bets_and_golden_minute(bot: MafiaBot, fake: FakeDiscord, 
     await _pass_speeches(d)
 
     # Day 1 after the speeches: bets, announced publicly, one per player.
-    assert d.state.step.kind == "bets" and "Пари" in d.panel().content
+    assert d.state.step.kind == "bets" and "Пари" in d.panel().text
     answer = await _select(d, bettor, d.panel(), "bet", [mafia[0]])
     assert answer.content == f"Пари: №{mafia[0]} — мафия."
     assert f"bet:{bettor}:{mafia[0]}" in d.state.flags

@@ -61,7 +61,7 @@ async def test_pause_resume_and_extend(bot: MafiaBot, fake: FakeDiscord, club: C
     paused = await fake.slash(d.players[0], "mafia pause", channel=club.text)
     assert paused.ephemeral and paused.content == "Пауза."
     await d.settled()
-    assert session.deadline() is None and "пауза" in d.panel().content
+    assert session.deadline() is None and "пауза" in d.panel().text
     left = session.paused_left
     assert left is not None and 55 < left <= 60
 
@@ -75,7 +75,7 @@ async def test_pause_resume_and_extend(bot: MafiaBot, fake: FakeDiscord, club: C
     await d.settled()
     later = session.deadline()
     assert later is not None and abs(later - resumed_deadline - 30) < 0.01
-    assert f"<t:{int(later)}:R>" in d.panel().content  # the live countdown on the panel
+    assert f"<t:{int(later)}:R>" in d.panel().text  # the live countdown on the panel
 
 
 async def test_at_night_the_countdown_and_the_warning_are_for_the_actors_only(
@@ -90,10 +90,10 @@ async def test_at_night_the_countdown_and_the_warning_are_for_the_actors_only(
         await d.pass_speech()
     await d.skip_step()  # the mafia meets
     await d.skip_step()  # discussion
-    assert "<t:" in d.panel().content  # by day the panel counts down
+    assert "<t:" in d.panel().text  # by day the panel counts down
     await d.skip_step()  # nominations: nobody, so night falls
     assert d.state.step.night_step == "mafia" and d.state.step.seconds > 20
-    assert "<t:" not in d.panel().content
+    assert "<t:" not in d.panel().text
     mafia = d.seats_with("mafioso")
     _jump_to(d, 10.2)
     await fake.wait_for(lambda: all(WARNING in d.dm_texts(x) for x in mafia), what="the mafia's warning")

@@ -24,7 +24,7 @@ async def test_the_host_line_holds_the_clock_without_a_pause(
     table.hold_clock(speaking)  # as when the host says «Слово предоставляется игроку номер 1»
     table.refresh_panel()
     await d.settled()
-    first = d.panel().content.splitlines()[0]
+    first = d.panel().text.splitlines()[0]
     assert first.endswith("Говорит игрок №1"), first
     assert table.session.deadline() is None
     speaking.set_result(None)
@@ -32,12 +32,12 @@ async def test_the_host_line_holds_the_clock_without_a_pause(
     await d.settled()
     deadline = table.session.deadline()
     assert deadline is not None
-    assert d.panel().content.splitlines()[0].endswith(f"Говорит игрок №1 · до <t:{int(deadline)}:R>")
+    assert d.panel().text.splitlines()[0].endswith(f"Говорит игрок №1 · до <t:{int(deadline)}:R>")
 
     paused = await fake.slash(d.players[0], "mafia pause", channel=club.text)
     assert paused.content == "Пауза."
     await d.settled()
-    assert d.panel().content.splitlines()[0].endswith("Говорит игрок №1 · пауза")
+    assert d.panel().text.splitlines()[0].endswith("Говорит игрок №1 · пауза")
 
 
 async def test_at_night_the_host_line_changes_nothing_on_the_panel(
@@ -49,16 +49,16 @@ async def test_at_night_the_host_line_changes_nothing_on_the_panel(
     while d.state.phase != "night":
         await d.skip_step()
     assert table.panel is not None
-    before = (d.panel().content, d.panel().components)
+    before = (d.panel().text, d.panel().components)
     edits = len(fake.calls)
     speaking: asyncio.Future[None] = asyncio.get_running_loop().create_future()
     table.hold_clock(speaking)
     table.refresh_panel()
     await d.settled()
-    assert (d.panel().content, d.panel().components) == before
+    assert (d.panel().text, d.panel().components) == before
     speaking.set_result(None)
     await asyncio.sleep(0)  # the future's callbacks run on the next turn of the loop
     await d.settled()
-    assert (d.panel().content, d.panel().components) == before
+    assert (d.panel().text, d.panel().components) == before
     panel_edits = [c for c in fake.calls[edits:] if c.method == "PATCH" and str(table.panel.id) in c.path]
     assert panel_edits == [], "no edit of the panel at night while nothing public changed"

@@ -12,11 +12,10 @@ from mafiabot.bot import MafiaBot
 
 
 def _custom_id(message: Message, action: str) -> str:
-    for row in message.components:
-        for c in row["components"]:
-            parts = c.get("custom_id", "").split(":")
-            if len(parts) > 4 and parts[4] == action:
-                return str(c["custom_id"])
+    for c in message.items():
+        parts = c.get("custom_id", "").split(":")
+        if len(parts) > 4 and parts[4] == action:
+            return str(c["custom_id"])
     raise LookupError(action)
 
 

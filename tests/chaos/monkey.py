@@ -115,7 +115,7 @@ class ChaosTable:
 
     def alive(self) -> list[int]:
         panel = self.table.panel()
-        found = ALIVE.search(panel.content) if panel else None
+        found = ALIVE.search(panel.text) if panel else None
         return [int(x) for x in found[1].split(",")] if found else []
 
     # -- checks -----------------------------------------------------------------------------------

@@ -134,7 +134,7 @@ class OutsideTable:
 
     def speaker(self) -> int | None:
         panel = self.panel()
-        found = re.search(r"Говорит игрок №(\d+)", panel.content) if panel else None
+        found = re.search(r"Говорит игрок №(\d+)", panel.text) if panel else None
         return int(found[1]) if found else None
 
     def muted(self) -> set[int]:

@@ -55,8 +55,8 @@ async def test_a_stop_mid_speech_exits_0_and_the_speech_goes_on_with_its_time(
     resumed_at = time.time()
     assert any("Бот перезапущен" in t for t in table.texts())
     assert table.speaker() == speaker
-    found = re.search(r"<t:(\d+):R>", panel.content)
-    assert found is not None, panel.content
+    found = re.search(r"<t:(\d+):R>", panel.text)
+    assert found is not None, panel.text
     # The panel shows whole seconds: the deadline is the time left from the resume, give or take one.
     assert abs(int(found[1]) - (resumed_at + left)) < 2.0
     assert db.stored(game["id"]).commands == log_before

@@ -6,8 +6,14 @@ as action rows, at most 5, each holding 1–5 buttons or one select; a button's 
 characters, a custom_id 1–100 and unique in the message, a link button a url and no custom_id; a
 select at most 25 options (label, value, description at most 100), placeholder 150, min/max values
 0–25 with max at most the options; `allowed_mentions` parses only roles, users, everyone, never
-together with an explicit list of the same kind. With the Components V2 flag a message carries no
-content and no embeds. A modal: title 1–45 characters, 1–5 rows, text inputs with label ≤ 45.
+together with an explicit list of the same kind. A modal: title 1–45 characters, 1–5 rows, text inputs
+with label ≤ 45.
+
+Components V2 (flag ``IS_COMPONENTS_V2``; checks_v2.py): no content, embeds, stickers or poll; at most 40
+components in all, nested ones counted; at most 4,000 characters across every text display; top level
+and containers hold only action rows, sections, text displays, media galleries, files and separators;
+a section 1–3 text displays and a button or thumbnail accessory; a container's accent colour a 24-bit
+RGB value. The flag, once a message has it, cannot be taken away by an edit.
 
 A breach answers 400 `50035 Invalid Form Body` naming the field, as Discord does; an empty new message
 answers `50006 Cannot send an empty message`.
@@ -42,15 +48,22 @@ def _length(value: Any, where: str, most: int, least: int = 0) -> None:
         raise _fail(where, f"Must be between {least} and {most} in length.")
 
 
-def check_message(body: dict[str, Any], *, new: bool) -> None:
-    """A message create (``new``) or edit body (only what it sets is checked)."""
+def check_message(body: dict[str, Any], *, new: bool, had_flags: int = 0) -> None:
+    """A message create (``new``) or edit body (only what it sets is checked); ``had_flags`` are the
+    edited message's own flags (a message sent with Components V2 stays one)."""
+    from fakediscord.checks_v2 import check_layout  # beside this module: the V2 tree rules
+
     flags = int(body.get("flags") or 0)
     _length(body.get("content"), "content", 2000)
     embeds = body.get("embeds") or []
     components = body.get("components") or []
-    if flags & IS_COMPONENTS_V2:
-        if body.get("content") or embeds:
+    if had_flags & IS_COMPONENTS_V2 and "flags" in body and not flags & IS_COMPONENTS_V2:
+        raise _fail("flags", "The IS_COMPONENTS_V2 flag cannot be removed from a message")
+    if (flags | had_flags) & IS_COMPONENTS_V2:
+        if body.get("content") or embeds or body.get("sticker_ids") or body.get("poll"):
             raise _fail("content", "Cannot be used with the IS_COMPONENTS_V2 flag")
+        seen: set[str] = set()
+        check_layout(components, seen, _check_component)
     else:
         _check_rows(components)
     _check_embeds(embeds)

@@ -255,10 +255,11 @@ class Rest:
         raise missing_permissions(needed)
 
     @staticmethod
-    def validate(body: dict[str, Any], *, new: bool) -> None:
-        """Discord's payload rules (`checks.py`): 400 before anything changes."""
+    def validate(body: dict[str, Any], *, new: bool, editing: Message | None = None) -> None:
+        """Discord's payload rules (`checks.py`): 400 before anything changes. An edit is checked with
+        the edited message's flags (a Components V2 message stays one)."""
         try:
-            checks.check_message(body, new=new)
+            checks.check_message(body, new=new, had_flags=editing.flags if editing is not None else 0)
         except checks.InvalidForm as error:
             raise ApiError(400, error.code, error.message) from None
 
@@ -287,4 +288,6 @@ class Rest:
         for key in ("content", "embeds", "components"):
             if key in body and body[key] is not None:
                 setattr(message, key, body[key])
+        if int(body.get("flags") or 0) & checks.IS_COMPONENTS_V2:  # set once, never taken away
+            message.flags |= checks.IS_COMPONENTS_V2
         message.edited_timestamp = iso_now()

@@ -196,7 +196,7 @@ async def edit_message(rest: Rest, request: Request) -> Any:
     if message.author.id != rest.world.bot_user.id:
         raise ApiError(403, 50005, "Cannot edit a message authored by another user")
     body = request.body or {}
-    rest.validate(body, new=False)
+    rest.validate(body, new=False, editing=message)
     if body.get("\0files"):
         rest.require(channel, channel.guild_id, perms.ATTACH_FILES)
     rest.apply_edit(message, body)
@@ -246,7 +246,8 @@ async def interaction_callback(rest: Rest, request: Request) -> Any:
     if kind == 9:
         rest.validate_modal(data)
     elif kind in (4, 5, 7):
-        rest.validate(data, new=kind == 4)
+        clicked = rest.world.find_message(record.message_id or 0) if kind == 7 else None
+        rest.validate(data, new=kind == 4, editing=clicked)
     record.callback = body
     channel = rest.world.channels[record.channel_id]
     message: Message | None = None
@@ -336,7 +337,7 @@ async def get_webhook_message(rest: Rest, request: Request) -> Any:
 @route("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}")
 async def edit_webhook_message(rest: Rest, request: Request) -> Any:
     message = _webhook_message(rest, request)
-    rest.validate(request.body or {}, new=False)
+    rest.validate(request.body or {}, new=False, editing=message)
     rest.apply_edit(message, request.body or {})
     message.flags &= ~(1 << 7)  # editing a deferred response ends the "thinking…" state
     if not message.ephemeral:

@@ -128,25 +128,37 @@ class Message:
     files: dict[str, bytes] = field(default_factory=dict)  # attachments uploaded with the message
 
     EPHEMERAL = 1 << 6
+    COMPONENTS_V2 = 1 << 15
 
     @property
     def ephemeral(self) -> bool:
         return bool(self.flags & self.EPHEMERAL)
 
+    @property
+    def text(self) -> str:
+        """What a reader sees as the message's text: its content, or a Components V2 message's text
+        displays one after another."""
+        from fakediscord.checks_v2 import texts
+
+        return "\n".join(texts(self.components)) if self.flags & self.COMPONENTS_V2 else self.content
+
+    def items(self) -> list[dict[str, Any]]:
+        """Every button and select, in action rows or anywhere in a Components V2 tree."""
+        from fakediscord.checks_v2 import interactive
+
+        return interactive(self.components)
+
     def component(self, custom_id: str | None = None, label: str | None = None) -> dict[str, Any]:
-        """The component (button, select) with this custom_id or label, searched through action rows."""
-        for row in self.components:
-            for item in row.get("components", []):
-                if (custom_id is not None and item.get("custom_id") == custom_id) or (
-                    label is not None and item.get("label") == label
-                ):
-                    return item
+        """The component (button, select) with this custom_id or label, wherever it is in the message."""
+        for item in self.items():
+            if (custom_id is not None and item.get("custom_id") == custom_id) or (
+                label is not None and item.get("label") == label
+            ):
+                return item
         raise LookupError(f"message {self.id} has no component custom_id={custom_id!r} label={label!r}")
 
     def buttons(self) -> list[dict[str, Any]]:
-        return [
-            item for row in self.components for item in row.get("components", []) if item.get("type") == 2
-        ]
+        return [item for item in self.items() if item.get("type") == 2]
 
 
 @dataclass

@@ -1,0 +1,165 @@
+"""The game panel as the table sees it: one Components V2 container in the phase's colour, holding the
+step and its countdown, a grid of the seats (number, name, out, fouls, who speaks, who is nominated) and
+the step's controls.
+
+Everything on it is public knowledge at that moment: the seats still at the table, the nominations and
+fouls the host announced, the step the host called. Nothing a rule keeps hidden (a role, a night
+target, who has acted) is drawn, and at night no countdown is shown (a dead role's step is shorter,
+D-G8). The table decides when the panel is sent, edited or moved to the bottom (table.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from engine.state import GameState
+from mafiabot.game.components import STATUS_EXTRAS, panel_items
+from mafiabot.game.session import GameSession
+from mafiabot.views import MafiaLayoutView
+
+STEP_TEXT = {
+    "speech": "Говорит игрок №{seat}",
+    "discussion": "Свободное обсуждение",
+    "nominations": "Выдвижение кандидатур",
+    "vote": "Голосование: игрок №{seat}",
+    "tiebreak": "Решающий голос игрока №{seat}",
+    "question": "Вопрос маньяку",
+    # Steps of roles woken in turn are called after their phase (blood wakes them at dawn, day, sunset).
+    "night": "{phase}",
+    "meet": "{phase}: знакомство",
+}
+
+# The container's accent colour per phase: players tell day from night at a glance.
+ACCENTS = {
+    "day": 0xF1C40F,
+    "night": 0x2C3E50,
+    "dawn": 0xE67E22,
+    "sunset": 0xC0392B,
+    "over": 0x95A5A6,
+}
+_OTHER_PHASE = 0x7289DA
+
+
+def phase_title(s: GameState) -> str:
+    """«День 2», «Ночь 1»; where a preset names more phases (blood: night, dawn, day, sunset, its
+    «night» being the talk), they are counted by cycle, after the introductory ones."""
+    name = s.phase_name
+    title = s.ruleset.phase_names.get(name, name)
+    rules = s.ruleset
+    if set(rules.loop_phases) <= {"day", "night"}:
+        return f"{title} {s.day if s.phase == 'day' else s.night}"
+    intro = len(rules.intro_phases)
+    if s.position < intro:
+        return f"{title} (вводный)"
+    return f"{title} {(s.position - intro) // len(rules.loop_phases) + 1}"
+
+
+def status_line(session: GameSession) -> str:
+    """The panel's first line: «**День 2** — Говорит игрок №3 · до <t:…:R>»."""
+    s = session.state
+    if s.over:
+        return "Игра окончена."
+    step = STEP_TEXT.get(s.step.kind, "").format(
+        seat=s.step.seat, phase=s.ruleset.phase_names.get(s.phase_name, s.phase_name)
+    )
+    deadline = session.deadline()
+    # No countdown at night: a dead role's step is shorter (D-G8), its deadline would give it away.
+    timer = f" · до <t:{int(deadline)}:R>" if deadline and s.phase != "night" else ""
+    # Only a moderator's pause is a pause. While the host speaks a step's opening line its clock has
+    # not started: no countdown yet, and no «пауза» (at night a stale one, redrawn at a living role's
+    # first action, told the table that the role had acted, D-G8).
+    if session.manually_paused:
+        timer = " · пауза"
+    return f"**{phase_title(s)}** — {step}{timer}"
+
+
+def _name(name: str) -> str:
+    """A display name as plain text: no markdown, no mention pings."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+
+
+def seat_grid(session: GameSession) -> str:
+    """One line per seat, in seat order: what the table knows of each now."""
+    s = session.state
+    speaking = s.step.seat if not s.over and s.step.kind == "speech" else None
+    on_ballot = s.step.seat if not s.over and s.step.kind == "vote" else None
+    nominated = {t for _, t in s.nominations} if s.phase == "day" else set()
+    lines = []
+    for info in session.seats:
+        seat = info.seat
+        name = _name(info.name)
+        if seat not in s.alive:
+            lines.append(f"`{seat:>2}` ~~{name}~~ · выбыл")
+            continue
+        marks = []
+        if seat == speaking:
+            marks.append("🎙️ говорит")
+        if seat == on_ballot:
+            marks.append("✋ голосование")
+        elif seat in nominated:
+            marks.append("выставлен")
+        fouls = s.fouls_of(seat)
+        if fouls:
+            marks.append(f"фолы: {fouls}")
+        lines.append(f"`{seat:>2}` **{name}**" + "".join(f" · {m}" for m in marks))
+    return "\n".join(lines)
+
+
+def summary_line(session: GameSession) -> str:
+    s = session.state
+    return "За столом: " + ", ".join(str(x) for x in s.living())
+
+
+def panel_texts(session: GameSession) -> list[str]:
+    """The panel's text blocks, in order: the step, the seats, what a preset adds."""
+    extras = [line for extra in STATUS_EXTRAS for line in extra(session)]
+    blocks = [status_line(session), seat_grid(session) + "\n" + summary_line(session)]
+    if extras:
+        blocks.append("\n".join(extras))
+    return blocks
+
+
+def accent(s: GameState) -> int:
+    if s.over:
+        return ACCENTS["over"]
+    return ACCENTS.get(s.phase_name, ACCENTS.get(s.phase, _OTHER_PHASE))
+
+
+def _rows(items: list[discord.ui.Item[Any]]) -> list[discord.ui.ActionRow[Any]]:
+    """Buttons share rows of up to five; a select takes a row of its own (Discord's row rule)."""
+    rows: list[discord.ui.ActionRow[Any]] = []
+    buttons: list[discord.ui.Item[Any]] = []
+    for item in items:
+        if isinstance(getattr(item, "item", item), discord.ui.Button):
+            buttons.append(item)
+            if len(buttons) == 5:
+                rows.append(discord.ui.ActionRow(*buttons))
+                buttons = []
+        else:
+            rows.append(discord.ui.ActionRow(item))
+    if buttons:
+        rows.append(discord.ui.ActionRow(*buttons))
+    return rows
+
+
+def panel_layout(session: GameSession) -> discord.ui.LayoutView:
+    """The whole panel: a container with the step, the seat grid and the controls."""
+    parts: list[discord.ui.Item[Any]] = []
+    texts = panel_texts(session)
+    parts.append(discord.ui.TextDisplay(texts[0]))
+    parts.append(discord.ui.Separator(visible=True))
+    parts += [discord.ui.TextDisplay(text) for text in texts[1:]]
+    rows = _rows(panel_items(session))
+    if rows:
+        parts.append(discord.ui.Separator(visible=True))
+        parts += rows
+    view = MafiaLayoutView(timeout=None)
+    view.add_item(discord.ui.Container(*parts, accent_colour=accent(session.state)))
+    return view
+
+
+def panel_text(session: GameSession) -> str:
+    """The panel's text as a reader sees it (the text displays one after another)."""
+    return "\n".join(panel_texts(session))

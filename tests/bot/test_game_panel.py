@@ -1,0 +1,99 @@
+"""The game panel (mafiabot/game/panel.py): one Components V2 container in the phase's colour with the step,
+the seat grid and the step's controls; it stays the last message of the game's channel, and at night it
+shows nothing of who acted."""
+
+from __future__ import annotations
+
+from fakediscord import Club, FakeDiscord
+from game_driver import MEMBER_EDIT, TableDriver
+
+from mafiabot.bot import MafiaBot
+from mafiabot.game.panel import ACCENTS
+
+V2 = 1 << 15
+
+
+def _game_panels(d: TableDriver) -> list[int]:
+    """The channel's messages that carry the game's controls."""
+    return [
+        m.id
+        for m in d.fake.messages(d.club.text)
+        if any("mafia:g:" in b.get("custom_id", "") for b in m.items())
+    ]
+
+
+async def test_the_panel_is_one_container_and_stays_the_last_message(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    table = await d.start("classic")
+    panel = d.panel()
+    assert panel.flags & V2 and panel.content == ""
+    [container] = panel.components
+    assert container["type"] == 17 and container["accent_color"] == ACCENTS["day"]
+    grid = panel.text.splitlines()
+    speaker = d.state.step.seat
+    assert any(line.startswith(f"`{speaker:>2}`") and "🎙️ говорит" in line for line in grid), grid
+    assert sum(1 for line in grid if line.startswith("`")) == 7  # a line per seat
+    for _ in range(3):
+        await d.pass_speech()
+        messages = fake.messages(club.text)
+        assert messages[-1].id == table.panel.id, "the panel is the last message after the host's lines"
+        assert _game_panels(d) == [table.panel.id], "the old panel is gone"
+    while d.state.phase != "night":
+        await d.skip_step()
+    assert d.panel().components[0]["accent_color"] == ACCENTS["night"]
+    assert "до <t:" not in d.panel().text  # no countdown at night (D-G8)
+
+
+async def test_the_grid_shows_who_is_out_and_nominated(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic")
+    while d.state.step.kind != "nominations":  # day 2, after the introductions and a night
+        assert not d.state.over
+        await d.skip_step()
+    by, other, third = sorted(d.state.alive)[:3]
+    await d.nominate(by, other)
+    line = next(x for x in d.panel().text.splitlines() if x.startswith(f"`{other:>2}`"))
+    assert "выставлен" in line, line
+    kicked = await fake.slash(d.players[0], "mafia kick", channel=club.text, seat=third)
+    assert kicked.content, kicked
+    await d.settled()
+    line = next(x for x in d.panel().text.splitlines() if x.startswith(f"`{third:>2}`"))
+    assert "~~" in line and "выбыл" in line, line
+
+
+async def test_the_grid_shows_fouls(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:8])
+    await d.start("city")  # a preset with the club's fouls
+    fouled = await fake.slash(d.players[0], "mafia foul", channel=club.text, seat=2, reason="shouting")
+    assert d.state.fouls_of(2) == 1, fouled.content
+    await d.settled()
+    line = next(x for x in d.panel().text.splitlines() if x.startswith("` 2`"))
+    assert "фолы: 1" in line, line
+
+
+async def test_a_night_action_leaves_the_panel_untouched(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """D-G8: whether a role acted shows nowhere public: no edit, no move, no new panel."""
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    table = await d.start("classic")
+    while not (
+        d.state.phase == "night" and d.state.step.kind == "night" and "commissar" in d.state.step.night_step
+    ):
+        assert not d.state.over, "skips alone end no classic game before its first night"
+        await d.skip_step()
+    [commissar] = d.seats_with("commissar")
+    panel_id = table.panel.id
+    before = (d.panel().text, d.panel().components)
+    mark = len(fake.calls)
+    target = next(s for s in sorted(d.state.alive) if s != commissar)
+    await d.act_via_my_turn(commissar, target)
+    channel = f"/channels/{club.text.id}/messages"
+    assert [c for c in fake.calls[mark:] if c.path.startswith(channel) and c.method != "GET"] == []
+    assert table.panel.id == panel_id and (d.panel().text, d.panel().components) == before
