@@ -11,6 +11,7 @@ from typing import Any
 from audio import phrases
 from audio.cache import Clip, ClipCache
 from audio.engines.base import Engine, EngineError
+from audio.names import pronounceable
 
 log = logging.getLogger(__name__)
 
@@ -31,9 +32,16 @@ class Announcement:
 
 
 class Announcer:
-    def __init__(self, engine: Engine, cache: ClipCache) -> None:
+    """One game's host (or the bot's, for prebuilding): ``engine`` speaks ``language``; ``volume`` is the
+    server's, applied once when a clip is cached (cache.py), never while it plays."""
+
+    def __init__(
+        self, engine: Engine, cache: ClipCache, *, language: str = "ru", volume: float = 1.0
+    ) -> None:
         self.engine = engine
         self.cache = cache
+        self.language = language
+        self.volume = volume
 
     def prepare(
         self,
@@ -44,20 +52,23 @@ class Announcer:
     ) -> Announcement:
         """Render the phrase and fetch (or make) its clip. Blocking; see ``prepare_async``.
 
-        ``names`` maps seats to display names for ``{name}`` (see ``phrases.render``). Phrase errors
-        (unknown id, missing param) propagate: they are bugs. Engine errors do not: the game goes on with
-        the text only.
+        ``names`` maps seats to display names for ``{name}`` (see ``phrases.render``); the text mirror shows
+        them all, the voice says only those it can pronounce (audio/names.py). Phrase errors (unknown id,
+        missing param) propagate: they are bugs. Engine errors do not: the game goes on with the text only.
         """
         phrase = phrases.get(phrase_id)
-        text = phrases.render(phrase_id, params, names=names)
+        text = phrases.render(phrase_id, params, names=names, speakable=self._speakable)
         mirror = phrases.render(phrase_id, params, numbers="digits", names=names)
         clip = None
         if phrase.spoken and self.engine.speaks:
             try:
-                clip = self.cache.render(self.engine, text)
+                clip = self.cache.render(self.engine, text, volume=self.volume)
             except EngineError as exc:
                 log.warning("no audio for %s (%s): %s", phrase_id, self.engine.source, exc)
         return Announcement(phrase_id, text, mirror, clip)
+
+    def _speakable(self, name: str) -> bool:
+        return pronounceable(name, self.language)
 
     async def prepare_async(
         self,

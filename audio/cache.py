@@ -31,7 +31,7 @@ from pathlib import Path
 
 from audio import opus
 from audio.engines.base import Engine
-from audio.pcm import CHANNELS, SAMPLE_RATE, Pcm
+from audio.pcm import CHANNELS, SAMPLE_RATE, Pcm, scaled
 
 log = logging.getLogger(__name__)
 
@@ -212,18 +212,30 @@ class ClipCache:
                 return clip
         return None
 
-    def render(self, engine: Engine, text: str) -> Clip | None:
-        """The cached clip for ``text``, rendering and storing it first if needed.
+    def render(self, engine: Engine, text: str, *, volume: float = 1.0) -> Clip | None:
+        """The cached clip for ``text`` at ``volume``, rendering and storing it first if needed.
 
         None means nothing to play (text-only engine, or both engines of a FallbackEngine failed); plain
         engines raise EngineError."""
         clip = self.lookup(engine, text)
-        if clip is not None:
+        if clip is None:
+            pcm = engine.synthesize(text)
+            if not pcm:
+                return None
+            clip = self.put(text, pcm)
+        return self.at_volume(clip, volume)
+
+    def at_volume(self, clip: Clip, volume: float) -> Clip:
+        """The clip at a server's volume: scaled once and cached beside the original (source
+        ``<engine>:<voice>@<percent>``), so playing it costs nothing more than playing the original."""
+        percent = round(volume * 100)
+        if percent == 100:
             return clip
-        pcm = engine.synthesize(text)
-        if not pcm:
-            return None
-        return self.put(text, pcm)
+        source = f"{clip.source}@{percent}"
+        found = self.get(source, clip.text)
+        if found is not None:
+            return found
+        return self.put(clip.text, Pcm(scaled(opus.decode(clip.packets), percent / 100), source))
 
     def render_many(self, engine: Engine, texts: Sequence[str]) -> list[Clip | None]:
         """``render`` for several texts, the missing ones synthesized together (one batch for the engine)."""

@@ -120,3 +120,15 @@ def trim_silence(data: bytes, *, threshold: int = 300, keep_ms: int = 60) -> byt
     start -= start % CHANNELS
     end -= end % CHANNELS
     return data[start * SAMPLE_WIDTH : end * SAMPLE_WIDTH]
+
+
+def scaled(data: bytes, volume: float) -> bytes:
+    """Samples multiplied by ``volume``, clipped at full scale (the server's host volume)."""
+    samples = array.array("h", data)
+    if sys.byteorder != "little":
+        samples.byteswap()
+    for i, value in enumerate(samples):
+        samples[i] = max(-32768, min(32767, int(value * volume)))
+    if sys.byteorder != "little":
+        samples.byteswap()
+    return samples.tobytes()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Literal
@@ -225,20 +225,27 @@ def render(
     *,
     numbers: NumberStyle = "words",
     names: Mapping[int, str] | None = None,
+    speakable: Callable[[str], bool] | None = None,
 ) -> str:
     """The phrase's text with its placeholders filled. Extra params are ignored.
 
     The rules engine knows seats, not Discord names: ``names`` (seat → display name) fills ``{name}`` from
     ``seat`` and the names of ``seats_list`` / ``roles_list`` rows from their ``seat`` when they lack one.
+    With ``speakable`` (the spoken text) a name it refuses is left out with its comma: «игрока номер
+    три.» instead of a name the voice would mangle (audio/names.py).
     Raises UnknownPhrase, MissingPlaceholder or InvalidParam.
     """
     phrase = get(phrase_id)
-    values = _with_names(phrase, params or {}, names) if names else (params or {})
-    missing = [name for name in phrase.placeholders if name not in values]
+    values = _with_names(phrase, params or {}, names) if names else dict(params or {})
+    text = phrase.text
+    if speakable is not None:
+        values = _speakable_names(values, speakable)
+        if "name" not in values:
+            text = _NAME_CLAUSE.sub("", text)
+    missing = [name for name in phrase.placeholders if name not in values and "{" + name + "}" in text]
     if missing:
         raise MissingPlaceholder(f"{phrase_id} needs {', '.join(missing)}; got {sorted(values)}")
     digits = numbers == "digits"
-    text = phrase.text
     seats = values.get("seats")
     if isinstance(seats, Sequence) and not isinstance(seats, str) and len(seats) == 1:
         text = _project()[0].get(phrase_id, text)  # «игрок номер шесть», not «игроки номер шесть»
@@ -246,6 +253,27 @@ def render(
     if form.replaces:
         text = text.replace("{count} " + form.replaces, "{count}")
     return _PLACEHOLDER.sub(lambda m: _fill(phrase_id, m.group(1), values[m.group(1)], form, digits), text)
+
+
+_NAME_CLAUSE = re.compile(r",? \{name\}")
+
+
+def _speakable_names(values: dict[str, Any], speakable: Callable[[str], bool]) -> dict[str, Any]:
+    """The values without the names a voice should not read (rows keep their seat, the name is None)."""
+    out = dict(values)
+    if "name" in out and not (isinstance(out["name"], str) and speakable(out["name"])):
+        del out["name"]
+    for key in ("seats_list", "roles_list"):
+        rows = out.get(key)
+        if isinstance(rows, Sequence) and not isinstance(rows, str):
+            out[key] = [
+                {**row, "name": None}
+                if isinstance(row, Mapping)
+                and not (isinstance(row.get("name"), str) and speakable(row["name"]))
+                else row
+                for row in rows
+            ]
+    return out
 
 
 def _with_names(phrase: Phrase, params: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any]:
@@ -330,7 +358,9 @@ def _row(row: Any, keys: tuple[str, ...], digits: bool, where: str) -> str:
         fields = list(row)
     else:
         raise InvalidParam(f"{where} rows must be {keys} tuples or mappings, got {row!r}")
-    return " — ".join([_seat(fields[0], digits, where), *(_text(f, where) for f in fields[1:])])
+    # A name left out of the spoken text is None (see _speakable_names): the row says its seat alone.
+    rest = [_text(f, where) for f in fields[1:] if f is not None]
+    return " — ".join([_seat(fields[0], digits, where), *rest])
 
 
 def _member(row: Any, digits: bool, where: str) -> str:

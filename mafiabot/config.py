@@ -140,7 +140,7 @@ class _Database(_Section):
 
 
 class AudioSettings(_Section):
-    engine: Literal["gtts", "espeak", "none"] = "gtts"
+    engine: Literal["gtts", "offline", "rhvoice", "espeak", "none"] = "gtts"
     volume: float = Field(default=0.8, ge=0.0, le=2.0)
     cache_dir: Path | None = None  # None: the audio package's default (~/.cache/mafiabot/audio)
 

@@ -18,6 +18,10 @@ class FallbackEngine(Engine):
     it returns empty PCM and the caller posts the text only.
 
     An outage is logged once (warning) when it starts and once (info) when the primary works again.
+
+    A game speaks with one voice from start to end: ``for_one_game`` gives it its own engine, which
+    starts with the offline voice while the bot's online one rests, and once it falls back keeps the
+    fallback to the end of the game (a voice that changes mid-game sounds like a second host).
     """
 
     def __init__(
@@ -38,13 +42,27 @@ class FallbackEngine(Engine):
         self.fallbacks = 0
         self.name = primary.name
         self.voice = primary.voice
+        self._game_of: FallbackEngine | None = None  # the bot's engine, for a game's own one
+        self._for_good = False  # a game's engine that has fallen back: the secondary to the end
+
+    def for_one_game(self) -> FallbackEngine:
+        """An engine for one game: the voice it starts with (the secondary while the primary rests) is
+        the voice of the whole game but for one fall back, which then lasts to its end."""
+        game = FallbackEngine(self.primary, self.secondary, cooldown=self.cooldown, clock=self._clock)
+        game._game_of = self
+        game._for_good = self.degraded
+        return game
 
     @property
     def degraded(self) -> bool:
-        """True while the primary engine is resting after a failure."""
+        """True while the primary engine is resting after a failure (for a game's engine: for good)."""
+        if self._game_of is not None:
+            return self._for_good
         return self._clock() < self._retry_primary_at
 
     def cache_sources(self) -> list[str]:
+        if self._game_of is not None:  # one voice per game: never a clip of the other engine
+            return [self.secondary.source] if self._for_good else [self.primary.source]
         # A clip the offline engine made during an outage is reused only while the outage lasts.
         return [self.primary.source, self.secondary.source] if self.degraded else [self.primary.source]
 
@@ -71,6 +89,10 @@ class FallbackEngine(Engine):
             return Pcm(b"", self.secondary.source)
 
     def _primary_failed(self, exc: Exception) -> None:
+        if self._game_of is not None:
+            self._for_good = True
+            self._game_of._primary_failed(exc)  # the bot's engine logs the outage and rests the primary
+            return
         self._retry_primary_at = self._clock() + self.cooldown
         if not self._outage:
             log.warning(

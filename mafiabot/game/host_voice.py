@@ -31,6 +31,20 @@ class HostVoice:
             self.announcer = Announcer(make_engine(self.settings.engine), cache)
         return self.announcer
 
+    def game_announcer(self, volume: float) -> Any:
+        """A game's own announcer: the bot's clip cache, the server's volume, and one voice for the whole
+        game (a FallbackEngine's game engine; see audio/engines/fallback.py)."""
+        from audio.announcer import Announcer
+        from audio.engines import FallbackEngine
+
+        shared = self._announcer()
+        if not isinstance(shared, Announcer):  # a test's own announcer
+            return shared
+        engine = shared.engine
+        if isinstance(engine, FallbackEngine):
+            engine = engine.for_one_game()
+        return Announcer(engine, shared.cache, language=shared.language, volume=volume)
+
     async def join(self, table: Table) -> None:
         """The host speaks in the game's voice channel, when the server wants it."""
         enabled, volume = await self.records.voice_settings(table.guild.id, self.settings.volume)
@@ -39,7 +53,7 @@ class HostVoice:
         channel = table.guild.get_channel(table.voice_channel_id)
         if not isinstance(channel, discord.VoiceChannel | discord.StageChannel):
             return
-        speaker = Speaker(self._announcer(), game_id=table.game_id, volume=volume)
+        speaker = Speaker(self.game_announcer(volume), game_id=table.game_id)
         if await speaker.connect(channel, timeout=self.connect_timeout):
             table.speaker = speaker
         else:

@@ -65,11 +65,10 @@ REJOIN_ATTEMPTS = 3
 
 
 class Speaker:
-    def __init__(self, announcer: Announcer, *, game_id: int, volume: float = 1.0) -> None:
+    def __init__(self, announcer: Announcer, *, game_id: int) -> None:
+        # The announcer is this game's: its voice and the server's volume (applied when a clip is cached).
         self.announcer = announcer
         self.game_id = game_id
-        self.volume = volume
-        self._scaled: dict[str, tuple[bytes, ...]] = {}
         self.voice: discord.VoiceClient | None = None
         self.failure: str | None = None
         self.queue = AnnouncementQueue(self._play)
@@ -216,13 +215,7 @@ class Speaker:
             with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(settle, error)
 
-        packets = announcement.clip.packets
-        if abs(self.volume - 1.0) > 1e-3:
-            key = announcement.clip.text
-            if key not in self._scaled:
-                self._scaled[key] = await asyncio.to_thread(scale_packets, packets, self.volume)
-            packets = self._scaled[key]
-        voice.play(ClipSource(packets), after=after)
+        voice.play(ClipSource(announcement.clip.packets), after=after)
         error = await finished
         if error is not None:
             log.warning("Playback failed: %s", error, extra={"game_id": self.game_id})
@@ -249,15 +242,3 @@ def _copy_result(source: asyncio.Future[Played], *, target: asyncio.Future[Playe
         target.set_result(Played("", 0.0, 0.0, 0.0))
     else:
         target.set_result(source.result())
-
-
-def scale_packets(packets: tuple[bytes, ...], volume: float) -> tuple[bytes, ...]:
-    """The server's volume: decode, scale (clipping at full scale) and encode again."""
-    import array
-
-    from audio import opus
-
-    samples = array.array("h", opus.decode(packets))
-    for i, value in enumerate(samples):
-        samples[i] = max(-32768, min(32767, int(value * volume)))
-    return tuple(opus.encode(samples.tobytes()))

@@ -12,7 +12,15 @@ from gtts_stand_in import StandIn, batchexecute_answer
 from audio import opus, pcm
 from audio.announcer import Announcer
 from audio.cache import ClipCache
-from audio.engines import EngineError, EspeakEngine, FallbackEngine, GTTSEngine, make_engine
+from audio.engines import (
+    EngineError,
+    EspeakEngine,
+    FallbackEngine,
+    GTTSEngine,
+    RHVoiceEngine,
+    make_engine,
+    offline_engine,
+)
 from audio.engines.gtts_online import RPC_PATH, _extract_audio
 
 
@@ -180,7 +188,11 @@ def test_make_engine() -> None:
     assert (
         game.primary.retries == 1 and game.primary.timeout <= 5 and game.primary.url.startswith("http://127")
     )
-    assert game.source == "gtts:ru" and game.secondary.source.startswith("espeak-ng:")
+    assert game.source == "gtts:ru" and game.secondary.source == offline_engine().source
+    # RHVoice is the offline voice wherever it is installed, espeak-ng otherwise.
+    expected = "rhvoice:ru-aleksandr" if RHVoiceEngine.available() else "espeak-ng:ru-s175-a170"
+    assert offline_engine().source == expected == make_engine("offline").source
+    assert make_engine("gtts", language="en", fallback=False).source == "gtts:en"
     patient = make_engine("gtts", fallback=False, base_url="http://127.0.0.1:9")
     assert isinstance(patient, GTTSEngine) and patient.retries == 4
     assert make_engine("espeak").source == "espeak-ng:ru-s175-a170"
@@ -204,7 +216,7 @@ def test_in_game_engine_falls_back_within_seconds(stand_in: StandIn) -> None:
     engine = make_engine("gtts", base_url=stand_in.url)
     started = time.monotonic()
     audio = engine.synthesize("Время вышло.")
-    assert audio.source.startswith("espeak-ng:") and audio.duration > 0.3
+    assert audio.source == offline_engine().source and audio.duration > 0.3
     assert time.monotonic() - started < 5.0  # Retry-After is capped by max_backoff inside a game
     assert len(stand_in.requests) == 2
 

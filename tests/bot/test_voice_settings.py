@@ -12,7 +12,6 @@ from audio import opus, pcm
 from audio.cache import ClipCache
 from audio.engines import make_engine
 from mafiabot.bot import MafiaBot
-from mafiabot.game.speaker import scale_packets
 
 
 async def test_voice_settings_are_stored_and_shown(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
@@ -63,10 +62,14 @@ async def test_a_silent_server_plays_in_text(bot: MafiaBot, fake: FakeDiscord, c
 
 
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="needs espeak-ng (scripts/test installs it)")
-def test_volume_scales_the_clip(tmp_path: object) -> None:
-    clip = ClipCache(str(tmp_path)).render(make_engine("espeak"), "Город засыпает.")
-    assert clip is not None
-    quieter = scale_packets(clip.packets, 0.5)
-    assert len(quieter) == len(clip.packets)
-    loud, soft = pcm.rms(opus.decode(clip.packets)), pcm.rms(opus.decode(quieter))
+def test_volume_is_applied_once_when_the_clip_is_cached(tmp_path: object) -> None:
+    cache = ClipCache(str(tmp_path))
+    engine = make_engine("espeak")
+    clip = cache.render(engine, "Город засыпает.")
+    quieter = cache.render(engine, "Город засыпает.", volume=0.5)
+    assert clip is not None and quieter is not None
+    assert quieter.source == f"{clip.source}@50" and cache.contains(quieter.source, clip.text)
+    assert len(quieter.packets) == len(clip.packets)
+    loud, soft = pcm.rms(opus.decode(clip.packets)), pcm.rms(opus.decode(quieter.packets))
     assert soft == pytest.approx(loud * 0.5, rel=0.2)
+    assert cache.render(engine, "Город засыпает.", volume=0.5) == quieter  # read back, not scaled again
