@@ -154,6 +154,8 @@ class GameSettings(_Section):
     """What new games start with. ``None``: the rulebook's own time."""
 
     default_preset: str = "classic"
+    # The language of what the bot writes and the host says: "ru" or "en" (mafiabot/locales/).
+    language: Literal["ru", "en"] = "ru"
     speech_seconds: int | None = Field(default=None, ge=10, le=600)
     night_action_seconds: int | None = Field(default=None, ge=5, le=300)
     # The server's own variants: TOML files that `extend` a bundled preset, offered by `/mafia new`

@@ -21,6 +21,7 @@ from engine import queries
 from engine.registry import STEP_KINDS
 from mafiabot.errors import answering
 from mafiabot.game.session import GameSession
+from mafiabot.i18n import has, text
 from mafiabot.views import MafiaView
 
 # Items a preset adds to the public panel for the current step.
@@ -78,7 +79,10 @@ def button(
 
 def seat_select(session: GameSession, action: str, placeholder: str, seats: list[int]) -> GameItem:
     options = [
-        discord.SelectOption(label=f"№{seat} {session.name_of(seat)}"[:100], value=str(seat))
+        discord.SelectOption(
+            label=text(session.language, "seat-option", seat=seat, name=session.name_of(seat))[:100],
+            value=str(seat),
+        )
         for seat in seats
     ]
     cid = custom_id(session.game_id, session.serial, action)
@@ -87,28 +91,31 @@ def seat_select(session: GameSession, action: str, placeholder: str, seats: list
 
 def panel_items(session: GameSession) -> list[discord.ui.Item[Any]]:
     """The public panel's controls: «Моя роль», and those of the current step (panel.py lays them out)."""
-    s = session.state
-    items: list[discord.ui.Item[Any]] = [button(session, "role", "Моя роль", discord.ButtonStyle.secondary)]
+    s, lang = session.state, session.language
+    items: list[discord.ui.Item[Any]] = [
+        button(session, "role", text(lang, "control-role"), discord.ButtonStyle.secondary)
+    ]
     if s.over:
         return items
     step = s.step
     if s.phase == "night" or step.kind in ("question", "tiebreak"):
-        items.append(button(session, "turn", "Мой ход", discord.ButtonStyle.primary))
+        items.append(button(session, "turn", text(lang, "control-turn"), discord.ButtonStyle.primary))
     elif step.kind == "speech":
-        items.append(button(session, "pass", "Пас", discord.ButtonStyle.secondary))
+        items.append(button(session, "pass", text(lang, "control-pass"), discord.ButtonStyle.secondary))
         if step.round == "day":
             free = _nominable(session)
             if free:
-                items.append(seat_select(session, "nominate", "Выставить кандидатуру", free))
+                items.append(seat_select(session, "nominate", text(lang, "control-nominate"), free))
     elif step.kind == "nominations":
         free = _nominable(session)
         if free:
-            items.append(seat_select(session, "nominate", "Выставить кандидатуру", free))
+            items.append(seat_select(session, "nominate", text(lang, "control-nominate"), free))
     elif step.kind == "vote":
-        label = f"Голосую: №{step.seat} {session.name_of(step.seat)}"[:80]
+        label = text(lang, "control-vote", seat=step.seat, name=session.name_of(step.seat))[:80]
         items.append(button(session, "vote", label, discord.ButtonStyle.danger, step.seat))
         if s.ruleset.voting.withdraw:  # D-CL3: a hand may go down until the count closes
-            items.append(button(session, "unvote", "Снять голос", discord.ButtonStyle.secondary, step.seat))
+            unvote = text(lang, "control-unvote")
+            items.append(button(session, "unvote", unvote, discord.ButtonStyle.secondary, step.seat))
     for extra in PANEL_EXTRAS:
         items += extra(session)
     return items
@@ -134,32 +141,42 @@ def _nominable(session: GameSession) -> list[int]:
 
 def prompt_for(session: GameSession, seat: int) -> tuple[str, discord.ui.View] | None:
     """A seat's private controls for the current step (night action, the maniac's answer, a tie-break)."""
-    s = session.state
+    s, lang = session.state, session.language
     view = MafiaView(timeout=None)
     for extra in PROMPT_EXTRAS:
         found = extra(session, seat)
         if found is not None:
-            text, items = found
+            said, items = found
             for item in items:
                 view.add_item(item)
-            return text, view
+            return said, view
     if s.step.kind == "question" and s.step.seat == seat:
-        view.add_item(button(session, "yes", "Да", discord.ButtonStyle.success))
-        view.add_item(button(session, "no", "Нет", discord.ButtonStyle.secondary))
-        return "Вы играете за мирных жителей? Ответ будет объявлен всем.", view
+        view.add_item(button(session, "yes", text(lang, "control-yes"), discord.ButtonStyle.success))
+        view.add_item(button(session, "no", text(lang, "control-no"), discord.ButtonStyle.secondary))
+        return text(lang, "prompt-question"), view
     if s.step.kind == "tiebreak" and s.step.seat == seat:
-        view.add_item(seat_select(session, "tiebreak", "Кого исключить?", list(s.step.candidates)))
-        return "Ваш голос решающий.", view
+        choices = list(s.step.candidates)
+        view.add_item(seat_select(session, "tiebreak", text(lang, "control-tiebreak"), choices))
+        return text(lang, "prompt-tiebreak"), view
     options = queries.targets_for(s, seat)
     if not options:
         return None
-    role = s.ruleset.roles[s.role_of(seat)].display
+    role = role_name(session, s.role_of(seat))
     for name, targets in options.items():
         if not targets:
             continue
         action = "propose" if name == "team" else "act"
-        placeholder = "Цель команды" if name == "team" else "Выберите игрока"
+        placeholder = text(lang, "control-team-target" if name == "team" else "control-target")
         view.add_item(seat_select(session, action, placeholder, targets))
     if "team" not in options and queries.is_optional(s, seat):
-        view.add_item(button(session, "skip", "Пропустить", discord.ButtonStyle.secondary))
-    return f"{role}, ваш ход. Выберите игрока.", view
+        view.add_item(button(session, "skip", text(lang, "control-skip"), discord.ButtonStyle.secondary))
+    return text(lang, "prompt-your-turn", role=role), view
+
+
+def role_name(session: GameSession, role: str) -> str:
+    """A role's name: in Russian the rulebook's own (classic's civilian is «Честный горожанин»), in
+    another language the catalogue's (a server's own variant's new role keeps its own name)."""
+    key = f"role-{role}"
+    if session.language != "ru" and has(session.language, key):
+        return text(session.language, key)
+    return session.state.ruleset.roles[role].display

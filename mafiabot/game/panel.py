@@ -17,19 +17,12 @@ import discord
 from engine.state import GameState
 from mafiabot.game.components import STATUS_EXTRAS, panel_items
 from mafiabot.game.session import GameSession
+from mafiabot.i18n import has, text
 from mafiabot.views import MafiaLayoutView
 
-STEP_TEXT = {
-    "speech": "Говорит игрок №{seat}",
-    "discussion": "Свободное обсуждение",
-    "nominations": "Выдвижение кандидатур",
-    "vote": "Голосование: игрок №{seat}",
-    "tiebreak": "Решающий голос игрока №{seat}",
-    "question": "Вопрос маньяку",
-    # Steps of roles woken in turn are called after their phase (blood wakes them at dawn, day, sunset).
-    "night": "{phase}",
-    "meet": "{phase}: знакомство",
-}
+# Steps whose panel line has its own message («step-<kind>» in mafiabot/locales); preset_controls adds its
+# steps. The line of any other step is the phase's name alone.
+PANEL_STEPS = {"speech", "discussion", "nominations", "vote", "tiebreak", "question", "night", "meet"}
 
 # The container's accent colour per phase: players tell day from night at a glance.
 ACCENTS = {
@@ -42,37 +35,47 @@ ACCENTS = {
 _OTHER_PHASE = 0x7289DA
 
 
-def phase_title(s: GameState) -> str:
+def phase_name(s: GameState, language: str) -> str:
+    """The phase's name in the server's language (a server's own variant keeps its own title)."""
+    name = s.phase_name
+    key = f"phase-{name}"
+    return text(language, key) if has(language, key) else s.ruleset.phase_names.get(name, name)
+
+
+def phase_title(s: GameState, language: str = "ru") -> str:
     """«День 2», «Ночь 1»; where a preset names more phases (blood: night, dawn, day, sunset, its
     «night» being the talk), they are counted by cycle, after the introductory ones."""
-    name = s.phase_name
-    title = s.ruleset.phase_names.get(name, name)
+    name = phase_name(s, language)
     rules = s.ruleset
     if set(rules.loop_phases) <= {"day", "night"}:
-        return f"{title} {s.day if s.phase == 'day' else s.night}"
+        return text(language, "phase-numbered", name=name, number=s.day if s.phase == "day" else s.night)
     intro = len(rules.intro_phases)
     if s.position < intro:
-        return f"{title} (вводный)"
-    return f"{title} {(s.position - intro) // len(rules.loop_phases) + 1}"
+        return text(language, "phase-intro", name=name)
+    number = (s.position - intro) // len(rules.loop_phases) + 1
+    return text(language, "phase-numbered", name=name, number=number)
 
 
 def status_line(session: GameSession) -> str:
     """The panel's first line: «**День 2** — Говорит игрок №3 · до <t:…:R>»."""
-    s = session.state
+    s, lang = session.state, session.language
     if s.over:
-        return "Игра окончена."
-    step = STEP_TEXT.get(s.step.kind, "").format(
-        seat=s.step.seat, phase=s.ruleset.phase_names.get(s.phase_name, s.phase_name)
+        return text(lang, "panel-over")
+    kind = s.step.kind
+    step = (
+        text(lang, f"step-{kind}", seat=s.step.seat, phase=phase_name(s, lang)) if kind in PANEL_STEPS else ""
     )
     deadline = session.deadline()
     # No countdown at night: a dead role's step is shorter (D-G8), its deadline would give it away.
-    timer = f" · до <t:{int(deadline)}:R>" if deadline and s.phase != "night" else ""
+    timer = (
+        text(lang, "panel-until", when=f"<t:{int(deadline)}:R>") if deadline and s.phase != "night" else ""
+    )
     # Only a moderator's pause is a pause. While the host speaks a step's opening line its clock has
     # not started: no countdown yet, and no «пауза» (at night a stale one, redrawn at a living role's
     # first action, told the table that the role had acted, D-G8).
     if session.manually_paused:
-        timer = " · пауза"
-    return f"**{phase_title(s)}** — {step}{timer}"
+        timer = text(lang, "panel-paused")
+    return text(lang, "panel-title", phase=phase_title(s, lang), step=step, timer=timer)
 
 
 def _name(name: str) -> str:
@@ -82,7 +85,7 @@ def _name(name: str) -> str:
 
 def seat_grid(session: GameSession) -> str:
     """One line per seat, in seat order: what the table knows of each now."""
-    s = session.state
+    s, lang = session.state, session.language
     speaking = s.step.seat if not s.over and s.step.kind == "speech" else None
     on_ballot = s.step.seat if not s.over and s.step.kind == "vote" else None
     nominated = {t for _, t in s.nominations} if s.phase == "day" else set()
@@ -91,25 +94,25 @@ def seat_grid(session: GameSession) -> str:
         seat = info.seat
         name = _name(info.name)
         if seat not in s.alive:
-            lines.append(f"`{seat:>2}` ~~{name}~~ · выбыл")
+            lines.append(f"`{seat:>2}` ~~{name}~~ · " + text(lang, "seat-out"))
             continue
         marks = []
         if seat == speaking:
-            marks.append("🎙️ говорит")
+            marks.append(text(lang, "seat-speaks"))
         if seat == on_ballot:
-            marks.append("✋ голосование")
+            marks.append(text(lang, "seat-on-ballot"))
         elif seat in nominated:
-            marks.append("выставлен")
+            marks.append(text(lang, "seat-nominated"))
         fouls = s.fouls_of(seat)
         if fouls:
-            marks.append(f"фолы: {fouls}")
+            marks.append(text(lang, "seat-fouls", count=fouls))
         lines.append(f"`{seat:>2}` **{name}**" + "".join(f" · {m}" for m in marks))
     return "\n".join(lines)
 
 
 def summary_line(session: GameSession) -> str:
-    s = session.state
-    return "За столом: " + ", ".join(str(x) for x in s.living())
+    seats = ", ".join(str(x) for x in session.state.living())
+    return text(session.language, "panel-alive", seats=seats)
 
 
 def panel_texts(session: GameSession) -> list[str]:

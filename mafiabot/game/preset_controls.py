@@ -30,16 +30,8 @@ if TYPE_CHECKING:
 
 Items = list[discord.ui.Item[Any]]
 
-# What the status line says during the presets' own steps.
-STEP_NAMES = {
-    "lift": "Голосование: покинуть стол вместе?",
-    "acquittal": "Осуждён игрок №{seat}",
-    "court": "Суд судей: игрок №{seat}",
-    "court_choice": "Суд выбирает среди помилованных",
-    "golden": "Золотая минута: кандидаты могут взять слово",
-    "bets": "Пари: кто мафия?",
-    "two_cards": "Мафия — закрытая карта или соперник?",
-}
+# The presets' own steps, each with its panel line («step-<kind>» in mafiabot/locales).
+STEP_NAMES = ("lift", "acquittal", "court", "court_choice", "golden", "bets", "two_cards")
 
 ACT_NAMES = {"kill": "Убить", "check": "Проверить"}
 
@@ -206,7 +198,7 @@ def _day_prompt(session: GameSession, seat: int) -> tuple[str, Items] | None:
 
 def install() -> None:
     """Plug the presets' controls in (idempotent: a reloaded cog does not add them twice)."""
-    from mafiabot.game.panel import STEP_TEXT
+    from mafiabot.game.panel import PANEL_STEPS
 
     for registry, extra in (
         (PANEL_EXTRAS, _speech_controls),
@@ -221,4 +213,4 @@ def install() -> None:
     PROMPT_EVENTS.update(
         {"acquittal_offer", "court_ballot", "court_choice_ballot", "extra_shot", "best_move_offer"}
     )
-    STEP_TEXT.update(STEP_NAMES)
+    PANEL_STEPS.update(STEP_NAMES)

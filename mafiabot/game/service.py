@@ -243,6 +243,7 @@ class GameService:
     async def seat(self, table: Table) -> None:
         """The table with its session joins the running games; its sender and voice workers start."""
         self.tables[table.voice_channel_id] = table
+        table.session.language = self.settings.game.language
         table.start_workers()
 
     async def start(self, lobby: Lobby, guild: discord.Guild, by: int) -> Table:

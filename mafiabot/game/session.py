@@ -76,6 +76,7 @@ class GameSession:
         self.game_id = game_id
         self.ruleset = ruleset
         self.seats = list(seats)
+        self.language = "ru"  # the server's, for every text of the table (mafiabot/i18n.py)
         self.roles = list(roles)
         self.seed = seed
         self.listener = listener

@@ -4,6 +4,9 @@ shows nothing of who acted."""
 
 from __future__ import annotations
 
+import re
+
+import pytest
 from fakediscord import Club, FakeDiscord
 from game_driver import MEMBER_EDIT, TableDriver
 
@@ -73,7 +76,7 @@ async def test_the_grid_shows_fouls(bot: MafiaBot, fake: FakeDiscord, club: Club
     assert d.state.fouls_of(2) == 1, fouled.content
     await d.settled()
     line = next(x for x in d.panel().text.splitlines() if x.startswith("` 2`"))
-    assert "фолы: 1" in line, line
+    assert "1 фол" in line, line
 
 
 async def test_a_night_action_leaves_the_panel_untouched(
@@ -97,3 +100,27 @@ async def test_a_night_action_leaves_the_panel_untouched(
     channel = f"/channels/{club.text.id}/messages"
     assert [c for c in fake.calls[mark:] if c.path.startswith(channel) and c.method != "GET"] == []
     assert table.panel.id == panel_id and (d.panel().text, d.panel().components) == before
+
+
+@pytest.mark.game(language="en")
+async def test_an_english_server_gets_the_panel_and_prompts_in_english(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic")
+    first = d.state.step.seat
+    assert d.panel().text.splitlines()[0].startswith(f"**Day 1** — Player {first} speaks · ends <t:")
+    assert [b["label"] for b in d.panel().buttons()] == ["My role", "Pass"]
+    assert f"`{first:>2}` **{d.table.session.name_of(first)}** · 🎙️ speaking" in d.panel().text
+    await d.click_panel(d.member(first), "Pass")
+    assert d.state.step.seat != first
+    while d.state.phase != "night":
+        await d.skip_step()
+    assert d.panel().text.startswith("**Night 1** — ")
+    while d.state.step.night_step != "mafia":
+        await d.skip_step()
+    mafioso = d.seats_with("mafioso")[0]
+    opened = await d.click_panel(d.member(mafioso), "My turn")
+    assert opened.message.content == "Mafia, it is your turn. Choose a player."
+    assert not re.search("[А-Яа-яЁё]", d.panel().text), d.panel().text  # no Russian left on the panel

@@ -1,0 +1,53 @@
+# The game panel (mafiabot/game/panel.py) and its controls (components.py).
+
+panel-over = The game is over.
+panel-title = **{ $phase }** — { $step }{ $timer }
+panel-until = { " · " }ends { $when }
+panel-paused = { " · " }paused
+panel-alive = At the table: { $seats }
+phase-numbered = { $name } { $number }
+phase-intro = { $name } (introduction)
+
+step-speech = Player { $seat } speaks
+step-discussion = Open discussion
+step-nominations = Nominations
+step-vote = Vote: player { $seat }
+step-tiebreak = Player { $seat } casts the deciding vote
+step-question = A question for the maniac
+step-night = { $phase }
+step-meet = { $phase }: the team meets
+step-lift = Vote: do they all leave the table together?
+step-acquittal = Player { $seat } is condemned
+step-court = The judges' court: player { $seat }
+step-court_choice = The court chooses among the pardoned
+step-golden = The golden minute: candidates may speak
+step-bets = The bet: who is the mafia?
+step-two_cards = Mafia: a face-down card or the opponent?
+
+seat-out = out
+seat-speaks = 🎙️ speaking
+seat-on-ballot = ✋ on the ballot
+seat-nominated = nominated
+seat-fouls = { $count ->
+    [one] { $count } foul
+   *[other] { $count } fouls
+}
+
+control-role = My role
+control-turn = My turn
+control-pass = Pass
+control-nominate = Nominate a player
+control-vote = I vote: #{ $seat } { $name }
+control-unvote = Take my vote back
+control-yes = Yes
+control-no = No
+control-skip = Skip
+control-target = Choose a player
+control-team-target = The team's target
+control-tiebreak = Who leaves the table?
+seat-option = #{ $seat } { $name }
+
+prompt-question = Do you play for the town? Your answer will be announced to everyone.
+prompt-tiebreak = Yours is the deciding vote.
+prompt-your-turn = { $role }, it is your turn. Choose a player.
+countdown-ten = ⏳ Ten seconds left.
