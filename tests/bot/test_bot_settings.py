@@ -79,7 +79,10 @@ def test_the_token_never_shows_in_a_repr() -> None:
 @pytest.mark.parametrize(
     ("content", "named"),
     [
-        ('[audio]\nengine = "festival"\n', "[audio] engine: Input should be 'gtts', 'espeak' or 'none'"),
+        (
+            '[audio]\nengine = "festival"\n',
+            "[audio] engine: Input should be 'gtts', 'offline', 'rhvoice', 'espeak' or 'none'",
+        ),
         ("[audio]\nvolume = 5\n", "[audio] volume: Input should be less than or equal to 2"),
         ('[bot]\nguilds = ["x"]\n', "[bot] guilds.0: Input should be a valid integer"),
         ('[bot]\nlog_level = "LOUD"\n', "[bot] log_level: Input should be 'DEBUG'"),
@@ -158,6 +161,7 @@ OTHER = {
     ("audio", "volume"): "1.5",
     ("audio", "cache_dir"): '"/tmp/clips"',
     ("game", "default_preset"): '"city"',
+    ("game", "language"): '"en"',
     ("game", "speech_seconds"): "45",
     ("game", "night_action_seconds"): "20",
     ("game", "variants"): f'["{Path(__file__).resolve().parents[2] / "examples" / "club-variant.toml"}"]',
