@@ -215,8 +215,9 @@ class Table:
 
     def post(self, text: str, **kwargs: Any) -> None:
         """A line in the game's channel; the panel then moves below it (it stays the last message) while
-        the game runs. After its end the last lines (winners, roles, the record) stay last."""
-        running = not self.session.state.over
+        the game runs. After its end the last lines (winners, roles, the record) stay last, and a stopping
+        bot's notice leaves the panel where it is (the next start draws it anew)."""
+        running = not self.session.state.over and not self.session.closed
 
         async def send() -> None:
             await self.channel.send(text[:2000], **kwargs)
