@@ -32,11 +32,30 @@ Without Discord, `mafiabot demo` (or ./scripts/run demo) plays a simulated game 
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="mafiabot", description="Бот-ведущий игры «Мафия» для Discord.")
-    commands = parser.add_subparsers(dest="command", required=True)
-    run = commands.add_parser("run", help="connect to Discord (needs a token)")
+    parser = argparse.ArgumentParser(
+        prog="mafiabot",
+        description="mafiabot hosts the party game Mafia («Мафия») in Discord voice channels: the lobby, the "
+        "private role deal, mutes for night, day and each speech, the host's voice, votes, fouls, ratings.",
+        epilog="Each command has its own --help. Settings: config.toml (see config.example.toml) or "
+        "MAFIABOT_* environment variables.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{run,demo,invite,audio}")
+    run = commands.add_parser(
+        "run",
+        help="connect to Discord and host games (needs a token)",
+        description="Connect to Discord and host games. Without a token it explains how to get one "
+        "and exits with 2. SIGTERM is a clean stop: running games resume on the next start.",
+    )
     run.add_argument("--config", type=Path, help="settings file (default: config.toml, if present)")
-    commands.add_parser("demo", help="play a simulated game in the terminal, no Discord needed")
+    from mafiabot import demo
+
+    demo.add_arguments(
+        commands.add_parser(
+            "demo",
+            help="play a simulated game in the terminal, no Discord needed",
+            description=demo.DESCRIPTION,
+        )
+    )
     run.add_argument(
         "--memory-only",
         action="store_true",
@@ -47,7 +66,12 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="with no token configured, explain how to get one and play the offline demo (./scripts/run)",
     )
-    invite = commands.add_parser("invite", help="print the invite link of the bot, or of a helper bot")
+    invite = commands.add_parser(
+        "invite",
+        help="print the invite link of the bot, or of a helper bot",
+        description="Print the OAuth2 link that adds the bot to a server (scopes bot and "
+        "applications.commands, exactly the permissions in mafiabot/needs.py), or a helper bot's.",
+    )
     invite.add_argument(
         "--helper",
         action="store_true",
@@ -89,11 +113,10 @@ def _invite(helper: bool, application_id: str) -> int:
     return 0
 
 
-def _demo() -> int:
-    from engine.demo import main as demo_main  # the engine is pure and cheap, but only the demo needs it
-    from mafiabot.game.render import demo_line
+def _demo(args: argparse.Namespace | None = None) -> int:
+    from mafiabot import demo
 
-    return int(demo_main([], render=demo_line))
+    return demo.run(args if args is not None else _parser().parse_args(["demo"]))
 
 
 # How long a stop (SIGTERM, SIGINT) may take: the tables are stored and told, voice is left, the gateway
@@ -224,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return int(audio_main(list(args.args)))
     if args.command == "demo":
-        return _demo()
+        return _demo(args)
     if args.command == "invite":
         return _invite(args.helper, args.application_id)
     return run(args.config, memory_only=args.memory_only, demo_without_token=args.demo_without_token)

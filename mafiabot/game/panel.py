@@ -131,20 +131,11 @@ def accent(s: GameState) -> int:
 
 
 def _rows(items: list[discord.ui.Item[Any]]) -> list[discord.ui.ActionRow[Any]]:
-    """Buttons share rows of up to five; a select takes a row of its own (Discord's row rule)."""
-    rows: list[discord.ui.ActionRow[Any]] = []
-    buttons: list[discord.ui.Item[Any]] = []
-    for item in items:
-        if isinstance(getattr(item, "item", item), discord.ui.Button):
-            buttons.append(item)
-            if len(buttons) == 5:
-                rows.append(discord.ui.ActionRow(*buttons))
-                buttons = []
-        else:
-            rows.append(discord.ui.ActionRow(item))
-    if buttons:
-        rows.append(discord.ui.ActionRow(*buttons))
-    return rows
+    """The buttons first, in rows of up to five; then each select in a row of its own (Discord's rule)."""
+    buttons = [item for item in items if isinstance(getattr(item, "item", item), discord.ui.Button)]
+    selects = [item for item in items if item not in buttons]
+    rows = [discord.ui.ActionRow(*buttons[i : i + 5]) for i in range(0, len(buttons), 5)]
+    return rows + [discord.ui.ActionRow(item) for item in selects]
 
 
 def panel_layout(session: GameSession) -> discord.ui.LayoutView:

@@ -60,11 +60,3 @@ def render(event: Event, name_of: Callable[[int], str]) -> Line | None:
 def _seats_in(event: Event) -> list[int]:
     seats = [v for k, v in event.data.items() if k in ("seat", "target", "candidate") and isinstance(v, int)]
     return seats
-
-
-def demo_line(phrase_id: str, params: dict[str, Any]) -> str | None:
-    """The host's words for the offline demo's transcript (the text mirror of what the bot says)."""
-    try:
-        return phrases.render(phrase_id, params, numbers="digits")
-    except phrases.PhraseError:
-        return None

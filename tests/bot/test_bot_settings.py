@@ -191,7 +191,7 @@ def test_run_without_token_explains_and_exits_non_zero(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     played: list[bool] = []
-    monkeypatch.setattr(cli, "_demo", lambda: played.append(True) or 0)
+    monkeypatch.setattr(cli, "_demo", lambda *_: played.append(True) or 0)
     monkeypatch.delenv("MAFIABOT_TOKEN", raising=False)
     monkeypatch.chdir(tmp_path)
 
@@ -215,7 +215,7 @@ def test_the_run_script_plays_the_demo_without_a_token(
 ) -> None:
     """`./scripts/run` with no token configured explains how to get one, then plays the offline demo."""
     played: list[bool] = []
-    monkeypatch.setattr(cli, "_demo", lambda: played.append(True) or 0)
+    monkeypatch.setattr(cli, "_demo", lambda *_: played.append(True) or 0)
     monkeypatch.delenv("MAFIABOT_TOKEN", raising=False)
     monkeypatch.chdir(tmp_path)
 

@@ -20,6 +20,7 @@ MOVED = [
     "mafiabot/game/panel.py",
     "mafiabot/game/components.py",
     "mafiabot/i18n.py",
+    "mafiabot/demo.py",
 ]
 
 
