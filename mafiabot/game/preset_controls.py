@@ -22,8 +22,10 @@ from mafiabot.game.components import (
     GameItem,
     button,
     custom_id,
+    role_name,
     seat_select,
 )
+from mafiabot.i18n import text
 
 if TYPE_CHECKING:
     from mafiabot.game.session import GameSession
@@ -33,7 +35,7 @@ Items = list[discord.ui.Item[Any]]
 # The presets' own steps, each with its panel line («step-<kind>» in mafiabot/locales).
 STEP_NAMES = ("lift", "acquittal", "court", "court_choice", "golden", "bets", "two_cards")
 
-ACT_NAMES = {"kill": "Убить", "check": "Проверить"}
+ACT_NAMES = {"kill": "control-act-kill", "check": "control-act-check"}  # catalogue keys
 
 # Private ballots and day abilities whose actors get a prompt when their step opens.
 PRIVATE_STEPS = ("acquittal", "court", "court_choice", "best_move")
@@ -41,45 +43,49 @@ PRIVATE_STEPS = ("acquittal", "court", "court_choice", "best_move")
 
 def _speech_controls(session: GameSession) -> Items:
     """City: «Разрешаю N / Запрещаю N» and «Кто выставлен?» during one's own minute; fiim: «Отозвать»."""
-    s = session.state
+    s, lang = session.state, session.language
     step = s.step
     if s.phase != "day" or step.kind != "speech" or step.round != "day" or s.over:
         return []
     items: Items = []
     if s.ruleset.params.get("withdraw") == "explicit" and any(by == step.seat for by, _ in s.nominations):
         # FIIM D-FI8: the speaker takes his nomination back in his own minute («Отозвано»).
-        items.append(button(session, "withdraw", "Отозвать кандидатуру", discord.ButtonStyle.secondary))
+        label = text(lang, "control-withdraw")
+        items.append(button(session, "withdraw", label, discord.ButtonStyle.secondary))
     if s.ruleset.phrase("nominees_list"):
-        items.append(button(session, "nominees", "Кто выставлен?", discord.ButtonStyle.secondary))
+        items.append(
+            button(session, "nominees", text(lang, "control-nominees"), discord.ButtonStyle.secondary)
+        )
     if s.ruleset.params.get("speech_permissions"):
         allowed = set(step.permitted)
         others = [x for x in s.living() if x != step.seat and x not in s.no_speech]
         free = [x for x in others if x not in allowed]
         if free:
-            items.append(seat_select(session, "permit", "Разрешаю говорить…", free))
+            items.append(seat_select(session, "permit", text(lang, "control-permit"), free))
         if allowed:
-            items.append(seat_select(session, "forbid", "Запрещаю говорить…", sorted(allowed)))
+            items.append(seat_select(session, "forbid", text(lang, "control-forbid"), sorted(allowed)))
     return items
 
 
 def _day_step_controls(session: GameSession) -> Items:
-    s = session.state
+    s, lang = session.state, session.language
     kind = s.step.kind
     if s.over or s.phase != "day":
         return []
     if kind == "lift":
-        seats = ", ".join(f"№{x}" for x in s.step.candidates)
-        return [button(session, "lift", f"За то, чтобы {seats} покинули стол", discord.ButtonStyle.danger)]
+        seats = ", ".join(text(lang, "seat-number", seat=x) for x in s.step.candidates)
+        label = text(lang, "control-lift", seats=seats)[:80]
+        return [button(session, "lift", label, discord.ButtonStyle.danger)]
     if kind in PRIVATE_STEPS:
-        return [button(session, "turn", "Мой ход", discord.ButtonStyle.primary)]
+        return [button(session, "turn", text(lang, "control-turn"), discord.ButtonStyle.primary)]
     if kind == "golden":
-        return [button(session, "golden", "Взять золотую минуту", discord.ButtonStyle.primary)]
+        return [button(session, "golden", text(lang, "control-golden"), discord.ButtonStyle.primary)]
     if kind == "bets":
-        return [seat_select(session, "bet", "Пари: мафия — игрок…", s.living())]
+        return [seat_select(session, "bet", text(lang, "control-bet"), s.living())]
     if kind == "two_cards":
         return [
-            button(session, "hidden", "Мафия — закрытая карта", discord.ButtonStyle.secondary),
-            button(session, "opponent", "Мафия — соперник", discord.ButtonStyle.danger),
+            button(session, "hidden", text(lang, "control-card-hidden"), discord.ButtonStyle.secondary),
+            button(session, "opponent", text(lang, "control-card-opponent"), discord.ButtonStyle.danger),
         ]
     return []
 
@@ -88,7 +94,8 @@ def _immunity(session: GameSession) -> list[str]:
     s = session.state
     if s.over or not s.immune:
         return []
-    return ["Иммунитет: " + ", ".join(f"№{x}" for x in sorted(s.immune))]
+    seats = ", ".join(text(session.language, "seat-number", seat=x) for x in sorted(s.immune))
+    return [text(session.language, "panel-immunity", seats=seats)]
 
 
 # -- private prompts -------------------------------------------------------------------------------
@@ -98,7 +105,12 @@ def ability_select(
     session: GameSession, act: str, placeholder: str, seats: list[int], count: int
 ) -> GameItem:
     """A select of the targets of one ability; ``count`` values exactly (the journalist's two)."""
-    options = [discord.SelectOption(label=f"№{x} {session.name_of(x)}"[:100], value=str(x)) for x in seats]
+    options = [
+        discord.SelectOption(
+            label=text(session.language, "seat-option", seat=x, name=session.name_of(x))[:100], value=str(x)
+        )
+        for x in seats
+    ]
     cid = custom_id(session.game_id, session.serial, "ability", act or "one")
     select: discord.ui.Select[Any] = discord.ui.Select(
         custom_id=cid, placeholder=placeholder, options=options[:25], min_values=count, max_values=count
@@ -110,13 +122,13 @@ def _night_prompt(session: GameSession, seat: int) -> tuple[str, Items] | None:
     """A role with two abilities at one step (kill or check) or with two targets (journalist,
     revenant); the don who designates the mafia's target. (A prisoner is woken but is no actor: the
     engine tells him so, D-H15.)"""
-    s = session.state
+    s, lang = session.state, session.language
     if s.phase != "night" or s.step.kind != "night":
         return None
     options = queries.targets_for(s, seat)
     if not options:
         return None
-    role = s.ruleset.roles[s.role_of(seat)].display
+    role = role_name(session, s.role_of(seat))
     if "team" in options:
         return _designation(session, seat, options["team"])
     counts = {act: queries.targets_needed(s, seat, act) for act in options}
@@ -127,20 +139,22 @@ def _night_prompt(session: GameSession, seat: int) -> tuple[str, Items] | None:
         n = counts[act]
         if len(targets) < n:
             continue
-        verb = ACT_NAMES.get(act, "Выбрать")
-        placeholder = f"{verb}: двух игроков" if n == 2 else f"{verb}: игрока"
+        verb = text(lang, ACT_NAMES.get(act, "control-act-other"))
+        placeholder = text(lang, "control-act-two" if n == 2 else "control-act-one", verb=verb)
         items.append(ability_select(session, act, placeholder, targets, n))
     if queries.is_optional(s, seat):
-        items.append(button(session, "skip", "Пропустить", discord.ButtonStyle.secondary))
+        items.append(button(session, "skip", text(lang, "control-skip"), discord.ButtonStyle.secondary))
     if len(options) > 1:
-        text = f"{role}, ваш ход. Выберите одно действие: " + " или ".join(
-            f"«{ACT_NAMES.get(a, a)}»" for a in options
+        acts = text(lang, "prompt-act-or").join(
+            text(lang, "prompt-act-name", act=text(lang, ACT_NAMES.get(a, "control-act-other")))
+            for a in options
         )
+        said = text(lang, "prompt-choose-act", role=role, acts=acts)
     elif max(counts.values()) == 2:
-        text = f"{role}, ваш ход. Выберите двух игроков."
+        said = text(lang, "prompt-choose-two", role=role)
     else:
-        text = f"{role}, ваш ход. Выберите игрока."
-    return text, items
+        said = text(lang, "prompt-your-turn", role=role)
+    return said, items
 
 
 def _designation(session: GameSession, seat: int, targets: list[int]) -> tuple[str, Items] | None:
@@ -151,23 +165,20 @@ def _designation(session: GameSession, seat: int, targets: list[int]) -> tuple[s
     tdef = s.ruleset.teams.get(team) if team else None
     if tdef is None or tdef.tie != "designate" or not tdef.leader:
         return None
+    lang = session.language
     if s.role_of(seat) == tdef.leader:
-        select = seat_select(session, "propose", "Цель мафии", targets)
-        return "Дон, ваш выбор назначает цель мафии: выберите игрока.", [select]
+        select = seat_select(session, "propose", text(lang, "control-mafia-target"), targets)
+        return text(lang, "prompt-designate"), [select]
     leaders = [x for x in s.team_members(team) if s.role_of(x) == tdef.leader]
     if not leaders:
         return None  # without the don every living member's pick counts (the core prompt)
-    role = s.ruleset.roles[s.role_of(seat)].display
-    select = seat_select(session, "suggest", "Предложить дону…", targets)
-    return (
-        f"{role}, цель мафии назначает дон (№{leaders[0]}). Вы можете предложить ему игрока: "
-        "предложение видит ваша команда, решает дон.",
-        [select],
-    )
+    role = role_name(session, s.role_of(seat))
+    select = seat_select(session, "suggest", text(lang, "control-suggest"), targets)
+    return text(lang, "prompt-suggest", role=role, leader=leaders[0]), [select]
 
 
 def _day_prompt(session: GameSession, seat: int) -> tuple[str, Items] | None:
-    s = session.state
+    s, lang = session.state, session.language
     kind = s.step.kind
     if s.phase != "day" or kind not in PRIVATE_STEPS:
         return None
@@ -175,25 +186,26 @@ def _day_prompt(session: GameSession, seat: int) -> tuple[str, Items] | None:
         if seat not in queries.actors(s):
             return None
         targets = STEP_KINDS[kind].targets(s, seat)
-        select = ability_select(session, "", "Лучший ход: три игрока", targets, 3)
-        return "Лучший ход: назовите трёх игроков, которых вы считаете чёрными.", [select]
+        select = ability_select(session, "", text(lang, "control-best-move"), targets, 3)
+        return text(lang, "prompt-best-move"), [select]
     if kind == "acquittal":
         if seat not in queries.actors(s):
             return None
         accused = s.step.seat
-        acquit = button(session, "acquit", f"Оправдать №{accused}", discord.ButtonStyle.success, accused)
-        return f"Игрок №{accused} осуждён. Вы можете его оправдать (раз в день).", [acquit]
+        label = text(lang, "control-acquit", seat=accused)
+        acquit = button(session, "acquit", label, discord.ButtonStyle.success, accused)
+        return text(lang, "prompt-acquittal", seat=accused), [acquit]
     if seat not in queries.voters(s):
         return None
     if kind == "court":
         accused = s.step.seat
-        return f"Суд решает судьбу игрока №{accused}.", [
-            button(session, "court", "Казнить", discord.ButtonStyle.danger, accused),
-            button(session, "court", "Помиловать", discord.ButtonStyle.success, 0),
+        return text(lang, "prompt-court", seat=accused), [
+            button(session, "court", text(lang, "control-execute"), discord.ButtonStyle.danger, accused),
+            button(session, "court", text(lang, "control-pardon"), discord.ButtonStyle.success, 0),
         ]
     choices = STEP_KINDS[kind].choices(s, seat)
-    select = seat_select(session, "court_pick", "Кого казнить?", choices)
-    return "Суд обязан казнить одного из помилованных сегодня. Ваш выбор:", [select]
+    select = seat_select(session, "court_pick", text(lang, "control-court-pick"), choices)
+    return text(lang, "prompt-court-choice"), [select]
 
 
 def install() -> None:

@@ -21,6 +21,7 @@ MOVED = [
     "mafiabot/game/components.py",
     "mafiabot/i18n.py",
     "mafiabot/demo.py",
+    "mafiabot/game/preset_controls.py",
 ]
 
 
