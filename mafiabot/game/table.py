@@ -242,7 +242,7 @@ class Table:
                 )
             except discord.HTTPException:
                 log.info(
-                    "DM to seat %s failed; the player can use «Мой ход»",
+                    "DM to seat %s failed; the player can use the panel's turn button",
                     seat,
                     extra={"game_id": self.game_id},
                 )
@@ -383,7 +383,7 @@ class Table:
     async def _forbidden(self) -> None:
         if not self._warned_forbidden:
             self._warned_forbidden = True
-            self.post("⚠️ Боту не хватает права «Отключать участникам микрофон» в голосовом канале.")
+            self.post(text(self.session.language, "table-no-mute-permission"))
 
     # -- the end ----------------------------------------------------------------------------------
 
@@ -395,14 +395,15 @@ class Table:
         try:
             await retried(
                 lambda: self.channel.send(
-                    "Протокол игры:", file=discord.File(io.BytesIO(data), filename=name)
+                    text(self.session.language, "table-record"),
+                    file=discord.File(io.BytesIO(data), filename=name),
                 ),
                 what="The game's record",
                 extra={"game_id": self.game_id},
             )
         except discord.Forbidden:
             log.warning("No permission to attach the game's record", extra={"game_id": self.game_id})
-            self.post("⚠️ Протокол игры не приложен: боту не хватает права «Прикреплять файлы» в этом канале.")
+            self.post(text(self.session.language, "table-record-not-attached"))
         except discord.HTTPException:
             log.exception("The game's record could not be sent", extra={"game_id": self.game_id})
 
@@ -440,7 +441,7 @@ class Table:
         await self.records.save_timers(self.game_id, self.timer_state())
 
     def number_nicknames(self) -> None:
-        """«1 · Имя»: seat numbers in front of the players' names, after the opening messages."""
+        """«1 · Name»: seat numbers in front of the players' names, after the opening messages."""
 
         async def rename() -> None:
             unchanged: list[int] = []
@@ -452,7 +453,8 @@ class Table:
                 await self.keep_timers()  # stored before the change, for a restart
                 try:
                     await member.edit(
-                        nick=f"{info.seat} · {member.display_name}"[:32], reason="Мафия: номер места"
+                        nick=f"{info.seat} · {member.display_name}"[:32],
+                        reason=text(self.session.language, "table-nick-reason"),
                     )
                 except discord.HTTPException:  # the server owner, or a member above the bot
                     del self.nick_original[info.user_id]
@@ -460,9 +462,13 @@ class Table:
             if unchanged:
                 try:
                     await self.channel.send(
-                        "ℹ️ Номер места не добавлен в ник: "
-                        + ", ".join(f"№{seat}" for seat in unchanged)
-                        + " (владелец сервера или роль выше роли бота)."
+                        text(
+                            self.session.language,
+                            "table-nick-not-numbered",
+                            seats=", ".join(
+                                text(self.session.language, "seat-number", seat=x) for x in unchanged
+                            ),
+                        )
                     )
                 except discord.HTTPException as exc:  # a note only: the game goes on without it
                     log.warning(
@@ -481,7 +487,7 @@ class Table:
                 if member is None:
                     continue
                 try:
-                    await member.edit(nick=nick, reason="Мафия: игра окончена")
+                    await member.edit(nick=nick, reason=text(self.session.language, "table-nick-back-reason"))
                 except discord.HTTPException:  # the others still get theirs; this one is said in the log
                     log.warning(
                         "Could not give a nickname back", exc_info=True, extra={"game_id": self.game_id}

@@ -22,6 +22,7 @@ MOVED = [
     "mafiabot/i18n.py",
     "mafiabot/demo.py",
     "mafiabot/game/preset_controls.py",
+    "mafiabot/game/table.py",
 ]
 
 

@@ -86,3 +86,11 @@ prompt-best-move = Best move: name three players you believe are black.
 prompt-acquittal = Player { $seat } is condemned. You may acquit him (once a day).
 prompt-court = The court decides the fate of player { $seat }.
 prompt-court-choice = The court must execute one of those pardoned today. Your choice:
+
+# The table's notes in the game's channel (mafiabot/game/table.py).
+table-no-mute-permission = ⚠️ The bot lacks the «Mute Members» permission in the voice channel.
+table-record = The game's record:
+table-record-not-attached = ⚠️ The game's record is not attached: the bot lacks the «Attach Files» permission in this channel.
+table-nick-reason = Mafia: seat number
+table-nick-back-reason = Mafia: the game is over
+table-nick-not-numbered = ℹ️ No seat number added to the nickname of { $seats } (the server's owner, or a role above the bot's).

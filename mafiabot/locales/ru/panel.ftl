@@ -87,3 +87,11 @@ prompt-best-move = Лучший ход: назовите трёх игроков
 prompt-acquittal = Игрок №{ $seat } осуждён. Вы можете его оправдать (раз в день).
 prompt-court = Суд решает судьбу игрока №{ $seat }.
 prompt-court-choice = Суд обязан казнить одного из помилованных сегодня. Ваш выбор:
+
+# The table's notes in the game's channel (mafiabot/game/table.py).
+table-no-mute-permission = ⚠️ Боту не хватает права «Отключать участникам микрофон» в голосовом канале.
+table-record = Протокол игры:
+table-record-not-attached = ⚠️ Протокол игры не приложен: боту не хватает права «Прикреплять файлы» в этом канале.
+table-nick-reason = Мафия: номер места
+table-nick-back-reason = Мафия: игра окончена
+table-nick-not-numbered = ℹ️ Номер места не добавлен в ник: { $seats } (владелец сервера или роль выше роли бота).
