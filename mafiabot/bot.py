@@ -149,6 +149,9 @@ class MafiaBot(commands.Bot):
         await self.load_cogs()
         guilds = [discord.Object(id=guild_id) for guild_id in self.settings.guild_ids]
         self.tree.add_command(self.mafia, guilds=guilds or MISSING)
+        from mafiabot.commands_i18n import CatalogueTranslator  # English for every non-Russian client
+
+        await self.tree.set_translator(CatalogueTranslator())
         await self.sync_commands()
 
     async def _open_storage(self) -> Any:

@@ -183,3 +183,33 @@ def check_modal(data: dict[str, Any]) -> None:
                 _length(inner.get("custom_id"), f"{where}.custom_id", 100, 1)
                 _length(inner.get("placeholder"), f"{where}.placeholder", 100)
                 _length(inner.get("value"), f"{where}.value", 4000)
+
+
+# Discord's locales for command localisations (its reference's list).
+LOCALES = {
+    "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu", "nl", "no", "pl",
+    "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk", "hi", "th", "zh-CN", "ja",
+    "zh-TW", "ko",
+}  # fmt: skip
+
+
+def check_command(command: dict[str, Any], where: str = "") -> None:
+    """An application command, its options and choices: a chat command's description 1–100 characters, a
+    choice's name 1–100, and every localisation under one of Discord's locales within the same limits."""
+    menu = not where and command.get("type", 1) != 1  # a context-menu command has no description
+    for key, most in (("name", 32), ("description", 100)):
+        if key == "description" and menu:
+            continue
+        _length(command.get(key), f"{where}{key}", most, 1)
+        for locale, text in (command.get(f"{key}_localizations") or {}).items():
+            if locale not in LOCALES:
+                raise _fail(f"{where}{key}_localizations", f"{locale!r} is not a valid locale")
+            _length(text, f"{where}{key}_localizations.{locale}", most, 1)
+    for i, option in enumerate(command.get("options") or []):
+        check_command(option, f"{where}options.{i}.")
+    for i, choice in enumerate(command.get("choices") or []):
+        _length(choice.get("name"), f"{where}choices.{i}.name", 100, 1)
+        for locale, text in (choice.get("name_localizations") or {}).items():
+            if locale not in LOCALES:
+                raise _fail(f"{where}choices.{i}.name_localizations", f"{locale!r} is not a valid locale")
+            _length(text, f"{where}choices.{i}.name_localizations.{locale}", 100, 1)

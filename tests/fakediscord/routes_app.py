@@ -7,6 +7,7 @@ import re
 import time
 from typing import Any
 
+from . import checks
 from . import permissions as perms
 from .payloads import channel_json, message_json, user_json
 from .rest import ApiError, Request, Rest, route
@@ -83,6 +84,10 @@ def _store_commands(rest: Rest, guild_id: int | None, body: list[dict[str, Any]]
     stored = []
     for command in body:
         _check_command(command)
+        try:
+            checks.check_command(command)  # the localisations' locales and lengths
+        except checks.InvalidForm as error:
+            raise ApiError(400, error.code, error.message) from None
     for command in body:
         command = {
             **command,

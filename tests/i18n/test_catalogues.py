@@ -27,7 +27,11 @@ MOVED = [
 
 
 def test_every_language_has_every_key_with_the_same_variables() -> None:
-    catalogues = {language: i18n.catalogue(language) for language in i18n.LANGUAGES}
+    # The commands' English (commands.ftl) translates the cogs' own Russian text: it has no Russian twin.
+    catalogues = {
+        language: {k: v for k, v in i18n.catalogue(language).items() if not k.startswith(("cmd-", "choice-"))}
+        for language in i18n.LANGUAGES
+    }
     reference = catalogues[i18n.DEFAULT]
     problems = []
     for language, messages in catalogues.items():
