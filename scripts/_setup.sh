@@ -23,7 +23,7 @@ if [ ${#need_pkgs[@]} -gt 0 ]; then
     fi
 fi
 if ! command -v RHVoice-test >/dev/null 2>&1 && [ -z "${MAFIABOT_NO_RHVOICE:-}" ]; then
-    codename="$(. /etc/os-release 2>/dev/null && [ "${ID:-}" = debian ] && echo "${VERSION_CODENAME:-}")"
+    codename="$(. /etc/os-release 2>/dev/null && [ "${ID:-}" = debian ] && echo "${VERSION_CODENAME:-}")" || codename=""
     if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1 && [ -n "$codename" ]; then
         # Only for this install: the machine's own apt sources stay as they are.
         nonfree="$(mktemp)"
