@@ -214,8 +214,8 @@ class Table:
     # -- output -----------------------------------------------------------------------------------
 
     def post(self, text: str, **kwargs: Any) -> None:
-        """A line in the game's channel; the panel then moves below it (it stays the last message) while
-        the game runs. After its end the last lines (winners, roles, the record) stay last, and a stopping
+        """A line in the game's channel. The panel's next change moves it below (refresh_panel) while the
+        game runs; after its end the last lines (winners, roles, the record) stay last, and a stopping
         bot's notice leaves the panel where it is (the next start draws it anew)."""
         running = not self.session.state.over and not self.session.closed
 
@@ -224,8 +224,6 @@ class Table:
             self._panel_buried = self.panel is not None and running
 
         self.enqueue(send)
-        if running:
-            self.refresh_panel()
 
     def dm(self, seat: int, text: str, view: discord.ui.View | None = None) -> None:
         user_id = self.session.user_of(seat)
@@ -308,18 +306,20 @@ class Table:
                     return
             view = panel_layout(self.session)
             # An edit that changes nothing is still seen («изменено», a gateway update): at night it
-            # would tell the table that somebody acted, so the panel is edited only when it changes.
-            # A move to the bottom follows a public line only, whose moment is public anyway.
+            # would tell the table that somebody acted, so the panel is edited (or moved to the bottom,
+            # as a new message, when lines were posted below it) only when it changes. A move costs one
+            # message create and a delete instead of an edit: the channel's 5 creates per 5 s go to the
+            # transcript first.
             shown = repr(view.to_components())  # type: ignore[no-untyped-call]  # discord.py leaves it untyped
             if self.panel is None:
                 self.panel = await self.channel.send(view=view)
-            elif self._panel_buried:
+            elif shown == self._panel_shown:
+                return  # unchanged: not even moved (the host's lines come with the step that changes it)
+            elif self._panel_buried:  # the change is sent as a new panel below the lines, the old deleted
                 old = self.panel
                 self.panel = await self.channel.send(view=view)
                 self._panel_edited_at = loop.time()
                 await self._delete_old_panel(old)
-            elif shown == self._panel_shown:
-                return
             else:
                 try:
                     await self.panel.edit(view=view)
