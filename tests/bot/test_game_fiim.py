@@ -94,7 +94,7 @@ async def test_fiim_night_zero_wakes_the_don_and_the_sheriff_and_a_nomination_is
         await d.skip_step()
     speaker = d.member(d.state.step.seat)
     assert not any(b["label"] == "Отозвать кандидатуру" for b in d.panel().buttons())
-    select = next(c for row in d.panel().components for c in row["components"] if c["type"] == 3)
+    select = next(c for c in d.panel().items() if c["type"] == 3)
     await fake.select(speaker, d.panel(), select["custom_id"], ["5"])
     await d.settled()
     assert d.state.nominations == ((d.state.step.seat, 5),)
@@ -105,7 +105,7 @@ async def test_fiim_night_zero_wakes_the_don_and_the_sheriff_and_a_nomination_is
     assert taken.ephemeral and taken.content == "Вы отозвали свою кандидатуру."
     assert d.state.nominations == ()
     assert any("Игрок номер 5 отозван с голосования." in t for t in d.public_texts()), d.public_texts()[-3:]
-    select = next(c for row in d.panel().components for c in row["components"] if c["type"] == 3)
+    select = next(c for c in d.panel().items() if c["type"] == 3)
     await fake.select(speaker, d.panel(), select["custom_id"], ["6"])
     await d.settled()
     assert d.state.nominations == ((d.state.step.seat, 6),)
