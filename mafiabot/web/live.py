@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 import engine
-from mafiabot.game.table import STEP_TEXT, phase_title
+from mafiabot.game.panel import PANEL_STEPS, phase_title
+from mafiabot.i18n import text
 from mafiabot.storage import NotFound
 from mafiabot.web import protocol
 from mafiabot.web.server import CLUB, SERVER, WebServer
@@ -49,8 +50,10 @@ def public_table(table: Table) -> dict[str, Any]:
     return {
         "game_id": table.game_id,
         "rules": protocol.ruleset_title(view["ruleset"]),
-        "phase": "Игра окончена" if over else phase_title(state),
-        "step": "" if over else STEP_TEXT.get(step["kind"], "").format(seat=step["seat"], phase=phase_name),
+        "phase": "Игра окончена" if over else phase_title(state, session.language),
+        "step": ""
+        if over or step["kind"] not in PANEL_STEPS
+        else text(session.language, f"step-{step['kind']}", seat=step["seat"], phase=phase_name),
         "night": night,
         "deadline": deadline,
         "paused": session.manually_paused,
