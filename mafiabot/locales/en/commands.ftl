@@ -120,3 +120,5 @@ cmd-mafia-tournament-start--name = Its name
 cmd-mafia-tournament-start--judge = The tournament's judge (you by default)
 cmd-mafia-tournament-table = The tournament's table (and CSV)
 cmd-mafia-tournament-end = Close the tournament: its table stays final
+cmd-mafia-web = The club's pages: the leaderboard, profiles, games, the table for streams
+cmd-mafia-web--public = For hosts: open the pages to everyone (True) or only by their links (False)
