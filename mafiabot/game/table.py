@@ -100,6 +100,7 @@ class Table:
         self._panel_buried = False  # something was posted below the panel: it moves to the bottom
         self.dealt = False  # the seating and the opening of the game were posted (a restart re-sends them)
         self._clock_keeper: asyncio.Task[None] | None = None
+        self._clock_moved = asyncio.Event()  # the game changed: its clock is stored at once
         # A resumed table's clock as stored, until the step's time is given back (start_keeping_time):
         # whatever is stored meanwhile (voice originals) keeps that clock, not the un-restored one.
         self.held_clock: dict[str, Any] | None = None
@@ -136,6 +137,7 @@ class Table:
         the time it then spends down must not count against the step."""
         stored: tuple[Any, ...] | None = None
         while not self.closed and not self.session.closed and not self.session.over:
+            self._clock_moved.clear()  # (before the store: a change while it is written wakes us again)
             clock = self.session.timer_state()
             shown = (clock["serial"], clock["left"], clock["paused"])
             if shown != stored:  # a paused clock is not written again and again
@@ -144,11 +146,11 @@ class Table:
                     stored = shown
                 except Exception:
                     log.warning("Could not store the clock", exc_info=True, extra={"game_id": self.game_id})
-            serial = self.session.serial
-            for _ in range(int(CLOCK_EVERY / 0.05)):
-                await asyncio.sleep(0.05)
-                if self.session.serial != serial or self.closed or self.session.closed:
-                    break
+            # Until the game next changes (refresh) or CLOCK_EVERY has passed: a timer, not a poll (a
+            # look every 50 ms per table was most of the CPU of a thousand waiting tables, issue 18).
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(CLOCK_EVERY):
+                    await self._clock_moved.wait()
 
     async def stop_keeping_time(self) -> None:
         task, self._clock_keeper = self._clock_keeper, None
@@ -205,6 +207,7 @@ class Table:
 
     def refresh(self) -> None:
         """The mutes and the panel follow the game's state (also after a change without events)."""
+        self._clock_moved.set()
         self.voice.update()
         self.refresh_panel()
 
