@@ -1,0 +1,350 @@
+"""Many concurrent games against one bot process, as real tables load it (run by hand, not a test).
+
+python benchmarks/load_model.py --games 100 [--database sqlite|postgresql] [--steady 40] [--every 3 5]
+                                [--bursts 2] [--startup-only]
+
+The local Discord (tests/fakediscord) runs here; the bot is `mafiabot run` in its own process (as the
+crash tests start it), so its CPU time and memory are its own. One server per game, ten players already
+in voice when the bot connects (they come with each server), the host's voice off (no voice connection
+per table). Every game is opened through the lobby, twenty at a time. Then:
+
+- steady: every table's speaker clicks «Пас» every `--every` seconds (a uniform draw per click, the
+  tables out of step with each other), for `--steady` seconds: the load of tables in their day;
+- burst: every table's speaker clicks «Пас» at the same moment, `--bursts` times (its CPU is counted
+  until 5 s after the last acknowledgement, less the bot's background CPU measured just before).
+
+For each: the clicks, the acknowledgement time (click sent → the bot's interaction callback reached the
+stand-in; Discord fails a click after 3 s) at the median and p99, the answers later than 3 s, those
+that had to go through «думает…», and the bot's CPU time divided by the clicks (everything the bot did
+meanwhile: clocks, panels, mutes). Memory: the bot's resident set after the games started, less before,
+per game. Start-up: from the bot's IDENTIFY to its «Restored» line (it serves from then on).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+import fakediscord  # noqa: E402  (before aiohttp is imported: it sets SSL_CERT_FILE)
+from chaos.bot_process import BotProcess  # noqa: E402
+from chaos.outside import OutsideTable  # noqa: E402
+from fakediscord import FakeDiscord  # noqa: E402
+from fakediscord.world import VoiceState  # noqa: E402
+
+sys.path.remove(str(ROOT / "tests"))  # tests/engine would hide the engine package
+
+MEMBER_EDIT = "PATCH /guilds/{guild_id}/members/{user_id}"
+TICK = os.sysconf("SC_CLK_TCK")
+SETTLE = 5.0  # seconds after a burst in which its panels and mutes are done
+POLL = 0.02  # seconds between two looks at a click's acknowledgement (its precision)
+EXPIRED = 15.0  # a click not acknowledged by then is counted as failed (Discord fails it after 3 s)
+_ = fakediscord
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK  # utime + stime
+
+
+def rss_bytes(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+class Clicks:
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.acks: list[float] = []
+        self.answers: list[float] = []  # the player's answer («Пас.»), after «думает…» if it came
+        self.deferred = 0
+        self.refused = 0
+        self.expired = 0
+
+    async def click(
+        self, fake: FakeDiscord, table: OutsideTable, passed: dict[int, int] | None = None
+    ) -> None:
+        speaker, panel = table.speaker(), table.panel()
+        if speaker is None or panel is None:
+            return  # no speech now (voting, night): this table has no «Пас» to click
+        if passed is not None:
+            if passed.get(table.club.id) == speaker:
+                return  # the panel still shows who just passed (its edits are paced): not his turn
+            passed[table.club.id] = speaker
+        try:
+            member = table.member(speaker)
+            started = time.monotonic()
+            record = await fake.click(member, panel, label="Пас", wait=False)
+        except (AssertionError, KeyError, StopIteration):
+            return  # the panel changed under the click (no «Пас» on it now)
+        # Polled, not fake.wait_for: that wakes every waiter on every request the stand-in serves, and
+        # with a thousand clicks waiting the stand-in's own loop fell behind (and expired the clicks).
+        while record.callback is None:
+            if time.monotonic() - started > EXPIRED:
+                self.expired += 1  # Discord failed the click: the bot answered after the 3 s, or never
+                return
+            await asyncio.sleep(POLL)
+        self.acks.append(time.monotonic() - started)
+        content = record.content
+        if record.callback_type == 5:
+            self.deferred += 1
+            content = (await record.wait_followup(timeout=60)).content
+        self.answers.append(time.monotonic() - started)
+        if content != "Пас.":
+            self.refused += 1  # a click that came as the speech ended: answered, nothing changed
+
+    def report(self, cpu: float, games: int) -> str:
+        if not self.acks:
+            return f"{self.what}: no clicks"
+        ordered = sorted(self.acks + [float("inf")] * self.expired)  # a failed click: the slowest
+        p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+        late = sum(1 for a in ordered if a > 3.0)
+        answered = sorted(self.answers)
+        answer_p99 = answered[min(len(answered) - 1, int(len(answered) * 0.99))]
+        median, per_click = statistics.median(ordered) * 1000, cpu / len(ordered) * 1000
+        return (
+            f"{self.what}: {len(ordered)} clicks ({self.refused} refused as stale), "
+            f"ack median {median:.0f} ms, p99 {p99 * 1000:.0f} ms, max {ordered[-1] * 1000:.0f} ms; "
+            f"{late} over 3 s ({self.expired} never acknowledged in time), "
+            f"{self.deferred} through «думает…» (answer p99 {answer_p99 * 1000:.0f} ms); "
+            f"bot CPU {per_click:.1f} ms per click ({cpu:.1f} s for {games} games)"
+        )
+
+
+async def steady(
+    fake: FakeDiscord, tables: list[OutsideTable], seconds: float, every: tuple[float, float]
+) -> Clicks:
+    clicks = Clicks(f"steady, a «Пас» every {every[0]:g}–{every[1]:g} s per table for {seconds:g} s")
+    end = time.monotonic() + seconds
+    rng = random.Random(1)
+    passed: dict[int, int] = {}  # the last speaker who passed at each table
+
+    async def one(table: OutsideTable) -> None:
+        await asyncio.sleep(rng.uniform(0, every[1]))  # out of step with each other
+        while time.monotonic() < end:
+            await clicks.click(fake, table, passed)
+            await asyncio.sleep(rng.uniform(*every))
+
+    await asyncio.gather(*(one(t) for t in tables))
+    return clicks
+
+
+async def burst(fake: FakeDiscord, tables: list[OutsideTable]) -> Clicks:
+    clicks = Clicks(f"burst, every table's «Пас» at once ({len(tables)} tables)")
+    await asyncio.gather(*(clicks.click(fake, t) for t in tables))
+    return clicks
+
+
+async def until(predicate: Any, timeout: float = 600.0) -> Any:
+    """Poll (see Clicks.click) until `predicate()` is truthy."""
+    deadline = time.monotonic() + timeout
+    while not (result := predicate()):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{predicate} after {timeout} s")
+        await asyncio.sleep(0.05)
+    return result
+
+
+async def open_game(fake: FakeDiscord, table: OutsideTable) -> None:
+    """The lobby, its players joining and the start, as OutsideTable.start does, with the patience a
+    loaded bot needs: a click Discord failed (not acknowledged in 3 s) is clicked again, as a player
+    would."""
+    players = table.players
+    text = table.club.text
+
+    async def answered(record: Any) -> bool:
+        try:
+            await until(lambda: record.callback is not None, timeout=EXPIRED)
+        except TimeoutError:
+            return False
+        return True
+
+    def lobby() -> Any:
+        return next(
+            (m for m in fake.messages(text) if any(b.get("label") == "Присоединиться" for b in m.buttons())),
+            None,
+        )
+
+    while lobby() is None:
+        # (a /mafia new whose answer Discord failed may still have opened the lobby: then it is used)
+        await answered(await fake.slash(players[0], "mafia new", channel=text, ruleset="classic", wait=False))
+    table.lobby_message_id = lobby().id
+
+    def joined(player: Any) -> bool:
+        return f"<@{player.id}>" in table.lobby_message().content
+
+    for player in players[1:]:
+        while not joined(player):
+            await answered(
+                await fake.click(player, table.lobby_message(), label="Присоединиться", wait=False)
+            )
+    while "Игра началась" not in table.lobby_message().content:
+        await answered(await fake.click(players[0], table.lobby_message(), label="Начать игру", wait=False))
+        try:
+            await until(lambda: "Игра началась" in table.lobby_message().content, timeout=60)
+        except TimeoutError:
+            continue
+    await until(table.panel)
+
+
+def scratch_postgres() -> tuple[str, Any]:
+    import sqlalchemy as sa
+    from sqlalchemy.engine import make_url
+
+    base = make_url(os.environ["MAFIABOT_TEST_POSTGRES_URL"])
+    name = f"mafiabot_bench_{uuid.uuid4().hex[:8]}"
+    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
+
+    def drop() -> None:
+        with admin.connect() as connection:
+            connection.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+    return base.set(database=name).render_as_string(hide_password=False), drop
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--players", type=int, default=10)
+    parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
+    parser.add_argument("--steady", type=float, default=40.0)
+    parser.add_argument("--every", type=float, nargs=2, default=(3.0, 5.0))
+    parser.add_argument("--bursts", type=int, default=2)
+    parser.add_argument("--startup-only", action="store_true", help="servers without games: start-up only")
+    parser.add_argument("--profile", type=Path, help="py-spy's raw samples of the bot during the clicks")
+    parser.add_argument(
+        "--global-limit",
+        type=int,
+        default=50,
+        help="requests a second in all (Discord's: 50; acks are exempt)",
+    )
+    parser.add_argument("--open-global-limit", type=int, help="the global limit while the games open")
+    args = parser.parse_args()
+    workdir = Path(tempfile.mkdtemp(prefix="mafiabot-load-"))
+    drop = None
+    if args.database == "postgresql":
+        url, drop = scratch_postgres()
+    else:
+        url = f"sqlite:///{workdir}/bot.db"
+    fake = FakeDiscord()
+    await fake.start()
+    fake.rate_limits.set(MEMBER_EDIT, 10, 10.0)  # Discord's: ten member edits per ten seconds per server
+    fake.rate_limits.global_limit.requests = args.open_global_limit or args.global_limit
+    clubs = [fake.create_club(players=args.players) for _ in range(args.games)]
+    for club in clubs:  # everyone is in voice before the bot connects (GUILD_CREATE carries it)
+        for p in club.players:
+            club.guild.voice_states[p.id] = VoiceState(p.id, club.id, club.voice.id, uuid.uuid4().hex)
+    from mafiabot.storage import Storage
+
+    storage = Storage.open(url)  # the schema, and the host's voice off on every server
+    for club in clubs:
+        storage.update_guild_settings(club.id, audio_enabled=False)
+    storage.close()
+    bot = BotProcess(fake, workdir, database_url=url)
+    try:
+        spawned = time.monotonic()
+        await bot.spawn()
+        await fake.wait_for(lambda: fake.gateway.identifies >= 1, timeout=120, what="IDENTIFY")
+        identified = time.monotonic()
+        await bot.wait_for_log("Restored", timeout=600)
+        serving = time.monotonic()
+        assert bot.process is not None
+        pid = bot.process.pid
+        print(
+            f"{args.games} servers: IDENTIFY {identified - spawned:.1f} s after the process started, "
+            f"serving {serving - identified:.2f} s after IDENTIFY ({args.database})",
+            flush=True,
+        )
+        if args.startup_only:
+            return
+        rss_before = rss_bytes(pid)
+        tables = [OutsideTable(fake, club, club.players[: args.players]) for club in clubs]
+        opening = asyncio.Semaphore(20)
+
+        async def open_one(table: OutsideTable) -> None:
+            async with opening:
+                await open_game(fake, table)
+
+        started = time.monotonic()
+        await asyncio.gather(*(open_one(t) for t in tables))
+        await asyncio.sleep(12)  # the openings' mutes (ten member edits per ten seconds per server)
+        print(
+            f"{args.games} games of {args.players} started in {time.monotonic() - started:.0f} s; "
+            f"bot resident memory +{(rss_bytes(pid) - rss_before) / args.games / 1024:.0f} KiB per game "
+            f"({rss_bytes(pid) / 2**20:.0f} MiB in all)",
+            flush=True,
+        )
+        profiler = None
+        if args.profile:
+            profiler = await asyncio.create_subprocess_exec(
+                "py-spy",
+                "record",
+                "--pid",
+                str(pid),
+                "--format",
+                "raw",
+                "--output",
+                str(args.profile),
+                "--nonblocking",
+                "--rate",
+                "50",
+                stdout=asyncio.subprocess.DEVNULL,
+            )
+        fake.rate_limits.global_limit.requests = args.global_limit
+        quiet, quiet_at = cpu_seconds(pid), time.monotonic()
+        await asyncio.sleep(SETTLE)
+        background = (cpu_seconds(pid) - quiet) / (time.monotonic() - quiet_at)
+        print(f"the bot's background with every table waiting: {background * 1000:.0f} ms of CPU a second")
+        before = cpu_seconds(pid)
+        result = await steady(fake, tables, args.steady, tuple(args.every))  # type: ignore[arg-type]
+        spent = cpu_seconds(pid) - before
+        print(result.report(spent, args.games), flush=True)
+        if result.acks:
+            less = (spent - background * args.steady) / len(result.acks) * 1000
+            print(f"  (less the background: {less:.1f} ms per click)", flush=True)
+        for _ in range(args.bursts):
+            # The steady clicks' panels and mutes settle first; meanwhile the bot's own background
+            # (clocks stored twice a second per table, timers) is measured, and taken out of the burst's
+            # CPU, which is counted until its panels and mutes are done too.
+            await asyncio.sleep(3)
+            quiet, quiet_at = cpu_seconds(pid), time.monotonic()
+            await asyncio.sleep(SETTLE)
+            background = (cpu_seconds(pid) - quiet) / (time.monotonic() - quiet_at)
+            before, began = cpu_seconds(pid), time.monotonic()
+            result = await burst(fake, tables)
+            await asyncio.sleep(SETTLE)
+            spent = cpu_seconds(pid) - before - background * (time.monotonic() - began)
+            print(result.report(spent, args.games), flush=True)
+            print(
+                f"  (the bot's background meanwhile: {background * 1000:.0f} ms of CPU a second)", flush=True
+            )
+        if profiler is not None:
+            profiler.send_signal(2)  # SIGINT: py-spy writes its samples and exits
+            await profiler.wait()
+        load = os.getloadavg()
+        print(f"load average at the end: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}", flush=True)
+    finally:
+        if bot.running:
+            await bot.kill()
+        await fake.stop()
+        if drop is not None:
+            drop()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
