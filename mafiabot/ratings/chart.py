@@ -13,6 +13,10 @@ import io
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+from matplotlib import dates as mdates
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
 WIDTH, HEIGHT, DPI = 8.0, 4.0, 100  # 800×400 pixels
 BACKGROUND = "#313338"  # Discord's dark message background
 PANEL = "#2b2d31"
@@ -28,20 +32,17 @@ _ZERO_FORMATS = ["", "%Y", "%m.%Y", "%d.%m", "%H:%M", "%H:%M"]
 _OFFSET_FORMATS = ["", "%Y", "%m.%Y", "%d.%m.%Y", "%d.%m.%Y", "%d.%m.%Y %H:%M"]
 
 
-def _day(moment: datetime, epoch: datetime) -> float:
+_EPOCH = datetime.fromisoformat(mdates.get_epoch()).replace(tzinfo=UTC)  # type: ignore[no-untyped-call]
+
+
+def _day(moment: datetime) -> float:
     """matplotlib's date number: days since its epoch (what its date locators and formatters read)."""
-    return (moment.astimezone(UTC) - epoch).total_seconds() / 86400
+    return (moment.astimezone(UTC) - _EPOCH).total_seconds() / 86400
 
 
 def rating_chart(points: Sequence[tuple[datetime, float]], *, name: str, track: str) -> bytes:
     """The PNG of ``points`` (the season's start, then the value after each change, oldest first):
     titled with the player's ``name`` and the ``track``'s label, dates below, values at the left."""
-    # Imported here: matplotlib takes seconds to import, and a bot that draws no chart need not wait.
-    from matplotlib import dates as mdates
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    epoch = datetime.fromisoformat(mdates.get_epoch()).replace(tzinfo=UTC)  # type: ignore[no-untyped-call]
     figure = Figure(figsize=(WIDTH, HEIGHT), dpi=DPI, facecolor=BACKGROUND, layout="constrained")
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
@@ -67,7 +68,7 @@ def rating_chart(points: Sequence[tuple[datetime, float]], *, name: str, track: 
         axes.axhline(
             start_value, color=START, linestyle="--", linewidth=1, label=f"начало сезона: {start_value:g}"
         )
-        when = [_day(t, epoch) for t, _ in points]
+        when = [_day(t) for t, _ in points]
         values = [v for _, v in points]
         label = "после игры" if len(points) > 1 else "сейчас"
         axes.plot(
