@@ -130,8 +130,8 @@ async def test_the_end_gives_the_whole_table_its_voice_back_over_the_helpers(
     edits = _edits_by(fake, mark)
     assert sum(edits.values()) == 16 and len(edits) == 3 and max(edits.values()) <= 10
     # No edit met a full member bucket. (The stop's messages at machine speed may meet the main
-    # token's 50 requests a second; discord.py waits that out, a fraction of a second.)
-    assert [major for route, major in fake.rate_limits.limited if route == MEMBER_EDIT] in ([], ["global"])
+    # token's 50 requests a second, more than once; discord.py waits that out, a fraction of a second.)
+    assert {major for route, major in fake.rate_limits.limited if route == MEMBER_EDIT} <= {"global"}
 
 
 async def test_a_helper_token_discord_refuses_is_left_out_and_never_logged(

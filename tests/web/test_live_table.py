@@ -24,6 +24,7 @@ def _stand_in(state: engine.GameState, seats: int) -> Any:
         seats=[SeatInfo(i, 1000 + i, f"игрок {i}") for i in range(1, seats + 1)],
         manually_paused=False,
         deadline=lambda: 1_800_000_000.0,
+        language="ru",
     )
     return SimpleNamespace(game_id=1, session=session)
 
