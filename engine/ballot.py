@@ -277,16 +277,7 @@ def _classic_ties(s: Draft, tied: list[int], out: Out) -> None:
         return
     if not s.tie_words_given:
         s.tie_words_given = True
-        say(s, out, "tie_words", seats=tied)
-        s.step = Step(
-            "speech",
-            seat=tied[0],
-            queue=tuple(tied[1:]),
-            candidates=tuple(tied),
-            round="tie_word",
-            seconds=s.ruleset.timer("tie_word"),
-        )
-        announce_speech(s, out)
+        tie_speeches(s, tied, tied, tied, out, phrase="tie_words")
         return
     breaker = s.tiebreaker
     if not breaker:
@@ -303,3 +294,21 @@ def _classic_ties(s: Draft, tied: list[int], out: Out) -> None:
             {"seats": tied},
         )
     )
+
+
+def tie_speeches(
+    s: Draft, tied: list[int], order: list[int], revote: list[int], out: Out, *, phrase: str = "vote_tie"
+) -> None:
+    """«игрокам даются поочерёдно оправдательные 30 секунд» (city), F.8 (fiim), the tie words of the other
+    rulebooks: the tie of ``tied`` is announced with ``phrase``, the tied speak in ``order``, then are
+    voted on again in the order ``revote``."""
+    say(s, out, phrase, seats=tied)
+    s.step = Step(
+        "speech",
+        seat=order[0],
+        queue=tuple(order[1:]),
+        candidates=tuple(revote),
+        round="tie_word",
+        seconds=s.ruleset.timer("tie_word"),
+    )
+    announce_speech(s, out)

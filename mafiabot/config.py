@@ -221,7 +221,9 @@ class WebSettings(_Section):
     def _url(cls, value: str) -> str:
         value = value.strip().rstrip("/")
         if value and (not value.startswith(("http://", "https://")) or "?" in value or "#" in value):
-            raise ValueError('must be an http:// or https:// address without a query, e.g. "https://mafia.example.org"')
+            raise ValueError(
+                'must be an http:// or https:// address without a query, e.g. "https://mafia.example.org"'
+            )
         return value
 
     def public_url(self) -> str:

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
 
 import engine
 from mafiabot.view_helpers import send_private
+
+_Store = TypeVar("_Store")
 
 GENERIC_FAILURE = "Что-то пошло не так. Ошибка записана в журнал, попробуйте ещё раз."
 STALE = "Этот шаг игры уже закончился: кнопка больше не действует."
@@ -58,6 +60,13 @@ class NotStored(UserFacingError):
 
     def __init__(self) -> None:
         super().__init__(NOT_STORED)
+
+
+def needed(storage: _Store | None, unavailable: str) -> _Store:
+    """The database a command needs, or the user is told why it cannot be used now."""
+    if storage is None:
+        raise UserFacingError(unavailable)
+    return storage
 
 
 def permission_names(permissions: list[str]) -> str:

@@ -20,10 +20,11 @@ log = logging.getLogger(__name__)
 _open_views: weakref.WeakSet[MafiaView | MafiaLayoutView] = weakref.WeakSet()
 
 
-class MafiaView(discord.ui.View):
-    def __init__(self, *, timeout: float | None = 180.0) -> None:
-        super().__init__(timeout=timeout)
-        _open_views.add(self)
+class _TableViewBehaviour:
+    """What every view of the bot does on a click and on a failure, whichever discord.py base it has."""
+
+    def _register(self) -> None:
+        _open_views.add(self)  # type: ignore[arg-type]
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         bind(guild_id=interaction.guild_id, channel_id=interaction.channel_id, user_id=interaction.user.id)
@@ -39,24 +40,18 @@ class MafiaView(discord.ui.View):
         await reply_ephemeral(interaction, GENERIC_FAILURE)
 
 
-class MafiaLayoutView(discord.ui.LayoutView):
+class MafiaView(_TableViewBehaviour, discord.ui.View):
+    def __init__(self, *, timeout: float | None = 180.0) -> None:
+        super().__init__(timeout=timeout)
+        self._register()
+
+
+class MafiaLayoutView(_TableViewBehaviour, discord.ui.LayoutView):
     """The same for a Components V2 layout (the game panel)."""
 
     def __init__(self, *, timeout: float | None = 180.0) -> None:
         super().__init__(timeout=timeout)
-        _open_views.add(self)
-
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        bind(guild_id=interaction.guild_id, channel_id=interaction.channel_id, user_id=interaction.user.id)
-        return True
-
-    async def on_error(
-        self, interaction: discord.Interaction[Any], error: Exception, item: discord.ui.Item[Any], /
-    ) -> None:
-        log.error(
-            "View %s failed on %s %s", type(self).__name__, type(item).__name__, hidden(item), exc_info=error
-        )
-        await reply_ephemeral(interaction, GENERIC_FAILURE)
+        self._register()
 
 
 def stop_all_views() -> None:

@@ -9,7 +9,7 @@ together. An alibi (agent's or lawyer's) keeps a condemned player at the table.
 from __future__ import annotations
 
 from engine.announce import Out, say
-from engine.ballot import candidates, may_vote, refuse, start_ballot
+from engine.ballot import candidates, may_vote, refuse, start_ballot, tie_speeches
 from engine.errors import AlreadyActed, DeadPlayer, NotYourTurn, WrongPhase
 from engine.events import EVERYONE, Event
 from engine.flow import announce_speech, begin_speeches, next_day_step
@@ -134,21 +134,6 @@ def car_crash(s: Draft, tied: list[int], out: Out) -> None:
         tie_speeches(s, tied, tied, tied, out)
         return
     start_lift(s, tied, out)
-
-
-def tie_speeches(s: Draft, tied: list[int], order: list[int], revote: list[int], out: Out) -> None:
-    """«игрокам даются поочерёдно оправдательные 30 секунд» (city), F.8 (fiim): the tie of ``tied`` is
-    announced, the tied speak in ``order``, then are voted on again in the order ``revote``."""
-    say(s, out, "vote_tie", seats=tied)
-    s.step = Step(
-        "speech",
-        seat=order[0],
-        queue=tuple(order[1:]),
-        candidates=tuple(revote),
-        round="tie_word",
-        seconds=s.ruleset.timer("tie_word"),
-    )
-    announce_speech(s, out)
 
 
 def start_lift(s: Draft, seats: list[int], out: Out) -> None:

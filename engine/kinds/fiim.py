@@ -11,13 +11,13 @@ D-FI11; the lift itself is the city's ``lift`` step) and the draw after three qu
 from __future__ import annotations
 
 from engine.announce import Out, say
-from engine.ballot import candidates, execute, no_elimination, start_ballot
+from engine.ballot import candidates, execute, no_elimination, start_ballot, tie_speeches
 from engine.conduct import MUTE_NEXT_DAY, REMOVED
 from engine.errors import IllegalTarget, NotYourTurn, WrongPhase
 from engine.events import EVERYONE, Event, to_seats
 from engine.flow import announce_speech, begin_speeches
 from engine.kinds.city import shot_night
-from engine.kinds.city_day import start_lift, tie_speeches
+from engine.kinds.city_day import start_lift
 from engine.outcome import announce_decided, check_win, eliminate, finish
 from engine.registry import day_step, step_kind, tie_chain
 from engine.state import Draft, GameState, Step

@@ -24,7 +24,7 @@ from engine.kinds import fiim_scoring
 from engine.record import play_record
 from mafiabot.bot import MafiaBot
 from mafiabot.cogs._conduct_parts import is_moderator, table_here
-from mafiabot.errors import UserFacingError
+from mafiabot.errors import UserFacingError, needed
 from mafiabot.game import protocol
 from mafiabot.game.records import stored_game_record
 from mafiabot.game.service import GameService
@@ -68,10 +68,7 @@ class JudgeCog(commands.Cog, name="Judge"):
 
     @property
     def storage(self) -> Storage:
-        storage = self.games.storage
-        if storage is None:
-            raise UserFacingError("База данных недоступна: судейские записи сейчас не сохранить.")
-        return storage
+        return needed(self.games.storage, "База данных недоступна: судейские записи сейчас не сохранить.")
 
     async def _judge(self, interaction: discord.Interaction[Any]) -> discord.Member:
         member = interaction.user

@@ -26,7 +26,7 @@ from mafiabot.cogs._rating_texts import (
     record_text,
 )
 from mafiabot.disclosure import is_over, record_shown, replay
-from mafiabot.errors import UserFacingError
+from mafiabot.errors import UserFacingError, needed
 from mafiabot.game.records import stored_game_record
 from mafiabot.game.service import GameService
 from mafiabot.game.table import Table
@@ -104,10 +104,7 @@ class RatingsCog(commands.Cog, name="Ratings"):
 
     @property
     def storage(self) -> Storage:
-        storage = self.games.storage
-        if storage is None:
-            raise UserFacingError("Рейтинги недоступны: бот работает без базы данных.")
-        return storage
+        return needed(self.games.storage, "Рейтинги недоступны: бот работает без базы данных.")
 
     async def cog_load(self) -> None:
         self.games.finish_hooks.append(self.on_game_finished)

@@ -141,28 +141,31 @@ class GamesMixin(StorageBase):
     ) -> Game:
         """A new running game in the guild's open season, with its deal and its creator (the moderator), in
         one transaction: a crash leaves the whole game or nothing, never a game without its seats."""
-        now = self._now(at)
         with self._session() as session:
-            season = self._current_season(session, guild_id, now)
-            assert season.id is not None
-            game = Game(
+            game = self._add_game(
+                session,
+                self._now(at),
                 guild_id=guild_id,
-                season_id=season.id,
                 voice_channel_id=voice_channel_id,
                 text_channel_id=text_channel_id,
                 ruleset_id=ruleset_id,
                 options=dict(options or {}),
                 seed=seed,
                 status=GameStatus.RUNNING,
-                created_at=now,
-                winners=[],
                 timers={} if creator_id is None else {"creator_id": creator_id},
             )
-            session.add(game)
-            session.flush()
             if seats:
                 self._set_participants(session, game, seats)
             return game
+
+    def _add_game(self, session: Session, now: datetime, *, guild_id: int, **columns: Any) -> Game:
+        """A new game row in the guild's open season, flushed so that it has its id."""
+        season = self._current_season(session, guild_id, now)
+        assert season.id is not None
+        game = Game(guild_id=guild_id, season_id=season.id, created_at=now, winners=[], **columns)
+        session.add(game)
+        session.flush()
+        return game
 
     def game(self, game_id: int) -> Game:
         with self._session() as session:

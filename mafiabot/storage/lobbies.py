@@ -38,25 +38,19 @@ class LobbiesMixin(GamesMixin):
         at: datetime | None = None,
     ) -> Game:
         """A new lobby with its creator as the first player."""
-        now = self._now(at)
         with self._session() as session:
-            season = self._current_season(session, guild_id, now)
-            assert season.id is not None
-            game = Game(
+            game = self._add_game(
+                session,
+                self._now(at),
                 guild_id=guild_id,
-                season_id=season.id,
                 voice_channel_id=voice_channel_id,
                 text_channel_id=text_channel_id,
                 ruleset_id=ruleset_id,
                 options={o: True for o in options},
                 seed=0,  # drawn at the start
                 status=GameStatus.LOBBY,
-                created_at=now,
-                winners=[],
                 timers={"creator_id": creator_id, "nicknames": nicknames},
             )
-            session.add(game)
-            session.flush()
             assert game.id is not None
             session.add(
                 LobbyMember(game_id=game.id, user_id=creator_id, display_name=creator_name[:100], position=0)

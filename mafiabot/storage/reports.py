@@ -157,6 +157,17 @@ class ReportsMixin(StandingsMixin):
         ).all()
         return values, {u: int(n) for u, n in played}
 
+    def _season_fouls(self, session: Session, guild_id: int, season_id: int) -> dict[int, int]:
+        """Per user: the fouls of the season's games that stand (withdrawn ones do not count)."""
+        rows = session.execute(
+            sa.select(col(Foul.user_id), sa.func.count(col(Foul.id)))
+            .join(Game, col(Game.id) == col(Foul.game_id))
+            .where(col(Game.guild_id) == guild_id, col(Game.season_id) == season_id)
+            .where(col(Foul.withdrawn_at).is_(None))
+            .group_by(col(Foul.user_id))
+        ).all()
+        return {int(u): int(n) for u, n in rows}
+
     def _names(self, session: Session, guild_id: int, user_ids: list[int]) -> dict[int, str]:
         if not user_ids:
             return {}
@@ -340,15 +351,7 @@ class ReportsMixin(StandingsMixin):
                     .group_by(col(Participant.user_id))
                 ).all()
             )
-            fouls = dict(
-                session.execute(
-                    sa.select(col(Foul.user_id), sa.func.count(col(Foul.id)))
-                    .join(Game, col(Game.id) == col(Foul.game_id))
-                    .where(col(Game.guild_id) == guild_id, col(Game.season_id) == season_id)
-                    .where(col(Foul.withdrawn_at).is_(None))
-                    .group_by(col(Foul.user_id))
-                ).all()
-            )
+            fouls = self._season_fouls(session, guild_id, season_id)
             users = sorted({u for values, games in totals.values() for u in (*values, *games)})
             names = self._names(session, guild_id, users)
         points_values, points_games = totals[POINTS_TRACK]

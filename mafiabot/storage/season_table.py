@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from sqlmodel import col
 
 from mafiabot.ratings import POINTS_TRACK, Team
-from mafiabot.storage.models import Foul, Game, GameStatus, Participant
+from mafiabot.storage.models import Game, GameStatus, Participant
 from mafiabot.storage.reports import ReportsMixin
 from mafiabot.storage.standings import TRACKS
 
@@ -45,15 +45,7 @@ class SeasonTableMixin(ReportsMixin):
                 .where(col(Game.guild_id) == guild_id, col(Game.season_id) == season_id)
                 .where(col(Game.status) == GameStatus.FINISHED)
             ).all()
-            fouls = dict(
-                session.execute(
-                    sa.select(col(Foul.user_id), sa.func.count(col(Foul.id)))
-                    .join(Game, col(Game.id) == col(Foul.game_id))
-                    .where(col(Game.guild_id) == guild_id, col(Game.season_id) == season_id)
-                    .where(col(Foul.withdrawn_at).is_(None))
-                    .group_by(col(Foul.user_id))
-                ).all()
-            )
+            fouls = self._season_fouls(session, guild_id, season_id)
             users = sorted({u for values, games in totals.values() for u in (*values, *games)})
             names = self._names(session, guild_id, users)
         config = self.elo_config

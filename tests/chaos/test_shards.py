@@ -4,15 +4,12 @@ its own game, while the other process's game goes on and is never resumed twice.
 
 from __future__ import annotations
 
-import os
-import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-import sqlalchemy as sa
 from fakediscord import FakeDiscord
-from sqlalchemy.engine import make_url
+from pg_databases import fresh_database
 
 from chaos.bot_process import BotProcess
 from chaos.outside import Database, OutsideTable
@@ -23,25 +20,8 @@ MEMBER_EDIT = "PATCH /guilds/{guild_id}/members/{user_id}"
 @pytest.fixture
 def postgres() -> Iterator[str]:
     """A new, empty PostgreSQL database for the two processes."""
-    url = os.environ.get("MAFIABOT_TEST_POSTGRES_URL", "").strip()
-    if not url:
-        message = (
-            'MAFIABOT_TEST_POSTGRES_URL is not set: start one with eval "$(bash scripts/ci-postgres.sh)"'
-        )
-        if os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}:
-            pytest.fail(f"CI=true: {message}", pytrace=False)
-        pytest.skip(message)
-    base = make_url(url)
-    name = f"mafiabot_shards_{uuid.uuid4().hex[:10]}"
-    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as connection:
-            connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
-        yield base.set(database=name).render_as_string(hide_password=False)
-        with admin.connect() as connection:
-            connection.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    finally:
-        admin.dispose()
+    with fresh_database("mafiabot_shards") as url:
+        yield url
 
 
 @pytest.fixture

@@ -7,35 +7,14 @@ green CI always means both backends ran.
 
 from __future__ import annotations
 
-import os
-import uuid
 from collections.abc import Callable, Iterator
 
 import pytest
 import sqlalchemy as sa
-from sqlalchemy.engine import make_url
+from pg_databases import fresh_database, postgres_url
 from storage_helpers import GUILD, SEATS_7, FakeClock
 
 from mafiabot.storage import Game, SeatAssignment, Storage, make_engine, upgrade
-
-POSTGRES_ENV = "MAFIABOT_TEST_POSTGRES_URL"
-
-
-def in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
-
-
-def postgres_url() -> str:
-    url = os.environ.get(POSTGRES_ENV, "").strip()
-    if url:
-        return url
-    message = (
-        f"{POSTGRES_ENV} is not set, so the PostgreSQL half of the storage suite did NOT run. "
-        'Start a server with: eval "$(bash scripts/ci-postgres.sh)"'
-    )
-    if in_ci():
-        pytest.fail(f"CI=true: {message}", pytrace=False)
-    pytest.skip(message)
 
 
 def drop_everything(engine: sa.Engine) -> None:
@@ -93,17 +72,8 @@ def scratch_url(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
     if backend == "sqlite":
         yield f"sqlite:///{tmp_path_factory.mktemp('scratch')}/scratch.db"
         return
-    base = make_url(postgres_url())
-    name = f"mafiabot_scratch_{uuid.uuid4().hex[:10]}"
-    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as connection:
-            connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
-        yield base.set(database=name).render_as_string(hide_password=False)
-        with admin.connect() as connection:
-            connection.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    finally:
-        admin.dispose()
+    with fresh_database("mafiabot_scratch") as url:
+        yield url
 
 
 @pytest.fixture
