@@ -189,7 +189,9 @@ def end_speech(s: Draft, out: Out) -> None:
     else:
         queue = tuple([x for x in step.queue if x in alive])
     if queue:
-        put_step(s, seat=queue[0], queue=queue[1:], permitted=())
+        # A day speech made shorter for its speaker (FIIM's 30 s or 10 s turns) leaves the next one whole.
+        seconds = s.ruleset.timer("speech") if step.round == "day" else step.seconds
+        put_step(s, seat=queue[0], queue=queue[1:], permitted=(), seconds=seconds)
         announce_speech(s, out)
         return
     if step.round == "tie_word":

@@ -349,7 +349,12 @@ def announce_speech(s: Draft, out: Out) -> None:
         s.no_speech = s.no_speech - {seat}
         put_step(s, seconds=s.ruleset.timer("short_speech"))
         muted = False
+    if muted and s.step.round == "day" and "nomination_turn" in s.ruleset.timers:
+        # FIIM D-FI8: instead of his lost speech he gets a short turn to nominate only (voice stays off).
+        put_step(s, seconds=s.ruleset.timer("nomination_turn"))
     if muted and s.ruleset.phrase("speech_skipped"):
         key = "speech_skipped"
     data = {"seat": seat, "purpose": s.step.round, "seconds": 0 if muted else s.step.seconds}
+    if muted and s.step.round == "day" and "nomination_turn" in s.ruleset.timers:
+        data["nomination_seconds"] = s.step.seconds
     out.append(Event("speech", EVERYONE, data, s.ruleset.phrases.get(key), {"seat": seat}))

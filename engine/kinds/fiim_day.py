@@ -126,6 +126,8 @@ def on_record(s: Draft, seat: int, targets: tuple[int, ...], colours: tuple[str,
     if not rounds:
         raise IllegalCommand("По этим правилам цвета под протокол не записываются.")
     _own_minute(s, seat)
+    if seat in s.no_speech and s.step.round == "day":
+        raise NotYourTurn("Без речи цвета под протокол не оставляют: у вас только выставление (D-FI8).")
     if s.step.round not in rounds:
         raise WrongPhase("В этой речи цвета под протокол не записываются.")
     limit = int(s.ruleset.params.get("on_record_count", 3))

@@ -62,8 +62,12 @@ def status_line(session: GameSession) -> str:
     if s.over:
         return text(lang, "panel-over")
     kind = s.step.kind
+    if _nominates_only(s):
+        kind = "nomination_turn"  # FIIM D-FI8: the 3-foul player's turn, without a word of speech
     step = (
-        text(lang, f"step-{kind}", seat=s.step.seat, phase=phase_name(s, lang)) if kind in PANEL_STEPS else ""
+        text(lang, f"step-{kind}", seat=s.step.seat, phase=phase_name(s, lang))
+        if kind in PANEL_STEPS or kind == "nomination_turn"
+        else ""
     )
     deadline = session.deadline()
     # No countdown at night: a dead role's step is shorter (D-G8), its deadline would give it away.
@@ -76,6 +80,12 @@ def status_line(session: GameSession) -> str:
     if session.manually_paused:
         timer = text(lang, "panel-paused")
     return text(lang, "panel-title", phase=phase_title(s, lang), step=step, timer=timer)
+
+
+def _nominates_only(s: GameState) -> bool:
+    """A day speech whose speaker lost it to fouls: he is muted and may only nominate (FIIM D-FI8)."""
+    step = s.step
+    return not s.over and step.kind == "speech" and step.round == "day" and step.seat in s.no_speech
 
 
 def _name(name: str) -> str:
@@ -98,7 +108,7 @@ def seat_grid(session: GameSession) -> str:
             continue
         marks = []
         if seat == speaking:
-            marks.append(text(lang, "seat-speaks"))
+            marks.append(text(lang, "seat-nominates-only" if _nominates_only(s) else "seat-speaks"))
         if seat == on_ballot:
             marks.append(text(lang, "seat-on-ballot"))
         elif seat in nominated:

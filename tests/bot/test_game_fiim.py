@@ -115,3 +115,37 @@ async def test_fiim_night_zero_wakes_the_don_and_the_sheriff_and_a_nomination_is
     assert given.ephemeral and "Технический фол" in given.content, given.content
     assert d.state.fouls_of(3) == 1
     assert d.table is not None and d.table.session.log[-1].reason == "technical"  # type: ignore[attr-defined]
+
+
+async def test_fiim_a_three_foul_player_gets_a_muted_ten_second_turn_to_nominate(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """D-FI8: «also to a 3-foul player at the moment his skipped speech would be — he gets a 10 s
+    nomination-only turn»; F.13: he «keeps the right to nominate»; D-FI17: «voice of everyone but the
+    floor-holder muted» — in his turn nobody holds the floor, so every voice stays off."""
+    fake.rate_limits.set(MEMBER_EDIT, 200, 1)
+    d = TableDriver(fake, club, bot, club.players[:10])
+    await d.start("fiim")
+    for _ in range(8):
+        if d.state.step.kind == "speech" and d.state.step.round == "day":
+            break
+        await d.skip_step()
+    assert d.state.step.seat == 1
+    for _ in range(3):
+        given = await fake.slash(d.players[0], "mafia foul", channel=club.text, reason="shouting", seat=3)
+        assert given.ephemeral, given.content
+    await d.settled()
+    assert d.state.fouls_of(3) == 3
+    await d.pass_speech()
+    await d.pass_speech()
+    assert (d.state.step.seat, d.state.step.seconds) == (3, 10)
+    await d.fake.wait_for(lambda: not (d.all_seats() - d.muted_seats()), what="every voice off")
+    assert d.muted_seats() == d.all_seats()
+    assert "Игрок №3 без речи (фолы): может только выставить кандидатуру" in d.panel().text
+    assert d.table is not None and d.table.session.deadline() is not None
+    await d.nominate(3, 7)
+    assert d.state.nominations == ((3, 7),)
+    assert any("Игрок номер 3 лишён слова" in t for t in d.public_texts()), d.public_texts()[-5:]
+    await d.pass_speech()
+    assert (d.state.step.seat, d.state.step.seconds) == (4, 60)
+    await d.fake.wait_for(lambda: d.muted_seats() == d.all_seats() - {4}, what="seat 4's voice on")

@@ -7,7 +7,7 @@ import pytest
 from fiim_helpers import DON, M2, M3, SHERIFF, day_one, fiim
 from helpers import brief
 
-from engine import Act, AwardVictory, Foul, Nominate, Pass, Remove, queries
+from engine import Act, AwardVictory, Foul, Nominate, OnRecord, Pass, Remove, queries
 from engine.errors import IllegalCommand
 
 
@@ -204,6 +204,33 @@ def test_the_third_foul_costs_the_next_regular_speech_once() -> None:
     assert queries.speakers(t.s) == frozenset({5}) and t.s.fouls_of(5) == 3
 
 
+def test_the_third_foul_leaves_a_ten_second_turn_to_nominate_only() -> None:
+    """D-FI8: «a "Выставить" button available only to the current speaker during his minute (…; also to
+    a 3-foul player at the moment his skipped speech would be — he gets a 10 s nomination-only turn)»;
+    F.13: «keeps the right to nominate and vote». The turn is the ``nomination_turn`` timer; nobody may
+    speak in it, colours on record need a speech (D-FI15), and once it ends nothing more is accepted."""
+    t = day_one("on_record_any")
+    assert t.s.ruleset.timer("nomination_turn") == 10
+    t.until(lambda s: s.step.kind == "speech" and s.step.round == "day")
+    t.send(*[Foul(seat=5, reason="talk")] * 3)
+    t.send(*[Pass(seat=x) for x in (1, 2, 3, 4)])
+    turn = [e for e in t.events if e.type == "speech"][-1]
+    assert (turn.data["seat"], turn.data["seconds"], turn.data["nomination_seconds"]) == (5, 0, 10)
+    assert (t.s.step.seat, t.s.step.seconds, queries.speakers(t.s)) == (5, 10, frozenset())
+    with pytest.raises(IllegalCommand):
+        t.send(OnRecord(seat=5, targets=(1,), colours=("black",)))
+    new = t.send(Nominate(seat=5, target=9))
+    assert brief(new, "nominated") == [("nominated", 5, 9)]
+    t.advance()  # the 10 s are up
+    assert (t.s.step.seat, t.s.step.seconds, queries.speakers(t.s)) == (6, 60, frozenset({6}))
+    with pytest.raises(IllegalCommand):
+        t.send(Nominate(seat=5, target=8))
+    t.day()
+    t.shoot({})
+    t.until(lambda s: s.step.kind == "speech" and s.step.seat == 5)
+    assert (t.s.step.seconds, queries.speakers(t.s)) == (60, frozenset({5}))  # lost once only
+
+
 def test_a_technical_foul_counts_as_a_foul_and_is_named_in_the_log() -> None:
     """D-FI16: «a technical foul counts exactly like a foul and is listed separately in the game log»."""
     t = day_one()
@@ -256,6 +283,8 @@ def test_with_three_or_four_left_the_lost_speech_is_30_s() -> None:
         t.until(lambda s: s.step.kind == "speech" and s.step.seat == 6)
         turn = [e for e in t.events if e.type == "speech"][-1]
         assert turn.data["seconds"] == seconds
+        t.send(Pass(seat=6))
+        assert t.s.step.seconds == 60  # the next speaker's minute is whole
 
 
 def test_removal_and_team_defeat() -> None:
