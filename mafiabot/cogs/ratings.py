@@ -187,6 +187,8 @@ class RatingsCog(commands.Cog, name="Ratings"):
     ) -> None:
         guild_id = self._guild(interaction)
         storage = self.storage
+        # Reading the season and drawing the chart can take longer than Discord's 3 s to answer.
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
         profile = await asyncio.to_thread(storage.player_profile, guild_id, who.id)
         points = await asyncio.to_thread(storage.rating_history, guild_id, who.id, track=track)
         values = [v for _, v in points]
@@ -197,7 +199,7 @@ class RatingsCog(commands.Cog, name="Ratings"):
             f"График — {TRACKS[track]}: сейчас {values[-1]:.{digits}f}, наименьший {min(values):.{digits}f}, "
             f"наибольший {max(values):.{digits}f}, изменений: {len(values) - 1}"
         )
-        await interaction.response.send_message(
+        await interaction.followup.send(
             f"{profile_text(profile, who.display_name)}\n{chart}"[:2000],
             file=file,
             allowed_mentions=discord.AllowedMentions.none(),

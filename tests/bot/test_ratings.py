@@ -174,6 +174,8 @@ async def test_the_profile_carries_a_png_chart_of_the_rating(
     storage = storage_of(bot)
     player = club.players[6]  # player7: town in both games, won the first, lost the second
     answer = await fake.slash(player, "mafia rating", channel=club.text, track="elo_red")
+    # Answered «думает…» at once (type 5), the chart drawn after: drawing may outlast Discord's 3 s.
+    assert answer.callback_type == 5
     values = [v for _, v in storage.rating_history(club.id, player.id, track="elo_red")]
     assert len(values) == 3 and values[0] == 1500 and values[1] > 1500 > values[2]
     assert answer.content.startswith("**player7** — игр: 2, побед: 1\n"), answer.content
