@@ -201,6 +201,10 @@ class WebSettings(_Section):
     # Empty: http://host:port.
     base_url: str = ""
     link_hours: int = Field(default=24, ge=1, le=24 * 90)  # how long a private link works
+    # Pages one client address may ask for per minute (429 beyond it); 0: no limit. Behind a reverse
+    # proxy every client has the proxy's address unless ``forwarded_for`` says to read X-Forwarded-For.
+    requests_per_minute: int = Field(default=120, ge=0, le=100_000)
+    forwarded_for: bool = False  # only behind a proxy that sets X-Forwarded-For itself
     # The key that signs private links. Empty: one derived from the bot's token (a new token then ends
     # every link handed out before it).
     secret: Secret = Field(default_factory=lambda: Secret(""))

@@ -29,14 +29,22 @@ def sign(secret: bytes, guild_id: int, expires: int) -> str:
     return f"{expires}.{_signature(secret, guild_id, expires)}"
 
 
+def signed_for(secret: bytes, guild_id: int, key: str) -> bool:
+    """``key`` was signed for ``guild_id`` by this bot (expired or not)."""
+    expiry, _, signature = key.partition(".")
+    if not expiry.isdigit() or len(expiry) > 12 or not signature:
+        return False
+    return hmac.compare_digest(
+        signature.encode("ascii", "replace"), _signature(secret, guild_id, int(expiry)).encode()
+    )
+
+
 def check(secret: bytes, guild_id: int, key: str, now: float) -> str | None:
     """Why ``key`` does not open ``guild_id``'s pages at ``now`` (a Russian sentence), or None if it does."""
     expiry, _, signature = key.partition(".")
     if not expiry.isdigit() or len(expiry) > 12 or not signature:
         return "Ссылка повреждена."
-    if not hmac.compare_digest(
-        signature.encode("ascii", "replace"), _signature(secret, guild_id, int(expiry)).encode()
-    ):
+    if not signed_for(secret, guild_id, key):
         return "Ссылка не подходит к этому серверу или повреждена."
     if int(expiry) <= now:
         return "Срок действия ссылки истёк."

@@ -3,7 +3,8 @@
 Every page of a server lives under ``/g/<guild id>/``. Before any page runs, :func:`_access` decides:
 a server the bot does not serve (not joined, outside the allow-list) is 404 like a page that does not
 exist; a server whose pages are private (the default) needs the ``k`` of a link `/mafia web` signed for
-that server, unexpired (403 otherwise, with the reason). Pages read the database in a thread, and show
+that server, unexpired (404 without such a key, as for a server the bot does not serve; 403 with the
+reason for a signed key that expired). Pages read the database in a thread, and show
 stored games only through mafiabot.disclosure.
 """
 
@@ -24,6 +25,7 @@ from aiohttp import web
 
 from mafiabot.config import WebSettings
 from mafiabot.web import links
+from mafiabot.web.throttle import Throttle, retry_after
 
 if TYPE_CHECKING:
     from mafiabot.game.service import GameService
@@ -76,7 +78,8 @@ class WebServer:
             autoescape=True,  # every name on a page is a member's own text
             undefined=jinja2.StrictUndefined,
         )
-        self.app = web.Application(middlewares=[_headers, _access])
+        self.throttle = Throttle(settings.requests_per_minute, time.monotonic)
+        self.app = web.Application(middlewares=[_headers, _throttle, _access])
         self.app[SERVER] = self
         self.app.router.add_static("/static/", HERE / "static", name="static")
         self._runner: web.AppRunner | None = None
@@ -188,7 +191,26 @@ def _error_page(request: web.Request, exc: web.HTTPException) -> web.StreamRespo
     reason = (
         exc.text if exc.text and not exc.text.startswith(f"{exc.status}:") else messages.get(exc.status, "")
     )
-    return server.render(request, "error.html", status=exc.status, code=exc.status, reason=reason)
+    page = server.render(request, "error.html", status=exc.status, code=exc.status, reason=reason)
+    if "Retry-After" in exc.headers:
+        page.headers["Retry-After"] = exc.headers["Retry-After"]
+    return page
+
+
+@web.middleware
+async def _throttle(request: web.Request, handler: Handler) -> web.StreamResponse:
+    server = request.app[SERVER]
+    client = request.remote or ""
+    if server.settings.forwarded_for:
+        # The proxy appends the address it saw: the last hop is the one a client cannot forge.
+        hops = [h.strip() for h in request.headers.get("X-Forwarded-For", "").split(",") if h.strip()]
+        client = hops[-1] if hops else client
+    wait = server.throttle.wait(client)
+    if wait > 0:
+        raise web.HTTPTooManyRequests(
+            headers={"Retry-After": retry_after(wait)}, text="Слишком много запросов: подождите немного."
+        )
+    return await handler(request)
 
 
 @web.middleware
@@ -205,10 +227,11 @@ async def _access(request: web.Request, handler: Handler) -> web.StreamResponse:
         raise web.HTTPNotFound()  # the same answer as for a server that does not exist
     key = request.query.get(links.KEY_PARAM, "")
     if not await server.read(server.is_public, guild_id):
-        if not key:
-            raise web.HTTPForbidden(
-                text="Страницы этого сервера закрыты: откройте ссылку, которую даёт команда /mafia web."
-            )
+        # Without a key signed for this server its private pages answer like a server the bot does not
+        # serve: a 403 would tell anyone which servers use the bot. A signed key proves its holder was
+        # given a link there, so he may learn why it no longer opens.
+        if not key or not links.signed_for(server.secret, guild_id, key):
+            raise web.HTTPNotFound()
         problem = links.check(server.secret, guild_id, key, server.clock())
         if problem is not None:
             raise web.HTTPForbidden(text=f"{problem} Получите новую командой /mafia web.")

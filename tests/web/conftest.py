@@ -54,7 +54,7 @@ async def site(storage: Storage, seeded: Seeded) -> AsyncIterator[Site]:
     clock = Clock()
     names = {GUILD: "Клуб «Полночь»", OTHER_GUILD: "Другой клуб"}
     server = make_server(
-        WebSettings(enabled=True, port=0),
+        WebSettings(enabled=True, port=0, requests_per_minute=0),  # the limit has its own tests
         secret=SECRET,
         storage=storage,
         guild_name=names.get,

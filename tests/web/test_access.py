@@ -41,14 +41,19 @@ async def test_private_pages_need_a_signed_unexpired_link_for_their_own_server(s
     status, page = await site.get(link)
     assert status == 200 and "Таблица сезона" in page
 
-    assert (await site.get(f"/g/{GUILD}/top"))[0] == 403  # no key
+    # Without a key signed for this server: the answer of a server the bot does not serve (a 403 would
+    # tell a stranger that this server uses the bot).
+    stranger = 930_000_000_000_000_001
+    unknown = await site.get(f"/g/{stranger}/top")
+    assert unknown[0] == 404
+    assert await site.get(f"/g/{GUILD}/top") == unknown  # no key
     other = site.server.link(OTHER_GUILD, "/top")
-    status, page = await site.get(f"/g/{GUILD}/top?k={_key(other)}")  # another server's key
-    assert status == 403 and "не подходит" in page
+    assert (await site.get(f"/g/{GUILD}/top?k={_key(other)}"))[0] == 404  # another server's key
     expiry, _, signature = _key(link).partition(".")
     tampered = signature[:5] + ("x" if signature[5] != "x" else "y") + signature[6:]
-    assert (await site.get(f"/g/{GUILD}/top?k={expiry}.{tampered}"))[0] == 403
-    assert (await site.get(f"/g/{GUILD}/top?k={int(expiry) + 1}.{signature}"))[0] == 403  # a longer life
+    assert (await site.get(f"/g/{GUILD}/top?k={expiry}.{tampered}"))[0] == 404
+    assert (await site.get(f"/g/{GUILD}/top?k={int(expiry) + 1}.{signature}"))[0] == 404  # a longer life
+    assert (await site.get(f"/g/{GUILD}/top?k=garbage"))[0] == 404
 
     site.clock.now = NOW + site.server.settings.link_hours * 3600 + 1
     status, page = await site.get(link)
@@ -79,9 +84,9 @@ async def test_a_server_may_make_its_pages_public(site: Site) -> None:
     status, page = await site.get(f"/g/{GUILD}/top")
     assert status == 200
     assert f'href="/g/{GUILD}/player/{USERS[0]}?season=1"' in page  # its links carry no key
-    assert (await site.get(f"/g/{OTHER_GUILD}/top"))[0] == 403  # the other server stays private
+    assert (await site.get(f"/g/{OTHER_GUILD}/top"))[0] == 404  # the other server stays private
     site.storage.set_guild_value(GUILD, PUBLIC_KEY, False)
-    assert (await site.get(f"/g/{GUILD}/top"))[0] == 403
+    assert (await site.get(f"/g/{GUILD}/top"))[0] == 404
 
 
 async def test_a_running_games_protocol_shows_the_table_only(site: Site) -> None:
