@@ -32,7 +32,7 @@ from mafiabot.game.service import GameService
 from mafiabot.game.table import Table
 from mafiabot.ratings import POINTS_TRACK, RatingError
 from mafiabot.ratings.chart import rating_chart
-from mafiabot.storage import GameRecord, NotFound, Storage
+from mafiabot.storage import GameRecord, GameStatus, NotFound, Storage
 from mafiabot.views import MafiaView
 
 log = logging.getLogger(__name__)
@@ -243,6 +243,8 @@ class RatingsCog(commands.Cog, name="Ratings"):
             record = None
         if record is None or record.game.guild_id != guild_id:
             raise UserFacingError(f"Игры #{game_id} на этом сервере нет.")
+        if record.game.status == GameStatus.LOBBY:
+            raise UserFacingError(f"Игра #{game_id} ещё не началась: это набор игроков, записи у неё нет.")
         guild = interaction.guild
         names = {}
         for p in record.participants:

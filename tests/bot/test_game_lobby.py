@@ -26,6 +26,14 @@ async def test_the_lobby_shows_players_composition_and_timers(
     assert "Игроки (7)" in text and "Состав: Честный горожанин ×4, Комиссар, Мафия ×2" in text, text
     left = await fake.click(d.players[6], d.lobby_message(), label="Выйти")
     assert left.callback_type == 7 and "Игроки (6)" in d.lobby_message().content
+    # A lobby is stored as a game that has not started: /mafia game says so instead of an empty record.
+    storage = bot.games.storage
+    assert storage is not None
+    (lobby,) = (stored.game for stored in storage.open_lobbies(club.id))
+    record = await fake.slash(d.players[1], "mafia game", channel=club.text, game_id=lobby.id)
+    assert record.ephemeral and record.content == (
+        f"Игра #{lobby.id} ещё не началась: это набор игроков, записи у неё нет."
+    )
 
 
 async def test_seat_numbers_in_nicknames_are_given_back_at_the_end(
