@@ -171,6 +171,8 @@ OTHER = {
     ("web", "port"): "8181",
     ("web", "base_url"): '"https://mafia.example.org"',
     ("web", "link_hours"): "2",
+    ("web", "requests_per_minute"): "30",
+    ("web", "forwarded_for"): "true",
     ("web", "secret"): '"a-long-enough-secret"',
 }
 
