@@ -57,8 +57,9 @@ class Announcer:
         missing param) propagate: they are bugs. Engine errors do not: the game goes on with the text only.
         """
         phrase = phrases.get(phrase_id)
-        text = phrases.render(phrase_id, params, names=names, speakable=self._speakable)
-        mirror = phrases.render(phrase_id, params, numbers="digits", names=names)
+        lang = self.language
+        text = phrases.render(phrase_id, params, names=names, speakable=self._speakable, language=lang)
+        mirror = phrases.render(phrase_id, params, numbers="digits", names=names, language=lang)
         clip = None
         if phrase.spoken and self.engine.speaks:
             try:

@@ -2,6 +2,8 @@
 
 ``render("hw_vote_result", {"seat": 3, "count": 5})`` → «За игрока номер три подано голосов: пять.»
 Numbers are spelled out for speech; ``numbers="digits"`` gives the same sentence for the text mirror.
+``language="en"`` renders the same phrase from the English catalogue (audio/phrases_en.py).
+(Somewhat over 400 lines: the catalogue, its rendering and the grammar it needs are one piece.)
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from functools import cache
 from typing import Any, Literal
 
 from audio import numbers as numerals
+from audio import phrases_en
 from audio.catalogue_md import DATA_PATH
 
 NumberStyle = Literal["words", "digits"]
@@ -226,8 +229,10 @@ def render(
     numbers: NumberStyle = "words",
     names: Mapping[int, str] | None = None,
     speakable: Callable[[str], bool] | None = None,
+    language: str = "ru",
 ) -> str:
-    """The phrase's text with its placeholders filled. Extra params are ignored.
+    """The phrase's text with its placeholders filled, in ``language`` ("ru"; "en": audio/phrases_en.py).
+    Extra params are ignored.
 
     The rules engine knows seats, not Discord names: ``names`` (seat → display name) fills ``{name}`` from
     ``seat`` and the names of ``seats_list`` / ``roles_list`` rows from their ``seat`` when they lack one.
@@ -236,26 +241,32 @@ def render(
     Raises UnknownPhrase, MissingPlaceholder or InvalidParam.
     """
     phrase = get(phrase_id)
+    english = language == "en"
     values = _with_names(phrase, params or {}, names) if names else dict(params or {})
-    text = phrase.text
+    text = phrases_en.text(phrase_id) if english else phrase.text
     if speakable is not None:
         values = _speakable_names(values, speakable)
         if "name" not in values:
-            text = _NAME_CLAUSE.sub("", text)
+            # «номер три, Имя, …»: in English the name's clause closes with a comma of its own.
+            text = (_NAME_CLAUSE_EN if english else _NAME_CLAUSE).sub("", text)
     missing = [name for name in phrase.placeholders if name not in values and "{" + name + "}" in text]
     if missing:
         raise MissingPlaceholder(f"{phrase_id} needs {', '.join(missing)}; got {sorted(values)}")
     digits = numbers == "digits"
     seats = values.get("seats")
     if isinstance(seats, Sequence) and not isinstance(seats, str) and len(seats) == 1:
-        text = _project()[0].get(phrase_id, text)  # «игрок номер шесть», not «игроки номер шесть»
-    form = COUNT_FORMS.get(phrase_id, CountForm())
+        # «игрок номер шесть», not «игроки номер шесть»
+        text = (phrases_en.singular(phrase_id) if english else _project()[0].get(phrase_id)) or text
+    form = CountForm() if english else COUNT_FORMS.get(phrase_id, CountForm())
     if form.replaces:
         text = text.replace("{count} " + form.replaces, "{count}")
-    return _PLACEHOLDER.sub(lambda m: _fill(phrase_id, m.group(1), values[m.group(1)], form, digits), text)
+    return _PLACEHOLDER.sub(
+        lambda m: _fill(phrase_id, m.group(1), values[m.group(1)], form, digits, english), text
+    )
 
 
 _NAME_CLAUSE = re.compile(r",? \{name\}")
+_NAME_CLAUSE_EN = re.compile(r",? \{name\}(?:,(?= ))?")
 
 
 def _speakable_names(values: dict[str, Any], speakable: Callable[[str], bool]) -> dict[str, Any]:
@@ -292,8 +303,10 @@ def _with_names(phrase: Phrase, params: Mapping[str, Any], names: Mapping[int, s
     return values
 
 
-def _fill(phrase_id: str, name: str, value: Any, form: CountForm, digits: bool) -> str:
+def _fill(phrase_id: str, name: str, value: Any, form: CountForm, digits: bool, english: bool = False) -> str:
     where = f"{phrase_id}: {{{name}}}"
+    if english and name in ("seat", "target", "seats", "count", "members", "seats_list", "roles_list"):
+        return _fill_english(name, value, digits, where)
     if name in ("seat", "target"):
         return _seat(value, digits, where)
     if name == "seats":
@@ -320,6 +333,25 @@ def _fill(phrase_id: str, name: str, value: Any, form: CountForm, digits: bool) 
     if name == "members":
         return ", ".join(_member(row, digits, where) for row in _sequence(value, where))
     raise InvalidParam(f"{where} is a placeholder this renderer does not know")
+
+
+def _fill_english(name: str, value: Any, digits: bool, where: str) -> str:
+    def number(v: Any, minimum: int) -> str:
+        n = _int(v, where, minimum=minimum)
+        return str(n) if digits else phrases_en.cardinal(n)
+
+    if name in ("seat", "target"):
+        return number(value, 1)
+    if name == "seats":
+        return phrases_en.join([number(v, 1) for v in _sequence(value, where)])
+    if name == "count":
+        return number(value, 0)
+    if name in ("seats_list", "roles_list"):
+        keys = ("seat", "name") if name == "seats_list" else ("seat", "name", "role")
+        listed = [_row(row, keys, True, where).split(" — ", 1) for row in _sequence(value, where)]
+        return "; ".join(" — ".join([number(int(r[0]), 1), *r[1:]]) for r in listed)
+    rows = [_row(row, ("seat", "role"), True, where).split(" — ", 1) for row in _sequence(value, where)]
+    return ", ".join(f"number {number(int(seat), 1)} — {role}" for seat, role in rows)
 
 
 def _int(value: Any, where: str, *, minimum: int) -> int:

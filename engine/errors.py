@@ -1,7 +1,9 @@
 """One family of typed errors: every rejected command raises an :class:`IllegalCommand`.
 
-The message of each error is meant for the player who sent the command (in English here; the bot
-translates by error class), and the state a command was applied to is never modified.
+The message of each error is meant for the player who sent the command, and the state a command was
+applied to is never modified. A refusal may name a message id and its arguments (``key``, ``args_``):
+the bot then writes it in the server's language from its catalogues (``illegal-<key>``); without one it
+says the error's kind (``WrongPhase``…) in words, and a Russian server reads the message as it is.
 """
 
 from __future__ import annotations
@@ -25,6 +27,11 @@ class IllegalCommand(EngineError, ValueError):
     """A command that the rules do not allow now. The state is left unchanged."""
 
     rule = ""  # where the refusal knows it: the rule that forbids the command (a record's --explain)
+
+    def __init__(self, message: str = "", /, key: str = "", **args: object) -> None:
+        super().__init__(message)
+        self.key = key  # a message id of the bot's catalogues (without its «illegal-»), or ""
+        self.args_ = args  # the values the message names (seats, counts), never a secret the text lacks
 
 
 class WrongPhase(IllegalCommand):

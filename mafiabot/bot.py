@@ -19,9 +19,10 @@ from discord.ext import commands
 from discord.utils import MISSING
 
 from mafiabot.config import Settings
-from mafiabot.errors import GENERIC_FAILURE, NotAllowedHere, Restarting, reply_ephemeral, user_message
+from mafiabot.errors import NotAllowedHere, Restarting, language_of, reply_ephemeral, user_message
 from mafiabot.game import helpers, restart
 from mafiabot.game.service import GameService
+from mafiabot.i18n import text
 from mafiabot.logs import bind, hidden
 from mafiabot.views import stop_all_views
 
@@ -73,7 +74,8 @@ class MafiaTree(app_commands.CommandTree["MafiaBot"]):
     async def on_error(
         self, interaction: discord.Interaction[MafiaBot], error: app_commands.AppCommandError, /
     ) -> None:
-        message = user_message(error)
+        language = language_of(interaction)
+        message = user_message(error, language)
         original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         if isinstance(original, discord.NotFound) and original.code == UNKNOWN_INTERACTION:
             # Answered after Discord's 3 s (a stalled loop, a slow network): the interaction is gone,
@@ -82,7 +84,7 @@ class MafiaTree(app_commands.CommandTree["MafiaBot"]):
             return
         if message is None:
             log.error("Command failed", exc_info=(type(original), original, original.__traceback__))
-            message = GENERIC_FAILURE
+            message = text(language, "error-generic")
         else:
             log.info("Command refused: %s", hidden(message))  # a private answer: it may tell a role
         try:

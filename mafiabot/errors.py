@@ -15,51 +15,60 @@ import discord
 from discord import app_commands
 
 import engine
+from mafiabot.i18n import DEFAULT, has, known_language, text
 from mafiabot.view_helpers import send_private
 
 _Store = TypeVar("_Store")
 
-GENERIC_FAILURE = "Что-то пошло не так. Ошибка записана в журнал, попробуйте ещё раз."
-STALE = "Этот шаг игры уже закончился: кнопка больше не действует."
+GENERIC_FAILURE = text(DEFAULT, "error-generic")
+STALE = text(DEFAULT, "error-stale")
 
 
 class UserFacingError(app_commands.AppCommandError):
-    """An expected failure whose message (Russian) is shown to the user, ephemerally."""
+    """An expected failure shown to the user, ephemerally: a catalogue key with its arguments
+    (``UserFacingError("lobby-closed")``), written in the answer's language; a text that is not a key is
+    shown as it is (a text already written in the right language)."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str, **args: Any) -> None:
+        self.key = message if has(DEFAULT, message) else None
+        self.args_ = args
+        # The Russian, for logs and for callers that want a text.
+        self.message = text(DEFAULT, message, **args) if self.key else message
+        super().__init__(self.message)
+
+    def text(self, language: str) -> str:
+        return text(language, self.key, **self.args_) if self.key else self.message
 
 
 class NotAllowedHere(UserFacingError, app_commands.CheckFailure):
     """The command was used in a server outside the configured allow-list."""
 
     def __init__(self) -> None:
-        super().__init__("Этот бот не настроен для работы на этом сервере.")
+        super().__init__("error-not-allowed-here")
 
 
 class StaleAction(Exception):
     """A button or select from an earlier step (or an earlier game) was used."""
 
 
-RESTARTING = "Ведущий перезапускается: через минуту игра продолжится с того же места, повторите тогда."
+RESTARTING = text(DEFAULT, "error-restarting")
 
 
 class Restarting(UserFacingError):
     """The bot is stopping (SIGTERM, a deploy): nothing new is taken, running games are being stored."""
 
     def __init__(self) -> None:
-        super().__init__(RESTARTING)
+        super().__init__("error-restarting")
 
 
-NOT_STORED = "Не получилось записать ход (база данных не отвечает): игра осталась как была, повторите."
+NOT_STORED = text(DEFAULT, "error-not-stored")
 
 
 class NotStored(UserFacingError):
     """The command could not be written to the game's log; the game did not move (write ahead)."""
 
     def __init__(self) -> None:
-        super().__init__(NOT_STORED)
+        super().__init__("error-not-stored")
 
 
 def needed(storage: _Store | None, unavailable: str) -> _Store:
@@ -69,21 +78,40 @@ def needed(storage: _Store | None, unavailable: str) -> _Store:
     return storage
 
 
-def permission_names(permissions: list[str]) -> str:
+def permission_names(permissions: list[str], language: str = DEFAULT) -> str:
     from mafiabot.needs import names
 
-    return names(permissions)
+    return names(permissions, language)
 
 
-def refusal(error: BaseException) -> str | None:
-    """The player's answer to an expected refusal (the engine's messages are Russian), or None."""
+def language_of(interaction: discord.Interaction[Any]) -> str:
+    """The language to answer an interaction in: its server's (as last read), else the bot's."""
+    settings = getattr(interaction.client, "settings", None)
+    default = getattr(getattr(settings, "game", None), "language", DEFAULT)
+    return known_language(interaction.guild_id, default)
+
+
+def refusal(error: BaseException, language: str = DEFAULT) -> str | None:
+    """The player's answer to an expected refusal, in ``language``, or None."""
     if isinstance(error, UserFacingError):
-        return error.message
+        return error.text(language)
     if isinstance(error, engine.IllegalCommand):
-        return str(error)
+        return engine_refusal(error, language)
     if isinstance(error, StaleAction):
-        return STALE
+        return text(language, "error-stale")
     return None
+
+
+def engine_refusal(error: engine.IllegalCommand, language: str) -> str:
+    """The engine's refusal: by its message id and arguments where it names one (``error.key``), else
+    its own text (Russian, the rulebooks' words) on a Russian server and its kind's sentence elsewhere."""
+    key = getattr(error, "key", "")
+    if key and has(language, f"illegal-{key}"):
+        return text(language, f"illegal-{key}", **getattr(error, "args_", {}))
+    if language == DEFAULT:
+        return str(error)
+    kind = type(error).__name__
+    return text(language, f"illegal-kind-{kind}" if has(language, f"illegal-kind-{kind}") else "illegal-kind")
 
 
 async def answering(interaction: discord.Interaction[Any], action: Awaitable[None]) -> None:
@@ -95,30 +123,33 @@ async def answering(interaction: discord.Interaction[Any], action: Awaitable[Non
             raise Restarting()
         await action
     except Exception as exc:
-        text = refusal(exc)
-        if text is None:
+        answer = refusal(exc, language_of(interaction))
+        if answer is None:
             raise
-        await reply_ephemeral(interaction, text)
+        await reply_ephemeral(interaction, answer)
 
 
-def user_message(error: app_commands.AppCommandError) -> str | None:
-    """The Russian text for an expected error, or None when the error is a bug."""
+def user_message(error: app_commands.AppCommandError, language: str = DEFAULT) -> str | None:
+    """The text for an expected error in ``language``, or None when the error is a bug."""
     if isinstance(error, app_commands.CommandInvokeError):
-        text = refusal(error.original)
-        if text is not None:
-            return text
+        answer = refusal(error.original, language)
+        if answer is not None:
+            return answer
     if isinstance(error, UserFacingError):
-        return error.message
+        return error.text(language)
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Слишком часто. Попробуйте снова через {error.retry_after:.0f} с."
+        return text(language, "error-cooldown", seconds=round(error.retry_after))
     if isinstance(error, app_commands.BotMissingPermissions):
-        return f"Боту не хватает прав: {permission_names(error.missing_permissions)}."
+        return text(
+            language, "error-bot-permissions", names=permission_names(error.missing_permissions, language)
+        )
     if isinstance(error, app_commands.MissingPermissions):
-        return f"Вам не хватает прав: {permission_names(error.missing_permissions)}."
+        names = permission_names(error.missing_permissions, language)
+        return text(language, "error-your-permissions", names=names)
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "Эта команда работает только на сервере."
+        return text(language, "error-server-only")
     if isinstance(error, app_commands.CheckFailure):
-        return "Эту команду здесь использовать нельзя."
+        return text(language, "error-not-here")
     return None
 
 

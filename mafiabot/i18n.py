@@ -55,7 +55,9 @@ def text(language: str, key: str, **args: Any) -> str:
             message = found.get_message(key)
             if message.value is None:
                 break
-            value, errors = found.format_pattern(message.value, args)
+            # Discord ids are text, not quantities: Fluent would group their digits («1 577 418…»).
+            shown = {k: str(v) if type(v) is int and v >= 10**12 else v for k, v in args.items()}
+            value, errors = found.format_pattern(message.value, shown)
             if errors:
                 log.warning("Message %s (%s) formatted with errors: %s", key, lang, errors)
             return str(value)
@@ -88,3 +90,45 @@ def catalogue(language: str) -> dict[str, set[str]]:
                 variables.visit(entry)
                 messages[entry.id.name] = variables.found
     return messages
+
+
+def role_display(language: str, ruleset: Any, role: str) -> str:
+    """A role's name: in Russian the rulebook's own (classic's civilian is «Честный горожанин»), in
+    another language the catalogue's (a server's own variant's new role keeps its own name)."""
+    key = f"role-{role}"
+    if language_of(language) != DEFAULT and has(language, key):
+        return text(language, key)
+    return str(ruleset.roles[role].display)
+
+
+def preset_title(language: str, ruleset: Any) -> str:
+    """The rules' title: the rulebook's own in Russian, the commands' English name in English."""
+    key = f"choice-{ruleset.id}"
+    if language_of(language) != DEFAULT and has(language, key):
+        return text(language, key)
+    return str(ruleset.title)
+
+
+def role_about(language: str, ruleset: Any, role: str) -> str:
+    """What a role does, for its card: the rulebook's words in Russian, the catalogue's
+    (``role-about-<id>``) elsewhere, or nothing where the catalogue has none (a server's own role)."""
+    if language_of(language) == DEFAULT:
+        return str(ruleset.roles[role].description)
+    key = f"role-about-{role}"
+    return text(language, key) if has(language, key) else ""
+
+
+# The language each server was last seen with (read with its settings, set by `/mafia-admin language`):
+# what an answer that has no game or lobby at hand (a refusal, an error) is written in.
+_SERVERS: dict[int, str] = {}
+
+
+def remember_language(guild_id: int, language: str | None) -> None:
+    if language:
+        _SERVERS[guild_id] = language
+    else:
+        _SERVERS.pop(guild_id, None)
+
+
+def known_language(guild_id: int | None, default: str) -> str:
+    return _SERVERS.get(guild_id or 0, default)

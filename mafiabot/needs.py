@@ -19,6 +19,7 @@ from typing import Literal
 import discord
 
 import engine
+from mafiabot.i18n import DEFAULT, text
 
 Place = Literal["text", "voice", "threads"]
 
@@ -43,10 +44,7 @@ CHAT_PRESETS = _chat_presets()
 # Why a stage channel cannot hold a game: a stage's newcomers join its silent audience and speak only
 # when invited, while at a Mafia table everybody must be able to speak in turn (and the host unmutes
 # each speaker; it cannot turn the audience into speakers without moderating the stage).
-STAGE_REFUSAL = (
-    "в канале-трибуне игру не провести: слушатели трибуны молчат, пока их не пригласят выступать, "
-    "а за игровым столом говорит каждый по очереди. Выберите обычный голосовой канал."
-)
+STAGE_REFUSAL = text(DEFAULT, "need-stage")  # (``need-stage`` in the catalogues)
 
 
 @dataclass(frozen=True)
@@ -192,28 +190,43 @@ def missing(
     return found
 
 
-def names(permissions: Iterable[str]) -> str:
-    return ", ".join(PERMISSION_NAMES.get(name, name) for name in permissions)
+def permission_name(permission: str, language: str = DEFAULT) -> str:
+    key = f"permission-{permission}"
+    return text(language, key) if key in _KNOWN else permission
 
 
-def required_lines(found: list[Missing]) -> list[str]:
-    """«в <#текст>: …; в <#голос>: …» per place, for what blocks a game."""
-    return _by_place([m for m in found if not m.need.optional])
+_KNOWN = {f"permission-{name}" for name in PERMISSION_NAMES}
 
 
-def _by_place(found: list[Missing]) -> list[str]:
+def names(permissions: Iterable[str], language: str = DEFAULT) -> str:
+    return ", ".join(permission_name(name, language) for name in permissions)
+
+
+def required_lines(found: list[Missing], language: str = DEFAULT) -> list[str]:
+    """«текстовый канал <#…>: …» per place, for what blocks a game."""
+    return _by_place([m for m in found if not m.need.optional], language)
+
+
+def _by_place(found: list[Missing], language: str) -> list[str]:
     lines = []
-    for place, title in PLACE_NAMES.items():
+    for place in PLACE_NAMES:
         here = [m for m in found if m.need.place == place]
         if here:
-            where = f"{title} {here[0].channel}" if place != "threads" else f"{title} в {here[0].channel}"
-            lines.append(f"{where}: {names(m.need.permission for m in here)}")
+            where = text(language, f"place-{place}", channel=here[0].channel)
+            listed = names((m.need.permission for m in here), language)
+            lines.append(text(language, "need-place-missing", place=where, names=listed))
     return lines
 
 
-def optional_lines(found: list[Missing]) -> list[str]:
+def optional_lines(found: list[Missing], language: str = DEFAULT) -> list[str]:
     return [
-        f"без права «{PERMISSION_NAMES[m.need.permission]}» в {m.channel} {m.need.why}"
+        text(
+            language,
+            "need-optional-missing",
+            permission=permission_name(m.need.permission, language),
+            channel=m.channel,
+            without=text(language, f"need-without-{m.need.permission}"),
+        )
         for m in found
         if m.need.optional
     ]

@@ -12,7 +12,8 @@ from typing import Any
 
 import discord
 
-from mafiabot.errors import GENERIC_FAILURE, reply_ephemeral
+from mafiabot.errors import language_of, reply_ephemeral
+from mafiabot.i18n import text
 from mafiabot.logs import bind, hidden
 
 log = logging.getLogger(__name__)
@@ -37,7 +38,7 @@ class _TableViewBehaviour:
         log.error(
             "View %s failed on %s %s", type(self).__name__, type(item).__name__, hidden(item), exc_info=error
         )
-        await reply_ephemeral(interaction, GENERIC_FAILURE)
+        await reply_ephemeral(interaction, text(language_of(interaction), "error-generic"))
 
 
 class MafiaView(_TableViewBehaviour, discord.ui.View):

@@ -13,6 +13,7 @@ import engine
 from mafiabot.errors import reply_ephemeral
 from mafiabot.game.actions import Handler
 from mafiabot.game.table import Table
+from mafiabot.i18n import DEFAULT, text
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +25,7 @@ def seat_of(interaction: discord.Interaction[Any], table: Table) -> int | None:
 async def require_seat(interaction: discord.Interaction[Any], table: Table) -> int | None:
     seat = seat_of(interaction, table)
     if seat is None:
-        await reply_ephemeral(interaction, "Вы не играете в этой партии.")
+        await reply_ephemeral(interaction, text(table.session.language, "error-not-playing"))
     return seat
 
 
@@ -63,8 +64,17 @@ class _LateAcknowledgement:
             log.warning("Acknowledging a click failed", exc_info=True)
 
 
+# A click's answer: a catalogue key, or a key with its arguments (``("answer-voted", {"seat": 3})``).
+Reply = str | tuple[str, dict[str, Any]]
+
+
+def reply_text(language: str, ok: Reply) -> str:
+    key, args = (ok, {}) if isinstance(ok, str) else ok
+    return text(language, key, **args)
+
+
 async def submit(
-    interaction: discord.Interaction[Any], table: Table, command: engine.Command, serial: int, ok: str
+    interaction: discord.Interaction[Any], table: Table, command: engine.Command, serial: int, ok: Reply
 ) -> bool:
     """Submit one command for the clicking player and answer them privately. A refusal (the engine's,
     a stale button) propagates to the component's error handler, which answers it."""
@@ -76,13 +86,18 @@ async def submit(
     # D-F2: a self-nomination, self-vote or second vote the preset refuses with a foul is no error.
     refused = next((e for e in events if e.type == "refused"), None)
     if refused is not None:
-        await reply_ephemeral(interaction, f"{refused.get('message')} Вам замечание.")
+        language = table.session.language
+        if language == DEFAULT:
+            answer = text(language, "answer-refused-foul", message=refused.get("message"))
+        else:  # the engine's sentence is Russian: the refusal's kind in the server's language
+            answer = text(language, "answer-refused-foul-plain")
+        await reply_ephemeral(interaction, answer)
         return False
-    await reply_ephemeral(interaction, ok)
+    await reply_ephemeral(interaction, reply_text(table.session.language, ok))
     return True
 
 
-Build = Callable[[int, str, list[str]], tuple[engine.Command, str]]
+Build = Callable[[int, str, list[str]], tuple[engine.Command, Reply]]
 
 
 def player_action(build: Build) -> Handler:

@@ -19,32 +19,44 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
+from mafiabot import i18n
 from mafiabot.bot import MafiaBot
 from mafiabot.errors import UserFacingError
 from mafiabot.game import server_settings as keys
 from mafiabot.game.server_settings import ServerSettings, server_settings
+from mafiabot.i18n import has, text
 from mafiabot.storage import Storage
 
-LANGUAGES = {"ru": "Русский"}  # the languages the bot's texts and the host's voice exist in
+# The languages the bot's texts and the host's voice exist in, each named in its own language.
+LANGUAGES = {code: text(code, f"language-name-{code}") for code in i18n.LANGUAGES}
 
 
-def settings_text(s: ServerSettings, *, volume: float, audio: bool) -> str:
+def settings_text(s: ServerSettings, *, volume: float, audio: bool, language: str) -> str:
+    """The server's settings, in ``language`` (the server's own)."""
     timers = dict(s.timers)
-    speech = timers.get("speech_seconds")
-    night = timers.get("night_action_seconds")
+
+    def seconds(value: int | None) -> str:
+        return (
+            text(language, "admin-timer-seconds", seconds=value)
+            if value
+            else text(language, "admin-timer-rules")
+        )
+
+    role = f"<@&{s.host_role_id}>" if s.host_role_id else text(language, "admin-host-role-none")
     return "\n".join(
         [
-            "**Настройки сервера**",
-            f"Роль ведущего: {f'<@&{s.host_role_id}>' if s.host_role_id else 'не задана'}",
-            f"Язык: {LANGUAGES.get(s.language, s.language)}",
-            f"Голос ведущего: {'говорит' if audio else 'молчит (только текст)'}, "
-            f"громкость {round(volume * 100)} %",
-            f"Зрители в голосовом канале: {'без микрофона' if s.mute_spectators else 'с микрофоном'}",
-            "Таймеры: речь "
-            + (f"{speech} с" if speech else "по правилам")
-            + ", ночной ход "
-            + (f"{night} с" if night else "по правилам"),
-            f"Набор закрывается через {s.lobby_minutes} мин, если игру не начали",
+            text(language, "admin-title"),
+            text(language, "admin-host-role", role=role),
+            text(language, "admin-language", name=LANGUAGES[language]),
+            text(language, "admin-voice-on" if audio else "admin-voice-off", volume=round(volume * 100)),
+            text(language, "admin-spectators-muted" if s.mute_spectators else "admin-spectators-open"),
+            text(
+                language,
+                "admin-timers",
+                speech=seconds(timers.get("speech_seconds")),
+                night=seconds(timers.get("night_action_seconds")),
+            ),
+            text(language, "admin-lobby-minutes", minutes=s.lobby_minutes),
         ]
     )
 
@@ -63,9 +75,9 @@ class AdminCog(
 
     def _storage(self, interaction: discord.Interaction[Any]) -> tuple[Storage, int]:
         if interaction.guild is None or not isinstance(interaction.user, discord.Member):
-            raise UserFacingError("Эта команда работает только на сервере.")
+            raise UserFacingError("error-server-only")
         if not interaction.permissions.manage_guild:
-            raise UserFacingError("Настраивать бота может только тот, кто управляет сервером.")
+            raise UserFacingError("admin-only-managers")
         storage = self.bot.games.storage
         if storage is None:
             raise UserFacingError("База данных недоступна: настройки не сохранить.")
@@ -76,9 +88,11 @@ class AdminCog(
     ) -> None:
         row = await asyncio.to_thread(storage.guild_settings, guild_id)
         current = await server_settings(storage, guild_id)
-        text = settings_text(current, volume=row.volume, audio=row.audio_enabled)
+        language = current.game(self.bot.settings.game).language
+        shown = settings_text(current, volume=row.volume, audio=row.audio_enabled, language=language)
+        done = text(language, done) if has(language, done) else done
         await interaction.response.send_message(
-            f"{done}\n\n{text}" if done else text,
+            f"{done}\n\n{shown}" if done else shown,
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -98,13 +112,13 @@ class AdminCog(
     ) -> None:
         storage, guild_id = self._storage(interaction)
         if role is None and not clear:
-            raise UserFacingError("Укажите роль (role) или уберите её (clear: True).")
+            raise UserFacingError("admin-role-needed")
         if role is not None and clear:
-            raise UserFacingError("Либо роль, либо clear: не то и другое сразу.")
+            raise UserFacingError("admin-role-or-clear")
         role_id = None if role is None else role.id
         await asyncio.to_thread(storage.update_guild_settings, guild_id, host_role_id=role_id)
         await self._answer(
-            interaction, storage, guild_id, "Роль ведущих убрана." if clear else "Роль ведущих задана."
+            interaction, storage, guild_id, "admin-role-cleared" if clear else "admin-role-set"
         )
 
     @app_commands.command(name="voice", description="Голос ведущего: включить/выключить, громкость")
@@ -123,9 +137,7 @@ class AdminCog(
             changes["volume"] = volume / 100
         if changes:
             await asyncio.to_thread(storage.update_guild_settings, guild_id, **changes)
-        await self._answer(
-            interaction, storage, guild_id, "Изменения действуют со следующей игры." if changes else ""
-        )
+        await self._answer(interaction, storage, guild_id, "admin-next-game" if changes else "")
 
     @app_commands.command(
         name="spectators", description="Выключать ли микрофон зрителям в голосовом канале игры"
@@ -134,7 +146,7 @@ class AdminCog(
     async def spectators(self, interaction: discord.Interaction[MafiaBot], muted: bool) -> None:
         storage, guild_id = self._storage(interaction)
         await asyncio.to_thread(storage.set_guild_value, guild_id, keys.SPECTATORS, muted)
-        await self._answer(interaction, storage, guild_id, "Изменения действуют со следующей игры.")
+        await self._answer(interaction, storage, guild_id, "admin-next-game")
 
     @app_commands.command(name="timers", description="Время речи и ночного хода в играх сервера")
     @app_commands.describe(
@@ -149,9 +161,9 @@ class AdminCog(
     ) -> None:
         storage, guild_id = self._storage(interaction)
         if reset and (speech is not None or night is not None):
-            raise UserFacingError("Либо новое время, либо reset: не то и другое сразу.")
+            raise UserFacingError("admin-timers-or-reset")
         if not reset and speech is None and night is None:
-            raise UserFacingError("Укажите время речи (speech), ночного хода (night) или reset: True.")
+            raise UserFacingError("admin-timers-needed")
         current = dict((await server_settings(storage, guild_id)).timers)
         if reset:
             current = {}
@@ -160,7 +172,7 @@ class AdminCog(
         if night is not None:
             current["night_action_seconds"] = night
         await asyncio.to_thread(storage.set_guild_value, guild_id, keys.TIMERS, current)
-        await self._answer(interaction, storage, guild_id, "Изменения действуют со следующего набора.")
+        await self._answer(interaction, storage, guild_id, "admin-next-lobby")
 
     @app_commands.command(name="language", description="Язык бота на сервере")
     @app_commands.describe(language="Язык сообщений и голоса ведущего")
@@ -168,9 +180,9 @@ class AdminCog(
     async def language(self, interaction: discord.Interaction[MafiaBot], language: str) -> None:
         storage, guild_id = self._storage(interaction)
         if language not in LANGUAGES:
-            raise UserFacingError(f"Такого языка нет: есть {', '.join(LANGUAGES.values())}.")
+            raise UserFacingError("admin-no-such-language", languages=", ".join(LANGUAGES.values()))
         await asyncio.to_thread(storage.set_guild_value, guild_id, keys.LANGUAGE, language)
-        await self._answer(interaction, storage, guild_id, "Язык сохранён.")
+        await self._answer(interaction, storage, guild_id, "admin-language-saved")
 
     @app_commands.command(
         name="lobby-timeout", description="Через сколько минут закрывать набор, если игру не начали"
@@ -181,7 +193,7 @@ class AdminCog(
     ) -> None:
         storage, guild_id = self._storage(interaction)
         await asyncio.to_thread(storage.set_guild_value, guild_id, keys.LOBBY_MINUTES, minutes)
-        await self._answer(interaction, storage, guild_id, "Изменения действуют со следующего набора.")
+        await self._answer(interaction, storage, guild_id, "admin-next-lobby")
 
     @app_commands.command(name="variant", description="Загрузить свой вариант правил (файл .toml)")
     @app_commands.describe(

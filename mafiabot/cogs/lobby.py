@@ -18,25 +18,19 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from mafiabot import needs
 from mafiabot.bot import MafiaBot, bind_interaction
 from mafiabot.errors import UserFacingError, answering
 from mafiabot.game.lobbies import check_start, describe_lobby
 from mafiabot.game.lobby import Lobby
 from mafiabot.game.server_settings import server_settings
 from mafiabot.game.service import GameService
+from mafiabot.i18n import DEFAULT, text
 from mafiabot.presets import load_ruleset, offered
 from mafiabot.views import MafiaView
 
 log = logging.getLogger(__name__)
 
-LABELS = {
-    "join": "Присоединиться",
-    "leave": "Выйти",
-    "settings": "Настройки",
-    "start": "Начать игру",
-    "cancel": "Отменить набор",
-}
+LABELS = ("join", "leave", "settings", "start", "cancel")  # the buttons, named by ``lobby-button-<action>``
 STYLES = {
     "join": discord.ButtonStyle.success,
     "leave": discord.ButtonStyle.secondary,
@@ -44,17 +38,17 @@ STYLES = {
     "start": discord.ButtonStyle.primary,
     "cancel": discord.ButtonStyle.danger,
 }
-MODERATORS_ONLY = "Это может тот, кто открыл набор, или ведущий сервера (роль ведущего, управление сервером)."
+MODERATORS_ONLY = text(DEFAULT, "lobby-moderators-only")
 SWEEP_SECONDS = 30.0  # how often lobbies nobody started are looked for
 
 
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mafia:lobby:(?P<vc>\d+):(?P<action>[a-z]+)"
 ):
-    def __init__(self, voice_channel_id: int, action: str) -> None:
+    def __init__(self, voice_channel_id: int, action: str, language: str = DEFAULT) -> None:
         super().__init__(
             discord.ui.Button(
-                label=LABELS[action],
+                label=text(language, f"lobby-button-{action}"),
                 style=STYLES[action],
                 custom_id=f"mafia:lobby:{voice_channel_id}:{action}",
             )
@@ -85,17 +79,18 @@ class LobbyOptionsSelect(
     def __init__(self, lobby: Lobby) -> None:
         options = [
             discord.SelectOption(
-                label=name[:100], description=text[:100], value=name, default=name in lobby.options
+                label=name[:100], description=about[:100], value=name, default=name in lobby.options
             )
-            for name, text in sorted(lobby.base_ruleset.options.items())
+            for name, about in sorted(lobby.base_ruleset.options.items())
         ][:25]
         super().__init__(
             discord.ui.Select(
                 custom_id=f"mafia:lobbyopt:{lobby.voice_channel_id}",
-                placeholder="Варианты правил",
+                placeholder=text(lobby.language, "lobby-variants-placeholder"),
                 min_values=0,
                 max_values=max(1, len(options)),
-                options=options or [discord.SelectOption(label="нет вариантов", value="-")],
+                options=options
+                or [discord.SelectOption(label=text(lobby.language, "lobby-no-variants"), value="-")],
             )
         )
         self.voice_channel_id = lobby.voice_channel_id
@@ -133,7 +128,7 @@ class LobbyOptionsSelect(
 def lobby_view(lobby: Lobby) -> MafiaView:
     view = MafiaView(timeout=None)
     for action in LABELS:
-        view.add_item(LobbyButton(lobby.voice_channel_id, action))
+        view.add_item(LobbyButton(lobby.voice_channel_id, action, lobby.language))
     return view
 
 
@@ -178,12 +173,11 @@ class LobbyCog(commands.Cog, name="Lobby"):
     ) -> None:
         member = interaction.user
         if not isinstance(member, discord.Member) or interaction.guild is None or interaction.channel is None:
-            raise UserFacingError("Эта команда работает только на сервере.")
+            raise UserFacingError("error-server-only")
         if member.voice is None or member.voice.channel is None:
-            raise UserFacingError("Сначала зайдите в голосовой канал: игра будет идти в нём.")
+            raise UserFacingError("lobby-join-voice-first")
         if isinstance(member.voice.channel, discord.StageChannel):
-            reason = needs.STAGE_REFUSAL
-            raise UserFacingError(f"{reason[0].upper()}{reason[1:]}")
+            raise UserFacingError("lobby-stage")
         server = await server_settings(self.games.storage, interaction.guild.id)
         game = server.game(self.bot.settings.game)
         ruleset_id = (ruleset or game.default_preset).strip()
@@ -192,7 +186,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
             titles = {info.title.casefold(): info.id for info in offered(game)}
             ruleset_id = titles.get(ruleset_id.casefold(), ruleset_id)
         if ruleset_id not in known:
-            raise UserFacingError(f"Таких правил нет: «{ruleset_id[:40]}». Выберите из подсказок.")
+            raise UserFacingError("lobby-no-such-rules", name=ruleset_id[:40])
         chosen = tuple(sorted(o.strip() for o in options.split(",") if o.strip()))
         lobby = await self.games.lobbies.open(
             guild_id=interaction.guild.id,
@@ -243,11 +237,11 @@ class LobbyCog(commands.Cog, name="Lobby"):
         *done, typed = [part.strip() for part in current.split(",")] if current else [""]
         done = [d for d in done if d in variants]
         found = []
-        for name, text in sorted(variants.items()):
-            if name in done or not _matches(typed, name, text):
+        for name, about in sorted(variants.items()):
+            if name in done or not _matches(typed, name, about):
                 continue
             value = ", ".join([*done, name])
-            found.append(app_commands.Choice(name=f"{value} — {text}"[:100], value=value[:100]))
+            found.append(app_commands.Choice(name=f"{value} — {about}"[:100], value=value[:100]))
         return found[:25]
 
     # -- the buttons -------------------------------------------------------------------------------
@@ -264,27 +258,31 @@ class LobbyCog(commands.Cog, name="Lobby"):
     ) -> None:
         lobby = self.games.lobbies.get(voice_channel_id)
         if lobby is None:
-            raise UserFacingError("Этот набор уже закрыт.")
+            raise UserFacingError("lobby-closed")
         member = interaction.user
         assert isinstance(member, discord.Member) and interaction.guild is not None
         if action in ("cancel", "settings", "start") and not await self.may_moderate(member, lobby):
-            raise UserFacingError(MODERATORS_ONLY)
+            raise UserFacingError("lobby-moderators-only")
         if action == "join":
             await self.games.lobbies.join(lobby, member)
         elif action == "leave":
             await self.games.lobbies.leave(lobby, member.id)
             if self.games.lobbies.get(voice_channel_id) is not lobby:  # the last player left
-                await interaction.response.edit_message(content="Набор закрыт: все игроки вышли.", view=None)
+                await interaction.response.edit_message(
+                    content=text(lobby.language, "lobby-all-left"), view=None
+                )
                 return
         elif action == "cancel":
             await self.games.lobbies.close(lobby)
-            await interaction.response.edit_message(content="Набор отменён.", view=None)
+            await interaction.response.edit_message(
+                content=text(lobby.language, "lobby-cancelled"), view=None
+            )
             return
         elif action == "settings":
             view = MafiaView(timeout=600)
             view.add_item(LobbyOptionsSelect(lobby))
             await interaction.response.send_message(
-                "Варианты правил этой игры (состав пересчитается по правилам книги):",
+                text(lobby.language, "lobby-variants-title"),
                 view=view,
                 ephemeral=True,
             )
@@ -295,7 +293,8 @@ class LobbyCog(commands.Cog, name="Lobby"):
             await interaction.response.defer()
             await self.games.start(lobby, interaction.guild, lobby.creator_id)
             if interaction.message is not None:
-                await interaction.message.edit(content=lobby.describe() + "\n\n**Игра началась.**", view=None)
+                started = text(lobby.language, "lobby-started")
+                await interaction.message.edit(content=f"{lobby.describe()}\n\n{started}", view=None)
             return
         await interaction.response.edit_message(
             content=describe_lobby(lobby, interaction.guild), view=lobby_view(lobby)
@@ -306,26 +305,29 @@ class LobbyCog(commands.Cog, name="Lobby"):
     ) -> None:
         lobby = self.games.lobbies.get(voice_channel_id)
         if lobby is None:
-            raise UserFacingError("Этот набор уже закрыт.")
+            raise UserFacingError("lobby-closed")
         member = interaction.user
         if not isinstance(member, discord.Member) or not await self.may_moderate(member, lobby):
-            raise UserFacingError(MODERATORS_ONLY)
+            raise UserFacingError("lobby-moderators-only")
         try:
             ruleset = load_ruleset(lobby.ruleset_id, chosen, lobby.game)
             if len(lobby.players) in engine.player_counts(ruleset):
                 engine.composition(ruleset, len(lobby.players))  # the book's rules for this table
         except (engine.RulesetError, engine.IllegalCommand) as exc:
             why = exc.message if isinstance(exc, engine.RulesetError) else str(exc)
-            raise UserFacingError(f"Такое сочетание вариантов не подходит: {why.rstrip('.')}.") from None
+            raise UserFacingError("lobby-variants-refused", why=why.rstrip(".")) from None
         await self.games.lobbies.set_options(lobby, chosen)
         assert interaction.guild is not None
         channel = interaction.guild.get_channel(lobby.text_channel_id)
         if lobby.message_id is not None and isinstance(channel, discord.TextChannel):
-            text = describe_lobby(lobby, interaction.guild)
-            await channel.get_partial_message(lobby.message_id).edit(content=text, view=lobby_view(lobby))
-        summary = ", ".join(chosen) or "нет"
+            shown = describe_lobby(lobby, interaction.guild)
+            await channel.get_partial_message(lobby.message_id).edit(content=shown, view=lobby_view(lobby))
+        summary = ", ".join(chosen) or text(lobby.language, "lobby-variants-none")
         await interaction.response.send_message(
-            f"Варианты: {summary}. Состав: {lobby.composition_text()}", ephemeral=True
+            text(
+                lobby.language, "lobby-variants-chosen", options=summary, composition=lobby.composition_text()
+            ),
+            ephemeral=True,
         )
 
     # -- the timeout -------------------------------------------------------------------------------
@@ -363,7 +365,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
                 continue
             try:
                 await channel.get_partial_message(lobby.message_id).edit(
-                    content=f"Набор закрыт: игру не начали за {limit} мин. Откройте новый: `/mafia new`.",
+                    content=text(lobby.language, "lobby-timed-out", minutes=limit),
                     view=None,
                 )
             except discord.HTTPException:

@@ -30,6 +30,7 @@ from mafiabot.errors import UserFacingError, needed
 from mafiabot.game.records import stored_game_record
 from mafiabot.game.service import GameService
 from mafiabot.game.table import Table
+from mafiabot.i18n import text
 from mafiabot.ratings import POINTS_TRACK, RatingError
 from mafiabot.ratings.chart import rating_chart
 from mafiabot.storage import GameRecord, GameStatus, NotFound, Storage
@@ -144,12 +145,14 @@ class RatingsCog(commands.Cog, name="Ratings"):
                 points[d.user_id] += d.delta
             else:
                 elo[d.user_id] = d.delta
-        lines = ["**Рейтинг за игру**"]
+        lang = table.session.language
+        lines = [text(lang, "rating-game-title")]
         for info in table.session.seats:
-            line = f"№{info.seat} {info.name}: {points[info.user_id]:+.1f}"
+            shown = {"seat": info.seat, "name": info.name, "points": f"{points[info.user_id]:+.1f}"}
             if info.user_id in elo:
-                line += f", Эло {elo[info.user_id]:+.1f}"
-            lines.append(line)
+                lines.append(text(lang, "rating-game-row-elo", elo=f"{elo[info.user_id]:+.1f}", **shown))
+            else:
+                lines.append(text(lang, "rating-game-row", **shown))
         table.post("\n".join(lines))
 
     def _guild(self, interaction: discord.Interaction[Any]) -> int:

@@ -12,12 +12,13 @@ from discord.ext import commands
 from engine import queries
 from engine.commands import Act, AskNominees, Permit, Vote, Withdraw
 from mafiabot.bot import MafiaBot
-from mafiabot.cogs._play import first_int, require_seat, submit
+from mafiabot.cogs._play import Reply, first_int, require_seat, submit
 from mafiabot.game import preset_controls
 from mafiabot.game.actions import ACTIONS
 from mafiabot.game.service import GameService
 from mafiabot.game.table import Table
 from mafiabot.game.team_chat import TeamChats
+from mafiabot.i18n import text
 
 
 async def _permit(
@@ -26,7 +27,7 @@ async def _permit(
     seat = await require_seat(interaction, table)
     if seat is not None:
         target = first_int(values)
-        ok = f"Разрешаю говорить игроку №{target}." if allow else f"Запрещаю говорить игроку №{target}."
+        ok = ("answer-permit" if allow else "answer-forbid", {"seat": target})
         await submit(interaction, table, Permit(seat=seat, target=target, allow=allow), serial, ok)
 
 
@@ -41,8 +42,9 @@ async def forbid(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v
 async def nominees(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v: list[str]) -> None:
     seat = await require_seat(i, t)
     if seat is not None:
-        listed = ", ".join(f"№{x}" for x in queries.nominees(t.session.state))
-        ok = f"Выставлены: {listed}." if listed else "Никто не выставлен."
+        lang = t.session.language
+        listed = ", ".join(text(lang, "card-mate", seat=x) for x in queries.nominees(t.session.state))
+        ok: Reply = ("answer-nominees", {"seats": listed}) if listed else "answer-no-nominees"
         await submit(i, t, AskNominees(seat=seat), serial, ok)
 
 
@@ -50,7 +52,7 @@ async def withdraw(i: discord.Interaction[Any], t: Table, serial: int, arg: str,
     """FIIM D-FI8: «Я отзываю игрока № …» in one's own minute."""
     seat = await require_seat(i, t)
     if seat is not None:
-        await submit(i, t, Withdraw(seat=seat), serial, "Вы отозвали свою кандидатуру.")
+        await submit(i, t, Withdraw(seat=seat), serial, "answer-withdrawn")
 
 
 async def lift(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v: list[str]) -> None:
@@ -58,7 +60,7 @@ async def lift(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v: 
     if seat is not None:
         # The engine answers a second vote here with a foul alone, not the «refused» the ballot gives.
         again = any(v == seat for v, _ in t.session.state.ballots)
-        ok = "Вы уже проголосовали. Вам замечание." if again else "Ваш голос «покинуть стол вместе» принят."
+        ok = "answer-voted-again-foul" if again else "answer-lift-vote"
         await submit(i, t, Vote(seat=seat), serial, ok)
 
 
@@ -69,13 +71,13 @@ async def ability(i: discord.Interaction[Any], t: Table, serial: int, arg: str, 
     if seat is not None:
         act = "" if arg == "one" else arg
         command = Act(seat=seat, targets=tuple(int(x) for x in v), act=act)
-        await submit(i, t, command, serial, "Выбор принят.")
+        await submit(i, t, command, serial, "answer-chosen")
 
 
 async def acquit(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v: list[str]) -> None:
     seat = await require_seat(i, t)
     if seat is not None:
-        await submit(i, t, Act(seat=seat, targets=(int(arg or 0),)), serial, "Вы оправдали осуждённого.")
+        await submit(i, t, Act(seat=seat, targets=(int(arg or 0),)), serial, "answer-acquitted")
 
 
 async def court(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v: list[str]) -> None:
@@ -83,7 +85,7 @@ async def court(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v:
     seat = await require_seat(i, t)
     if seat is not None:
         candidate = int(arg or 0)
-        ok = "Ваш голос: «Казнить»." if candidate else "Ваш голос: «Помиловать»."
+        ok = "answer-court-execute" if candidate else "answer-court-pardon"
         await submit(i, t, Vote(seat=seat, candidate=candidate), serial, ok)
 
 
@@ -91,33 +93,33 @@ async def court_pick(i: discord.Interaction[Any], t: Table, serial: int, arg: st
     seat = await require_seat(i, t)
     if seat is not None:
         target = first_int(v)
-        await submit(i, t, Vote(seat=seat, candidate=target), serial, f"Ваш выбор: №{target}.")
+        await submit(i, t, Vote(seat=seat, candidate=target), serial, ("answer-proposed", {"seat": target}))
 
 
 async def golden(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v: list[str]) -> None:
     seat = await require_seat(i, t)
     if seat is not None:
-        await submit(i, t, Act(seat=seat, targets=(seat,)), serial, "Ваша золотая минута.")
+        await submit(i, t, Act(seat=seat, targets=(seat,)), serial, "answer-golden")
 
 
 async def bet(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v: list[str]) -> None:
     seat = await require_seat(i, t)
     if seat is not None:
         target = first_int(v)
-        await submit(i, t, Act(seat=seat, targets=(target,)), serial, f"Пари: №{target} — мафия.")
+        await submit(i, t, Act(seat=seat, targets=(target,)), serial, ("answer-bet", {"seat": target}))
 
 
 async def hidden(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v: list[str]) -> None:
     seat = await require_seat(i, t)
     if seat is not None:
-        await submit(i, t, Vote(seat=seat), serial, "Вы считаете, что мафия — закрытая карта.")
+        await submit(i, t, Vote(seat=seat), serial, "answer-hidden-card")
 
 
 async def opponent(i: discord.Interaction[Any], t: Table, serial: int, arg: str, v: list[str]) -> None:
     seat = await require_seat(i, t)
     if seat is not None:
         other = next((x for x in t.session.state.living() if x != seat), 0)
-        await submit(i, t, Act(seat=seat, targets=(other,)), serial, "Вы требуете открыть карты.")
+        await submit(i, t, Act(seat=seat, targets=(other,)), serial, "answer-opponent-card")
 
 
 class VariantsCog(commands.Cog, name="Variants"):

@@ -9,21 +9,26 @@ from mafiabot.bot import MafiaBot
 from mafiabot.cogs._play import first_int, player_action
 from mafiabot.game.actions import ACTIONS
 
-pass_turn = player_action(lambda seat, arg, values: (Pass(seat=seat), "Пас."))
+pass_turn = player_action(lambda seat, arg, values: (Pass(seat=seat), "answer-pass"))
 
 nominate = player_action(
     lambda seat, arg, values: (
         Nominate(seat=seat, target=first_int(values)),
-        f"Вы выставили игрока №{first_int(values)}.",
+        ("answer-nominated", {"seat": first_int(values)}),
     )
 )
 
 vote = player_action(
-    lambda seat, arg, values: (Vote(seat=seat, candidate=int(arg or 0)), f"Ваш голос против №{arg} принят.")
+    lambda seat, arg, values: (
+        Vote(seat=seat, candidate=int(arg or 0)),
+        ("answer-voted", {"seat": int(arg or 0)}),
+    )
 )
 
 # D-CL3: a voter may lower his hand until the candidate's count closes.
-unvote = player_action(lambda seat, arg, values: (Unvote(seat=seat), f"Ваш голос против №{arg} снят."))
+unvote = player_action(
+    lambda seat, arg, values: (Unvote(seat=seat), ("answer-unvoted", {"seat": int(arg or 0)}))
+)
 
 
 class VotingCog(commands.Cog, name="Voting"):

@@ -20,13 +20,14 @@ from mafiabot.config import GameSettings
 from mafiabot.errors import UserFacingError
 from mafiabot.game.lobby import Lobby
 from mafiabot.game.server_settings import server_settings
+from mafiabot.i18n import DEFAULT, text
 
 if TYPE_CHECKING:
     from mafiabot.storage import Storage
 
 log = logging.getLogger(__name__)
 
-LOBBY_NOT_STORED = "Не получилось записать набор (база данных не отвечает): ничего не изменилось, повторите."
+LOBBY_NOT_STORED = text(DEFAULT, "lobby-not-stored")
 
 
 class Lobbies(dict[int, Lobby]):
@@ -44,7 +45,7 @@ class Lobbies(dict[int, Lobby]):
             return await asyncio.to_thread(getattr(self.storage, what), *args, **kwargs)
         except Exception as exc:
             log.warning("Could not store the lobby (%s)", what, exc_info=True)
-            raise UserFacingError(LOBBY_NOT_STORED) from exc
+            raise UserFacingError("lobby-not-stored") from exc
 
     async def open(
         self,
@@ -61,13 +62,13 @@ class Lobbies(dict[int, Lobby]):
         mute_spectators: bool = True,
     ) -> Lobby:
         if voice_channel_id in self or voice_channel_id in self.playing:
-            raise UserFacingError("В этом голосовом канале уже идёт набор или игра: одна игра на канал.")
+            raise UserFacingError("lobby-channel-busy")
         lobby = Lobby(guild_id, text_channel_id, voice_channel_id, creator_id, ruleset_id, options)
         lobby.game = game or lobby.game
         try:
             lobby.ruleset  # noqa: B018 (loads the rules: a wrong name or option is refused here)
         except engine.RulesetError as exc:
-            raise UserFacingError(f"Не получилось загрузить правила: {exc.message}.") from None
+            raise UserFacingError("lobby-rules-not-loaded", why=exc.message) from None
         lobby.nicknames = nicknames
         lobby.mute_spectators = mute_spectators
         stored = await self._store(
@@ -84,7 +85,7 @@ class Lobbies(dict[int, Lobby]):
         if voice_channel_id in self or voice_channel_id in self.playing:  # another opened it meanwhile
             if stored is not None:
                 await self._store("close_lobby", stored.id)
-            raise UserFacingError("В этом голосовом канале уже идёт набор или игра: одна игра на канал.")
+            raise UserFacingError("lobby-channel-busy")
         lobby.game_id = stored.id if stored is not None else None
         lobby.players.append(creator_id)
         lobby.names[creator_id] = creator_name
@@ -97,12 +98,12 @@ class Lobbies(dict[int, Lobby]):
             or member.voice.channel is None
             or member.voice.channel.id != lobby.voice_channel_id
         ):
-            raise UserFacingError(f"Чтобы играть, зайдите в голосовой канал <#{lobby.voice_channel_id}>.")
+            raise UserFacingError("lobby-join-voice", channel=str(lobby.voice_channel_id))
         if member.id in lobby.players:
-            raise UserFacingError("Вы уже в списке игроков.")
+            raise UserFacingError("lobby-already-in")
         counts = lobby.counts()
         if counts and len(lobby.players) >= counts[-1]:
-            raise UserFacingError(f"Мест нет: эти правила рассчитаны самое большее на {counts[-1]} игроков.")
+            raise UserFacingError("lobby-full", count=counts[-1])
         if lobby.game_id is not None:
             await self._store("join_lobby", lobby.game_id, member.id, member.display_name)
         if member.id not in lobby.players:  # (a double click stored once)
@@ -113,7 +114,7 @@ class Lobbies(dict[int, Lobby]):
         """A player leaves; the last one closes the lobby. The creator's place as the lobby's host goes
         to the next player in join order: the lobby goes on without him."""
         if user_id not in lobby.players:
-            raise UserFacingError("Вас нет в списке игроков.")
+            raise UserFacingError("lobby-not-in")
         rest = [u for u in lobby.players if u != user_id]
         if not rest:
             await self.close(lobby)
@@ -204,15 +205,16 @@ def missing_permissions(guild: discord.Guild, lobby: Lobby) -> list[needs.Missin
 
 def describe_lobby(lobby: Lobby, guild: discord.Guild) -> str:
     found = missing_permissions(guild, lobby)
-    return lobby.describe(needs.required_lines(found), needs.optional_lines(found))
+    language = lobby.language
+    return lobby.describe(needs.required_lines(found, language), needs.optional_lines(found, language))
 
 
 def check_start(lobby: Lobby, guild: discord.Guild, by: int) -> None:
     """Everything that can stop a start, checked before anything happens (the engine's refusal of the
     table's size is answered by the error handler)."""
     if by != lobby.creator_id:
-        raise UserFacingError("Начать игру может только тот, кто открыл набор.")
+        raise UserFacingError("lobby-creator-starts")
     engine.composition(lobby.ruleset, len(lobby.players))
-    blocking = needs.required_lines(missing_permissions(guild, lobby))
+    blocking = needs.required_lines(missing_permissions(guild, lobby), lobby.language)
     if blocking:
-        raise UserFacingError(f"Боту не хватает прав — {'; '.join(blocking)}.")
+        raise UserFacingError("lobby-bot-lacks", missing="; ".join(blocking))

@@ -8,18 +8,20 @@ from dataclasses import dataclass, field
 
 import engine
 from mafiabot.config import GameSettings
+from mafiabot.i18n import preset_title, role_display, text
 from mafiabot.presets import load_ruleset
 
-TIMER_NAMES = {  # the preset's timers shown in the lobby, in the order a game meets them
-    "intro_speech": "знакомство",
-    "speech": "речь",
-    "discussion": "обсуждение",
-    "nominations": "выдвижение",
-    "last_word": "последнее слово",
-    "vote": "голосование",
-    "farewell": "прощальная речь",
-    "night_step": "ночной ход",
-}
+# The preset's timers shown in the lobby, in the order a game meets them (named by ``timer-<key>``).
+TIMER_NAMES = (
+    "intro_speech",
+    "speech",
+    "discussion",
+    "nominations",
+    "last_word",
+    "vote",
+    "farewell",
+    "night_step",
+)
 
 
 @dataclass
@@ -58,31 +60,39 @@ class Lobby:
             comp = engine.composition(self.ruleset, n)
         except engine.IllegalCommand:
             counts = self.counts()
-            return f"нужно от {counts[0]} до {counts[-1]} игроков" if counts else "—"
+            return text(self.language, "lobby-counts", low=counts[0], high=counts[-1]) if counts else "—"
         if self.ruleset.params.get("composer") == "whole_deck":
             # D-CL16: «состав случаен и известен только ведущему» — the lobby shows no counts.
-            return f"вся колода перетасована ({sum(comp.values())} карт): кому что достанется — тайна"
-        roles = self.ruleset.roles
-        return ", ".join(
-            f"{roles[r].display} ×{k}" if k > 1 else roles[r].display for r, k in sorted(comp.items())
-        )
+            return text(self.language, "lobby-whole-deck", cards=sum(comp.values()))
+        names = {r: role_display(self.language, self.ruleset, r) for r in comp}
+        return ", ".join(f"{names[r]} ×{k}" if k > 1 else names[r] for r, k in sorted(comp.items()))
+
+    @property
+    def language(self) -> str:
+        """The server's language when the lobby opened: its texts and then its game's."""
+        return self.game.language
 
     def describe(self, blocking: Sequence[str] = (), notes: Sequence[str] = ()) -> str:
         """The lobby message; ``blocking`` are the bot's missing permissions by channel (they stop the
         start), ``notes`` what an optional missing permission will cost (`mafiabot.needs`)."""
-        rs = self.ruleset
+        rs, lang = self.ruleset, self.language
+        players = ", ".join(f"<@{u}>" for u in self.players) or text(lang, "lobby-players-none")
+        timers = ", ".join(
+            text(lang, "lobby-timer", name=text(lang, f"timer-{key}"), seconds=rs.timers[key])
+            for key in TIMER_NAMES
+            if rs.timers.get(key)
+        )
         lines = [
-            f"**Набор в игру «Мафия»** — правила: {rs.title} (`{rs.id}`)",
-            f"Варианты: {', '.join(self.options)}" if self.options else "Варианты: нет",
-            f"Голосовой канал: <#{self.voice_channel_id}>  ·  ведущий набора: <@{self.creator_id}>",
-            f"Игроки ({len(self.players)}): " + (", ".join(f"<@{u}>" for u in self.players) or "пока никого"),
-            f"Состав: {self.composition_text()}",
-            "Таймеры: "
-            + ", ".join(
-                f"{name} {rs.timers[key]} с" for key, name in TIMER_NAMES.items() if rs.timers.get(key)
-            ),
+            text(lang, "lobby-title", title=preset_title(lang, rs), id=rs.id),
+            text(lang, "lobby-options", options=", ".join(self.options))
+            if self.options
+            else text(lang, "lobby-options-none"),
+            text(lang, "lobby-channel", channel=str(self.voice_channel_id), creator=str(self.creator_id)),
+            text(lang, "lobby-players", count=len(self.players), players=players),
+            text(lang, "lobby-composition", composition=self.composition_text()),
+            text(lang, "lobby-timers", timers=timers),
         ]
         if blocking:
-            lines.append(f"⚠️ Боту не хватает прав — {'; '.join(blocking)}. Без них игру не начать.")
+            lines.append(text(lang, "lobby-missing", missing="; ".join(blocking)))
         lines += [f"ℹ️ {note[0].upper()}{note[1:]}." for note in notes]
         return "\n".join(lines)

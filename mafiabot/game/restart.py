@@ -14,6 +14,7 @@ from engine.commands import command_from_json
 from mafiabot.game.server_settings import server_settings
 from mafiabot.game.service import GameService, seating_text
 from mafiabot.game.session import GameSession, SeatInfo
+from mafiabot.i18n import text
 from mafiabot.presets import load_ruleset
 
 log = logging.getLogger(__name__)
@@ -91,21 +92,23 @@ async def _restore_one(games: GameService, game: Any) -> None:
         immune=[int(x) for x in timers.get("immune", [])],
         pacing=await games.pacing.for_guild(guild.id),
     )
+    # The game's own language, stored with its clock; a game stored before it was: the server's now.
+    table.session.language = str(timers.get("language") or server.game(games.settings.game).language)
     for restore_hook in games.restore_hooks:
         await restore_hook(table)
     await games.seat(table)
     if table.session.over:
         # The last command was stored, the end was not: close the game now (results, ratings, the
         # table's voice given back) rather than resume a game that is already over.
-        table.post("Игра закончилась, пока бот был недоступен: итоги ниже.")
+        table.post(text(table.session.language, "table-ended-while-down"))
         table.finished = True
         table.enqueue(lambda: games.end(table))
         log.info("Game closed on restore", extra={"guild_id": guild.id, "game_id": game.id})
         return
     await games.host_voice.join(table)
-    table.post("Бот перезапущен: игра продолжается с того же места.")
+    table.post(text(table.session.language, "table-restarted"))
     if not table.dealt:  # the bot went down between storing the game and posting its deal
-        table.post(seating_text(seats))
+        table.post(seating_text(seats, table.session.language))
         async with table.session.lock:
             await games.show(table, table.session.opening_events)
         table.mark_dealt()

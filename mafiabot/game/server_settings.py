@@ -14,13 +14,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mafiabot.config import GameSettings
+from mafiabot.i18n import LANGUAGES, remember_language
 
 if TYPE_CHECKING:
     from mafiabot.storage import Storage
 
 SPECTATORS = "mute_spectators"  # bool: spectators in the game's voice channel are muted (default yes)
 TIMERS = "timers"  # {"speech_seconds": n, "night_action_seconds": m}: GameSettings fields
-LANGUAGE = "language"  # the server's language for players ("ru")
+LANGUAGE = "language"  # the server's language for players ("ru" | "en"); unset: the bot's [game] language
 LOBBY_MINUTES = "lobby_minutes"  # a lobby nobody starts is closed after this long
 VARIANTS = "variants"  # {id: the TOML text}: the server's own rule variants (`/mafia-admin variant`)
 # The variants are read by the engine from files: each server's are written here, from the database.
@@ -34,14 +35,16 @@ DEFAULT_LOBBY_MINUTES = 30
 class ServerSettings:
     mute_spectators: bool = True
     timers: tuple[tuple[str, int], ...] = ()  # GameSettings field -> seconds
-    language: str = "ru"
+    language: str | None = None  # None: the bot's `[game] language`
     lobby_minutes: int = DEFAULT_LOBBY_MINUTES
     host_role_id: int | None = None
     variants: tuple[tuple[str, str], ...] = ()  # the server's own variants: id -> file
 
     def game(self, base: GameSettings) -> GameSettings:
-        """The bot's `[game]` settings with this server's timers and variants over them."""
+        """The bot's `[game]` settings with this server's timers, variants and language over them."""
         update: dict[str, Any] = dict(self.timers)
+        if self.language:
+            update["language"] = self.language
         if self.variants:
             update["variant_files"] = {**base.variant_files, **dict(self.variants)}
         return base.model_copy(update=update) if update else base
@@ -63,7 +66,7 @@ def from_stored(values: dict[str, Any], host_role_id: int | None = None, guild_i
         variants=tuple((vid, variant_file(guild_id, vid, text)) for vid, text in sorted(variants.items())),
         mute_spectators=bool(values.get(SPECTATORS, True)),
         timers=tuple((k, int(v)) for k, v in sorted(timers.items()) if k in TIMER_FIELDS and v),
-        language=str(values.get(LANGUAGE, "ru")),
+        language=language if (language := values.get(LANGUAGE)) in LANGUAGES else None,
         lobby_minutes=int(values.get(LOBBY_MINUTES, DEFAULT_LOBBY_MINUTES)),
         host_role_id=host_role_id,
     )
@@ -75,4 +78,6 @@ async def server_settings(storage: Storage | None, guild_id: int) -> ServerSetti
         return ServerSettings()
     row = await asyncio.to_thread(storage.guild_settings, guild_id)
     # (in a thread: the server's variants are written to their files)
-    return await asyncio.to_thread(from_stored, dict(row.ruleset_defaults or {}), row.host_role_id, guild_id)
+    found = await asyncio.to_thread(from_stored, dict(row.ruleset_defaults or {}), row.host_role_id, guild_id)
+    remember_language(guild_id, found.language)
+    return found

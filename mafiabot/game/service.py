@@ -43,6 +43,7 @@ from mafiabot.game.records import GameRecords, game_record
 from mafiabot.game.session import GameSession, SeatInfo
 from mafiabot.game.table import PANEL_EDIT_INTERVAL, Table
 from mafiabot.game.tables import Tables
+from mafiabot.i18n import text
 
 if TYPE_CHECKING:
     from mafiabot.storage import Storage
@@ -53,9 +54,9 @@ RESTART_NOTICE = "⏸ Ведущий перезапускается. Игра с
 DAMAGED = "Эта кнопка повреждена или устарела: ничего не изменилось. Откройте панель игры заново."
 
 
-def seating_text(seats: list[SeatInfo]) -> str:
-    seating = "\n".join(f"№{s.seat} — <@{s.user_id}>" for s in seats)
-    return f"**Рассадка**\n{seating}\nРоли розданы: нажмите «Моя роль», копия — в личных сообщениях."
+def seating_text(seats: list[SeatInfo], language: str = "ru") -> str:
+    rows = [text(language, "table-seating-row", seat=s.seat, user=str(s.user_id)) for s in seats]
+    return "\n".join([text(language, "table-seating-title"), *rows, text(language, "table-seating-dealt")])
 
 
 EventHook = Callable[[Table, list[engine.Event]], Awaitable[None]]
@@ -243,7 +244,6 @@ class GameService:
     async def seat(self, table: Table) -> None:
         """The table with its session joins the running games; its sender and voice workers start."""
         self.tables[table.voice_channel_id] = table
-        table.session.language = self.settings.game.language
         table.start_workers()
 
     async def start(self, lobby: Lobby, guild: discord.Guild, by: int) -> Table:
@@ -274,10 +274,11 @@ class GameService:
             immune=immune,
             pacing=await self.pacing.for_guild(guild.id),
         )
+        table.session.language = lobby.game.language  # the server's when the lobby opened, to the end
         await self.seat(table)
         table.save_timers()
         await self.host_voice.join(table)
-        table.post(seating_text(seats))
+        table.post(seating_text(seats, table.session.language))
         async with table.session.lock:
             await self.show(table, table.session.opening_events)
             table.session.arm()

@@ -179,7 +179,7 @@ class Table:
         private: dict[int, list[str]] = {}
         spoken: list[asyncio.Future[Any]] = []
         for ev in events:
-            line = render(ev, session.name_of)
+            line = render(ev, session.name_of, session.state.ruleset, session.language)
             if line is None:
                 continue
             if ev.audience.kind == "public":
@@ -418,6 +418,7 @@ class Table:
             "stored_at": time.time() if held is None else held.get("stored_at", 0.0),
             "dealt": self.dealt,
             "creator_id": self.creator_id,
+            "language": self.session.language,  # a game keeps its language across restarts
             "voice_original": {str(uid): muted for uid, muted in self.voice.original.items()},
             "nicknames": {str(uid): nick for uid, nick in self.nick_original.items()},
         }

@@ -16,6 +16,7 @@ from engine.state import GameState
 from mafiabot.bot import MafiaBot
 from mafiabot.game.service import GameService
 from mafiabot.game.table import Table
+from mafiabot.i18n import text
 
 MEMBER_EDIT = "PATCH /guilds/{guild_id}/members/{user_id}"
 # The `restart` fixture (conftest.py): ``async with restart() as second:`` runs the next bot.
@@ -36,6 +37,17 @@ class TableDriver:
         # per channel would only measure the driver (benchmarks/game_requests.py keeps them).
         fake.rate_limits.fast_forward()
         self.games.panel_edit_interval = 0.0  # and the panel need not keep under them
+
+    @property
+    def language(self) -> str:
+        """The language the table (or its lobby, before the start) speaks: the driver reads its labels."""
+        if self.table is not None:
+            return self.table.session.language
+        lobby = self.games.lobbies.get(self.club.voice.id)
+        return lobby.language if lobby is not None else self.bot.settings.game.language  # type: ignore[attr-defined]
+
+    def t(self, key: str, **args: Any) -> str:
+        return text(self.language, key, **args)
 
     @property
     def games(self) -> GameService:
@@ -71,11 +83,12 @@ class TableDriver:
         await self.seat_everyone()
         await self.open_lobby(ruleset, options)
         for p in self.players[1:]:
-            joined = await self.fake.click(p, self.lobby_message(), label="Присоединиться")
+            joined = await self.fake.click(p, self.lobby_message(), label=self.t("lobby-button-join"))
             assert joined.callback_type == 7, joined.callback
-        await self.fake.click(self.players[0], self.lobby_message(), label="Начать игру")
+        started = self.t("lobby-started")
+        await self.fake.click(self.players[0], self.lobby_message(), label=self.t("lobby-button-start"))
         # The lobby message says so once the deal is posted and the opening events are rendered.
-        await self.fake.wait_for(lambda: "Игра началась" in self.lobby_message().content, what="the start")
+        await self.fake.wait_for(lambda: started in self.lobby_message().content, what="the start")
         table = self.games.tables[self.club.voice.id]
         self.table = table
         await self.settled()
@@ -158,8 +171,8 @@ class TableDriver:
 
     async def pass_speech(self) -> InteractionRecord:
         speaker = self.member(self.state.step.seat)
-        record = await self.click_panel(speaker, "Пас")
-        assert record.ephemeral and record.content == "Пас.", record.content
+        record = await self.click_panel(speaker, self.t("control-pass"))
+        assert record.ephemeral and record.content == self.t("answer-pass"), record.content
         return record
 
     async def nominate(self, by: int, target: int) -> InteractionRecord:
@@ -169,7 +182,8 @@ class TableDriver:
         return record
 
     async def vote(self, seat: int) -> InteractionRecord:
-        label = next(b["label"] for b in self.panel().buttons() if b["label"].startswith("Голосую"))
+        vote = self.t("control-vote", seat=0, name="").split("0")[0]  # «Голосую: №», «I vote: #»
+        label = next(b["label"] for b in self.panel().buttons() if b["label"].startswith(vote))
         return await self.click_panel(self.member(seat), label)
 
     def latest_prompt(self, seat: int) -> Message:
@@ -190,7 +204,7 @@ class TableDriver:
 
     async def act_via_my_turn(self, seat: int, target: int) -> InteractionRecord:
         """«Мой ход» on the public panel, then the select in the ephemeral answer."""
-        opened = await self.click_panel(self.member(seat), "Мой ход")
+        opened = await self.click_panel(self.member(seat), self.t("control-turn"))
         assert opened.ephemeral
         prompt = opened.message
         select = next(c for row in prompt.components for c in row["components"] if c["type"] == 3)

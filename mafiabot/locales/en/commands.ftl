@@ -138,6 +138,7 @@ cmd-mafia-admin-timers--night = A night turn, seconds (5–300)
 cmd-mafia-admin-timers--reset = Back to the rules' own times
 cmd-mafia-admin-language = The bot's language on this server
 cmd-mafia-admin-language--language = The language of the messages and the host's voice
+choice-en = English
 choice-ru = Russian
 cmd-mafia-admin-lobby-timeout = After how many minutes an unstarted lobby closes
 cmd-mafia-admin-lobby-timeout--minutes = Minutes (5–240)

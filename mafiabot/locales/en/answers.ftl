@@ -1,0 +1,34 @@
+# The private answers to a player's click (mafiabot/cogs/_play.py, voting.py, roles.py, variants.py).
+
+answer-pass = Pass.
+answer-nominated = You nominated player #{ $seat }.
+answer-voted = Your vote against #{ $seat } is counted.
+answer-unvoted = Your vote against #{ $seat } is taken back.
+answer-chosen = Your choice is taken.
+answer-proposed = Your choice: #{ $seat }.
+answer-suggested = You suggested player #{ $seat } to the don. The don decides.
+answer-skipped = You skipped your turn.
+answer-answered = Your answer is taken.
+answer-vote-taken = Your vote is counted.
+answer-refused-foul = { $message } You get a foul.
+answer-refused-foul-plain = The rules do not allow that. You get a foul.
+answer-not-your-turn = It is not your turn.
+answer-permit = I allow player #{ $seat } to speak.
+answer-forbid = I forbid player #{ $seat } to speak.
+answer-nominees = Nominated: { $seats }.
+answer-no-nominees = Nobody is nominated.
+answer-withdrawn = You withdrew your nomination.
+answer-voted-again-foul = You have voted already. You get a foul.
+answer-lift-vote = Your vote to leave the table together is counted.
+answer-acquitted = You acquitted the condemned player.
+answer-court-execute = Your vote: «Execute».
+answer-court-pardon = Your vote: «Pardon».
+answer-golden = Your golden minute.
+answer-bet = Bet: #{ $seat } is the mafia.
+answer-hidden-card = You believe the mafia is the hidden card.
+answer-opponent-card = You demand that the cards be shown.
+card-you = You are player #{ $seat }. Your role: **{ $role }**. { $about }
+card-team = Your team: { $mates }
+card-mate = #{ $seat }
+card-mate-role = #{ $seat } — { $role }
+card-inbox = **Your messages**

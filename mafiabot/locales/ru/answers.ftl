@@ -1,0 +1,34 @@
+# The private answers to a player's click (mafiabot/cogs/_play.py, voting.py, roles.py, variants.py).
+
+answer-pass = Пас.
+answer-nominated = Вы выставили игрока №{ $seat }.
+answer-voted = Ваш голос против №{ $seat } принят.
+answer-unvoted = Ваш голос против №{ $seat } снят.
+answer-chosen = Выбор принят.
+answer-proposed = Ваш выбор: №{ $seat }.
+answer-suggested = Вы предложили дону игрока №{ $seat }. Решает дон.
+answer-skipped = Вы пропустили ход.
+answer-answered = Ответ принят.
+answer-vote-taken = Голос принят.
+answer-refused-foul = { $message } Вам замечание.
+answer-refused-foul-plain = Так по правилам нельзя. Вам замечание.
+answer-not-your-turn = Сейчас не ваш ход.
+answer-permit = Разрешаю говорить игроку №{ $seat }.
+answer-forbid = Запрещаю говорить игроку №{ $seat }.
+answer-nominees = Выставлены: { $seats }.
+answer-no-nominees = Никто не выставлен.
+answer-withdrawn = Вы отозвали свою кандидатуру.
+answer-voted-again-foul = Вы уже проголосовали. Вам замечание.
+answer-lift-vote = Ваш голос «покинуть стол вместе» принят.
+answer-acquitted = Вы оправдали осуждённого.
+answer-court-execute = Ваш голос: «Казнить».
+answer-court-pardon = Ваш голос: «Помиловать».
+answer-golden = Ваша золотая минута.
+answer-bet = Пари: №{ $seat } — мафия.
+answer-hidden-card = Вы считаете, что мафия — закрытая карта.
+answer-opponent-card = Вы требуете открыть карты.
+card-you = Вы — игрок №{ $seat }. Ваша роль: **{ $role }**. { $about }
+card-team = Ваша команда: { $mates }
+card-mate = №{ $seat }
+card-mate-role = №{ $seat } — { $role }
+card-inbox = **Ваши сообщения**

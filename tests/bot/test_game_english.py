@@ -1,0 +1,99 @@
+"""A whole game on an English server through the local Discord (issue 16): the lobby, the seating, the
+role cards, the night prompts and results, the host's lines, the answers to clicks and the end, all in
+English; not one Russian (Cyrillic) letter reaches any message of the channel, any DM or any answer."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from fakediscord import Club, FakeDiscord
+from fakediscord.world import Message
+from game_driver import MEMBER_EDIT, TableDriver
+
+from engine import queries
+from mafiabot.bot import MafiaBot
+
+CYRILLIC = re.compile("[А-Яа-яЁё]")
+
+
+def _russian_in(messages: list[Message]) -> list[str]:
+    found = []
+    for m in messages:
+        shown = m.content + json.dumps(m.components, ensure_ascii=False)
+        if CYRILLIC.search(shown):
+            found.append(shown[:300])
+    return found
+
+
+async def _vote_all(d: TableDriver, candidate: int, yes: set[int], answers: list[str]) -> None:
+    assert d.state.step.kind == "vote" and d.state.step.seat == candidate
+    for seat in sorted(queries.voters(d.state)):
+        if seat in yes:
+            answer = await d.vote(seat)
+            answers.append(answer.content)
+            assert answer.content == f"Your vote against #{candidate} is counted."
+    if queries.voters(d.state):
+        await d.skip_step()
+    await d.until(lambda: not (d.state.step.kind == "vote" and d.state.step.seat == candidate), "the vote")
+
+
+async def _night(d: TableDriver, choices: dict[str, int], answers: list[str]) -> None:
+    while d.state.phase == "night":
+        s = d.state
+        target = choices.get(s.step.night_step or "")
+        if s.step.kind == "night" and target is not None:
+            for seat in sorted(queries.actors(s)):
+                answer = await d.act_in_dm(seat, target)
+                answers.append(answer.content)
+        await d.skip_step()
+
+
+async def _speeches(d: TableDriver, answers: list[str]) -> None:
+    while d.state.step.kind == "speech":
+        answers.append((await d.pass_speech()).content)
+
+
+@pytest.mark.game(language="en")
+async def test_a_whole_classic_game_in_english(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 200, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    answers: list[str] = []
+    await d.start("classic")
+    mafia, civilians = d.seats_with("mafioso"), d.seats_with("civilian")
+    assert d.table is not None and d.table.session.language == "en"
+    for seat in d.all_seats():
+        assert d.dm_texts(seat)[0].startswith("Your role: "), d.dm_texts(seat)
+    card = await d.click_panel(d.member(mafia[0]), "My role")
+    assert card.content.startswith(f"You are player #{mafia[0]}. Your role: **Mafia**."), card.content
+    answers.append(card.content)
+
+    await _speeches(d, answers)  # day 1: introductions
+    await _night(d, {}, answers)  # night 1: the mafia meets
+    assert any("Your team" in t for t in d.dm_texts(mafia[0]))
+    await d.skip_step()  # day 2: discussion
+    await d.nominate(civilians[0], mafia[0])
+    await d.skip_step()
+    await _speeches(d, answers)
+    await _vote_all(d, mafia[0], d.all_seats(), answers)
+    assert mafia[0] not in d.state.alive
+    await _night(d, {"mafia": civilians[1], "commissar": mafia[1]}, answers)
+    await d.skip_step()
+    await d.nominate(d.seats_with("commissar")[0], mafia[1])
+    await d.skip_step()
+    await _speeches(d, answers)
+    await _vote_all(d, mafia[1], set(d.state.alive), answers)
+    await d.settled()
+    assert d.state.over and list(d.state.winners or ()) == ["town"]
+
+    public = d.public_texts()
+    assert any("The honest citizens win!" in t for t in public), public[-5:]
+    assert any("The players' roles:" in t for t in public)
+    commissar = d.seats_with("commissar")[0]
+    assert f"Player number {mafia[1]}. The plate: «mafia»." in d.dm_texts(commissar)
+    leaks = _russian_in(fake.messages(club.text))
+    for seat in d.all_seats():
+        leaks += _russian_in(fake.dms(d.member(seat)))
+    leaks += [a for a in answers if CYRILLIC.search(a)]
+    assert leaks == [], "\n".join(leaks)
