@@ -109,18 +109,20 @@ def team_targets(s: GameState) -> list[int]:
 
 def _current_step(s: GameState) -> StepDef:
     if s.phase != "night" or s.step.kind != "night":
-        raise WrongPhase("Сейчас не время ночных действий.")
+        raise WrongPhase("Сейчас не время ночных действий.", key="not-night-step")
     return s.ruleset.night_step(s.step.night_step)
 
 
 def act(s: Draft, seat: int, targets: tuple[int, ...], act_name: str, out: Out) -> None:
     step = _current_step(s)
     if seat not in s.alive:
-        raise DeadPlayer(f"Игрок {seat} выбыл и не может действовать.")
+        raise DeadPlayer(f"Игрок {seat} выбыл и не может действовать.", key="out-no-act", seat=seat)
     if step.team or s.role_of(seat) != step.role:
-        raise NotYourTurn(f"Сейчас ход «{step.id}», а не игрока {seat}.")
+        raise NotYourTurn(
+            f"Сейчас ход «{step.id}», а не игрока {seat}.", key="not-your-night-turn", seat=seat
+        )
     if s.ruleset.blocks_known and seat in s.ledger.blocked:
-        raise NotYourTurn("Вы заблокированы этой ночью.")
+        raise NotYourTurn("Вы заблокированы этой ночью.", key="blocked")
     options = abilities_now(s, seat, step.id)
     if not options:
         refusal = IllegalCommand(f"Игрок {seat} не может использовать способность этой ночью.")
@@ -136,7 +138,7 @@ def act(s: Draft, seat: int, targets: tuple[int, ...], act_name: str, out: Out) 
     else:
         ab = options[0]
     if len(targets) != ab.targets or len(set(targets)) != len(targets):
-        raise IllegalTarget(f"Нужно выбрать игроков: {ab.targets}.")
+        raise IllegalTarget(f"Нужно выбрать игроков: {ab.targets}.", key="targets-needed", count=ab.targets)
     legal = legal_targets(s, seat, ab)
     for t in targets:
         if t not in legal:
@@ -156,14 +158,14 @@ def skip(s: Draft, seat: int, out: Out) -> None:
         or (step.role and s.role_of(seat) != step.role)
         or (step.team and seat not in actors_of_step(s, step))
     ):
-        raise NotYourTurn(f"Игрок {seat} сейчас не действует.")
+        raise NotYourTurn(f"Игрок {seat} сейчас не действует.", key="not-acting", seat=seat)
     if step.team:
         # D-G3: «every group kill choice (mafia / yakuza / hunters …)» is mandatory.
-        raise IllegalCommand("Выбор команды обязателен: пропустить его нельзя.")
+        raise IllegalCommand("Выбор команды обязателен: пропустить его нельзя.", key="team-must-choose")
     if step.role:
         options = abilities_now(s, seat, step.id)
         if options and not all(a.optional for a in options):
-            raise IllegalCommand("Это действие обязательно: пропустить его нельзя.")
+            raise IllegalCommand("Это действие обязательно: пропустить его нельзя.", key="must-act")
     put_ledger(
         s, actions=tuple(a for a in s.ledger.actions if a[0] != seat), skipped=s.ledger.skipped | {seat}
     )
@@ -173,12 +175,12 @@ def skip(s: Draft, seat: int, out: Out) -> None:
 def propose(s: Draft, seat: int, target: int, out: Out) -> None:
     step = _current_step(s)
     if not step.team:
-        raise NotYourTurn("Сейчас не ход команды.")
+        raise NotYourTurn("Сейчас не ход команды.", key="not-team-turn")
     members = actors_of_step(s, step)  # a proposal does not change who acts
     if seat not in s.alive or seat not in members:
-        raise NotYourTurn(f"Игрок {seat} не просыпается с этой командой.")
+        raise NotYourTurn(f"Игрок {seat} не просыпается с этой командой.", key="not-in-team", seat=seat)
     if target not in team_targets(s):
-        raise IllegalTarget(f"Игрока {target} нельзя выбрать.")
+        raise IllegalTarget(f"Игрока {target} нельзя выбрать.", key="bad-target", seat=target)
     proposals = (*tuple(p for p in s.ledger.proposals if p[0] != seat), (seat, target))
     put_ledger(s, proposals=proposals)
     # FIIM D-FI5: where each member shoots alone, nobody sees another member's pick.
@@ -189,9 +191,9 @@ def propose(s: Draft, seat: int, target: int, out: Out) -> None:
 def team_act(s: Draft, team: str, target: int, out: Out) -> None:
     step = _current_step(s)
     if step.team != team:
-        raise NotYourTurn(f"Сейчас не ход команды «{team}».")
+        raise NotYourTurn(f"Сейчас не ход команды «{team}».", key="not-team-turn")
     if target not in team_targets(s):
-        raise IllegalTarget(f"Игрока {target} нельзя выбрать.")
+        raise IllegalTarget(f"Игрока {target} нельзя выбрать.", key="bad-target", seat=target)
     put_ledger(s, team_target=target)
     out.append(Event("action", HOST_ONLY, {"team": team, "step": step.id, "targets": [target]}))
 

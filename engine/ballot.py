@@ -93,11 +93,11 @@ def unvote(s: Draft, seat: int, out: Out) -> None:
     may vote for a later candidate (or, not voting at all, is counted as the preset says)."""
     step = s.step
     if step.kind != "vote":
-        raise WrongPhase("Сейчас нет голосования.")
+        raise WrongPhase("Сейчас нет голосования.", key="no-vote-now")
     if not s.ruleset.voting.withdraw:
-        raise AlreadyActed("По этим правилам голос не снимают.")
+        raise AlreadyActed("По этим правилам голос не снимают.", key="no-unvote")
     if not any(v == seat and c == step.seat for v, c in s.ballots):
-        raise NotYourTurn(f"Вы не голосовали против игрока {step.seat}.")
+        raise NotYourTurn(f"Вы не голосовали против игрока {step.seat}.", key="did-not-vote", seat=step.seat)
     # A voter whose vote is bound to this one (hobbyworld's swindler) lowers his hand with him.
     followers = {f for leader, f in s.vote_links if leader == seat and _follower(s, f)}
     gone = {seat} | followers
@@ -112,17 +112,24 @@ def vote(s: Draft, seat: int, candidate: int, out: Out) -> None:
         _tiebreak_vote(s, seat, candidate, out)
         return
     if step.kind != "vote":
-        raise WrongPhase("Сейчас нет голосования.")
+        raise WrongPhase("Сейчас нет голосования.", key="no-vote-now")
     if seat not in s.alive:
-        raise DeadPlayer(f"Игрок {seat} выбыл и не голосует.")
+        raise DeadPlayer(f"Игрок {seat} выбыл и не голосует.", key="out-no-vote", seat=seat)
     if seat in s.no_vote:
-        raise NotYourTurn(f"Игрок {seat} сегодня лишён права голоса.")
+        raise NotYourTurn(f"Игрок {seat} сегодня лишён права голоса.", key="no-vote-today", seat=seat)
     if s.jail and seat in s.prisoners():
-        raise NotYourTurn(f"Игрок {seat} в тюрьме и не голосует.")
+        raise NotYourTurn(f"Игрок {seat} в тюрьме и не голосует.", key="jailed-no-vote", seat=seat)
     if s.vote_links and _follower(s, seat):
-        raise NotYourTurn(f"Игрок {seat} сегодня голосует так же, как аферист.")
+        raise NotYourTurn(
+            f"Игрок {seat} сегодня голосует так же, как аферист.", key="swindled-vote", seat=seat
+        )
     if candidate != step.seat:
-        raise IllegalTarget(f"Сейчас голосуем за игрока {step.seat}, а не за {candidate}.")
+        raise IllegalTarget(
+            f"Сейчас голосуем за игрока {step.seat}, а не за {candidate}.",
+            key="vote-other-candidate",
+            seat=step.seat,
+            candidate=candidate,
+        )
     if seat in dict(s.ballots):  # the ballots by voter
         refuse(s, seat, "second_vote", AlreadyActed("Вы уже проголосовали."), out)
         return
@@ -221,9 +228,11 @@ def no_elimination(s: Draft, out: Out, reason: str, seat: int = 0) -> None:
 
 def _tiebreak_vote(s: Draft, seat: int, candidate: int, out: Out) -> None:
     if seat != s.step.seat:
-        raise NotYourTurn("Решающий голос принадлежит другому игроку.")
+        raise NotYourTurn("Решающий голос принадлежит другому игроку.", key="not-your-tiebreak")
     if candidate not in s.step.candidates:
-        raise IllegalTarget(f"Игрок {candidate} не участвует в переголосовании.")
+        raise IllegalTarget(
+            f"Игрок {candidate} не участвует в переголосовании.", key="not-in-revote", seat=candidate
+        )
     out.append(Event("tiebreak_vote", EVERYONE, {"seat": seat, "candidate": candidate}))
     condemn(s, candidate, out)
 

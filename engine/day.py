@@ -97,27 +97,33 @@ def _vote(s: Draft, out: Out) -> bool:
 
 def nominate(s: Draft, seat: int, target: int, out: Out) -> None:
     if s.phase != "day":
-        raise WrongPhase("Выдвигать кандидатуры можно только днём.")
+        raise WrongPhase("Выдвигать кандидатуры можно только днём.", key="nominate-day-only")
     if seat not in s.alive:
-        raise DeadPlayer(f"Игрок {seat} выбыл и не может выдвигать кандидатуры.")
+        raise DeadPlayer(
+            f"Игрок {seat} выбыл и не может выдвигать кандидатуры.", key="nominate-out", seat=seat
+        )
     step = s.step
     if step.kind == "speech" and step.round == "day":
         if seat != step.seat:
-            raise NotYourTurn(f"Выдвигать можно только в свою минуту: сейчас говорит игрок {step.seat}.")
+            raise NotYourTurn(
+                f"Выдвигать можно только в свою минуту: сейчас говорит игрок {step.seat}.",
+                key="nominate-own-minute",
+                seat=step.seat,
+            )
     elif step.kind != "nominations":
-        raise WrongPhase("Сейчас нельзя выдвигать кандидатуры.")
+        raise WrongPhase("Сейчас нельзя выдвигать кандидатуры.", key="nominate-not-now")
     voting = s.ruleset.voting
     if target not in s.alive:
-        raise IllegalTarget(f"Игрок {target} не за столом.")
+        raise IllegalTarget(f"Игрок {target} не за столом.", key="not-at-table", seat=target)
     if target == seat and not voting.self_nomination:
         refuse(s, seat, "self_nomination", IllegalTarget("Нельзя выставлять себя."), out)
         return
     if any(t == target for _, t in s.nominations):
-        raise AlreadyActed(f"Игрок {target} уже выставлен.")
+        raise AlreadyActed(f"Игрок {target} уже выставлен.", key="already-nominated", seat=target)
     if target in s.cleared:  # «нельзя несколько раз за день голосовать за одного и того же игрока»
-        raise AlreadyActed(f"За игрока {target} сегодня уже голосовали.")
+        raise AlreadyActed(f"За игрока {target} сегодня уже голосовали.", key="voted-on-today", seat=target)
     if sum(1 for by, _ in s.nominations if by == seat) >= voting.nominations_per_player:
-        raise AlreadyActed("Вы уже выставили кандидатуру.")
+        raise AlreadyActed("Вы уже выставили кандидатуру.", key="nominated-already")
     s.nominations = (*s.nominations, (seat, target))
     out.append(
         Event(
@@ -141,11 +147,11 @@ def nominate(s: Draft, seat: int, target: int, out: Out) -> None:
 def _own_minute(s: GameState, seat: int) -> None:
     step = s.step
     if s.phase != "day" or step.kind != "speech" or step.round != "day":
-        raise WrongPhase("Сейчас ничья минута речи не идёт.")
+        raise WrongPhase("Сейчас ничья минута речи не идёт.", key="no-speech-now")
     if seat != step.seat:
-        raise NotYourTurn(f"Сейчас говорит игрок {step.seat}.")
+        raise NotYourTurn(f"Сейчас говорит игрок {step.seat}.", key="speaking-now", seat=step.seat)
     if seat in s.no_speech:
-        raise NotYourTurn("Сегодня вы лишены слова.")
+        raise NotYourTurn("Сегодня вы лишены слова.", key="muted-today")
 
 
 def permit(s: Draft, seat: int, target: int, allow: bool, out: Out) -> None:

@@ -122,7 +122,7 @@ def apply(state: GameState, command: Command) -> tuple[GameState, list[Event]]:
     """Apply one command. Raises :class:`IllegalCommand` (and leaves ``state`` as it was) if the rules
     do not allow it now."""
     if state.phase == "over":
-        raise GameOver("Игра уже окончена.")
+        raise GameOver("Игра уже окончена.", key="game-over")
     handler = _HANDLERS.get(command.__class__)
     if handler is None:
         raise IllegalCommand(f"Неизвестная команда {command.type!r}.")
@@ -175,7 +175,7 @@ def _advance(s: Draft, c: Command, out: list[Event]) -> None:
     elif kind in STEP_KINDS:
         STEP_KINDS[kind].advance(s, out)
     else:
-        raise WrongPhase("Сейчас нечего завершать.")
+        raise WrongPhase("Сейчас нечего завершать.", key="nothing-to-end")
 
 
 def _sleep_phrase(s: GameState) -> str | None:
@@ -188,9 +188,9 @@ def _sleep_phrase(s: GameState) -> str | None:
 def _pass(s: Draft, c: Command, out: list[Event]) -> None:
     assert isinstance(c, Pass)
     if s.step.kind != "speech":
-        raise WrongPhase("Сейчас никто не говорит.")
+        raise WrongPhase("Сейчас никто не говорит.", key="nobody-speaks")
     if c.seat != s.step.seat:
-        raise NotYourTurn(f"Сейчас говорит игрок {s.step.seat}.")
+        raise NotYourTurn(f"Сейчас говорит игрок {s.step.seat}.", key="speaking-now", seat=s.step.seat)
     out.append(Event("passed", EVERYONE, {"seat": c.seat}, s.ruleset.phrase("speech_pass")))
     day.end_speech(s, out)
 
@@ -275,9 +275,9 @@ def _answer(s: Draft, c: Command, out: list[Event]) -> None:
     """D-S7: only the real maniac's answer counts; «Да» is made public and ends the game."""
     assert isinstance(c, Answer)
     if s.step.kind != "question":
-        raise WrongPhase("Вопрос не задан.")
+        raise WrongPhase("Вопрос не задан.", key="no-question")
     if c.seat != s.step.seat:
-        raise NotYourTurn("Вопрос задан не вам.")
+        raise NotYourTurn("Вопрос задан не вам.", key="question-not-yours")
     if not c.yes:
         _question_silence(s, out)
         return
@@ -316,7 +316,7 @@ def _claim(s: Draft, c: Command, out: list[Event]) -> None:
     """D-S8: a night victim may only say «Я комиссар»."""
     assert isinstance(c, Claim)
     if c.seat not in s.claimable or "claim_commissar" not in s.ruleset.params.get("claims", []):
-        raise NotYourTurn("Сейчас вы не можете сделать заявление.")
+        raise NotYourTurn("Сейчас вы не можете сделать заявление.", key="no-claim-now")
     s.claimable = s.claimable - {c.seat}
     out.append(
         Event(

@@ -15,6 +15,7 @@ catches, and at run time it falls back to Russian, then to the key itself, and i
 from __future__ import annotations
 
 import logging
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -132,3 +133,16 @@ def remember_language(guild_id: int, language: str | None) -> None:
 
 def known_language(guild_id: int | None, default: str) -> str:
     return _SERVERS.get(guild_id or 0, default)
+
+
+# The project's decision codes in the presets' own words: «(D-CL14)», «(…; D-FI15)», «(особый момент 3)».
+_CODES = re.compile(r"\s*\(D-[A-Z]+\d+[^)]*\)|;\s*D-[A-Z]+\d+(?=\))|\s*\((?:\w+ ){1,2}\d+\)")
+
+
+def variant_about(language: str, ruleset_id: str, name: str, description: str) -> str:
+    """A preset's variant in words: the catalogue's ``variant-<preset>-<option>`` on an English server,
+    the rulebook's own words in Russian; never the project's decision codes («(D-CL14)»)."""
+    key = f"variant-{ruleset_id}-{name}"
+    if language_of(language) != DEFAULT and has(language, key):
+        return text(language, key)
+    return _CODES.sub("", description).strip()

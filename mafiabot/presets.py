@@ -1,4 +1,5 @@
-"""What `/mafia rules` shows about each rulebook, in Russian.
+"""What `/mafia rules` shows about each rulebook, in the server's language (Russian: the presets' own
+words; English: the catalogue's ``summary-<id>`` and ``choice-<id>``).
 
 Everything comes from the presets themselves (`engine/presets/*.toml`: the title, the `summary` and the
 player counts of their composition tables), so it cannot drift from the rules the bot plays, and a new
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 import engine
 from engine.rules import with_requirements
 from mafiabot.config import GameSettings
+from mafiabot.i18n import DEFAULT, has, preset_title, text, variant_about
 
 log = logging.getLogger(__name__)
 
@@ -27,27 +29,43 @@ class PresetInfo:
     summary: str
 
 
-def _span(counts: list[int]) -> str:
+def _span(counts: list[int], language: str) -> str:
     if counts[0] == counts[-1]:
-        return f"{counts[0]} игроков"
-    return f"от {counts[0]} до {counts[-1]} игроков"
+        return text(language, "players-exactly", count=counts[0])
+    return text(language, "players-span", low=counts[0], high=counts[-1])
 
 
-def players_text(ruleset: engine.Ruleset, source: str = "") -> str:
+def players_text(ruleset: engine.Ruleset, source: str = "", language: str = DEFAULT) -> str:
     """The counts the preset deals for, and those of any variant that deals for others. ``source``: the
     file of a server's variant (its id is not a bundled preset's)."""
     source = source or ruleset.id
     counts = engine.player_counts(ruleset)
-    text = _span(counts)
+    shown = _span(counts, language)
     for name, description in ruleset.options.items():
         other = engine.player_counts(engine.load_ruleset(source, with_requirements(source, name)))
         if other and other != counts:
-            text += f"; с вариантом «{description}»: {_span(other)}"
-    return text
+            variant = variant_about(language, ruleset.id, name, description)
+            shown = text(
+                language, "players-with-variant", players=shown, variant=variant, other=_span(other, language)
+            )
+    return shown
 
 
-def preset_info(ruleset: engine.Ruleset, source: str = "") -> PresetInfo:
-    return PresetInfo(ruleset.id, ruleset.title, players_text(ruleset, source), ruleset.summary)
+def preset_info(ruleset: engine.Ruleset, source: str = "", language: str = DEFAULT) -> PresetInfo:
+    """A rulebook's title, players and summary in ``language`` (a server's own variant keeps its own
+    title and summary: the catalogue has none for it)."""
+    summary = ruleset.summary
+    if language != DEFAULT and has(language, f"summary-{ruleset.id}"):
+        summary = text(language, f"summary-{ruleset.id}")
+    title = preset_title(language, ruleset)
+    return PresetInfo(ruleset.id, title, players_text(ruleset, source, language), summary)
+
+
+def info_in(info: PresetInfo, language: str) -> PresetInfo:
+    """A bundled preset's info in ``language``."""
+    if language == DEFAULT:
+        return info
+    return preset_info(engine.load_ruleset(info.id), language=language)
 
 
 def _bundled() -> tuple[PresetInfo, ...]:

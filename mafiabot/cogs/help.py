@@ -10,36 +10,19 @@ from discord import app_commands
 from discord.ext import commands
 
 from mafiabot.bot import MafiaBot, bind_interaction
-from mafiabot.presets import PRESETS, PRESETS_BY_ID, PresetInfo
+from mafiabot.errors import language_of
+from mafiabot.i18n import DEFAULT, text
+from mafiabot.presets import PRESETS, PRESETS_BY_ID, PresetInfo, info_in
 from mafiabot.views import MafiaView
 
-HELP_TEXT = (
-    "**Как начать игру**\n"
-    "1. Зайдите в голосовой канал, где будете играть.\n"
-    "2. Напишите `/mafia new` (правила и варианты подскажет сам Discord) — появится набор с кнопками.\n"
-    "3. Игроки заходят в тот же голосовой канал и нажимают «Присоединиться».\n"
-    "4. Открывший набор (или ведущий сервера) нажимает «Начать игру»: бот рассадит игроков и раздаст роли.\n"
-    "Перед игрой откройте личные сообщения от участников сервера: туда придёт копия вашей роли "
-    "(сама роль всегда видна по кнопке «Моя роль»).\n\n"
-    "**Бот-ведущий игры «Мафия»**\n"
-    "Бот ведёт партию в голосовом канале: раздаёт роли, объявляет фазы голосом, даёт слово по очереди, "
-    "считает голоса и выключает микрофон тем, кому сейчас не говорить.\n\n"
-    "**Команды**\n"
-    "`/mafia new` — открыть набор в игру.\n"
-    "`/mafia rules` — правила, по которым можно играть.\n"
-    "`/mafia check` — проверить личные сообщения и права бота в ваших каналах.\n"
-    "`/mafia rating`, `/mafia top`, `/mafia history` — рейтинг, таблица сезона, ваши игры "
-    "(профиль игрока — и в меню участника: «Приложения → Мафия: профиль»).\n"
-    "`/mafia stop`, `pause`, `resume`, `extend`, `skip`, `kick` — для ведущего игры.\n"
-    "`/mafia-admin` — настройки сервера (роль ведущего, голос, таймеры, зрители, язык, тайм-аут набора, "
-    "свои варианты правил файлом); "
-    "видна тем, кто управляет сервером.\n"
-    "`/mafia help` — эта справка."
-)
+HELP_TEXT = text(DEFAULT, "help-text")  # (``help-text`` in the catalogues; the Russian here for tests)
 
 
-def preset_text(info: PresetInfo) -> str:
-    return f"**{info.title}** (`{info.id}`), {info.players}.\n{info.summary}"
+def preset_text(info: PresetInfo, language: str = DEFAULT) -> str:
+    info = info_in(info, language)
+    return text(
+        language, "rules-preset", title=info.title, id=info.id, players=info.players, summary=info.summary
+    )
 
 
 class PresetRulesButton(
@@ -67,7 +50,8 @@ class PresetRulesButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         bind_interaction(interaction)
-        await interaction.response.send_message(preset_text(PRESETS_BY_ID[self.preset]), ephemeral=True)
+        shown = preset_text(PRESETS_BY_ID[self.preset], language_of(interaction))
+        await interaction.response.send_message(shown, ephemeral=True)
 
 
 def rules_view() -> MafiaView:
@@ -89,18 +73,22 @@ class HelpCog(commands.Cog):
 
     @app_commands.command(name="help", description="Что умеет бот-ведущий и как начать игру")
     async def help(self, interaction: discord.Interaction[MafiaBot]) -> None:
-        await interaction.response.send_message(HELP_TEXT, ephemeral=True)
+        await interaction.response.send_message(text(language_of(interaction), "help-text"), ephemeral=True)
 
     @app_commands.command(name="rules", description="Правила, по которым бот умеет вести игру")
     @app_commands.describe(preset="Показать сразу эти правила")
     @app_commands.choices(preset=[app_commands.Choice(name=info.title, value=info.id) for info in PRESETS])
     async def rules(self, interaction: discord.Interaction[MafiaBot], preset: str | None = None) -> None:
+        language = language_of(interaction)
         if preset is not None:
-            await interaction.response.send_message(preset_text(PRESETS_BY_ID[preset]), ephemeral=True)
+            await interaction.response.send_message(
+                preset_text(PRESETS_BY_ID[preset], language), ephemeral=True
+            )
             return
-        lines = [f"• **{info.title}** — {info.players}" for info in PRESETS]
+        shown = [info_in(info, language) for info in PRESETS]
+        lines = [text(language, "rules-line", title=info.title, players=info.players) for info in shown]
         await interaction.response.send_message(
-            "Выберите правила, чтобы узнать о них больше:\n" + "\n".join(lines),
+            text(language, "rules-choose") + "\n" + "\n".join(lines),
             view=rules_view(),
             ephemeral=True,
         )

@@ -24,7 +24,7 @@ from mafiabot.game.lobbies import check_start, describe_lobby
 from mafiabot.game.lobby import Lobby
 from mafiabot.game.server_settings import server_settings
 from mafiabot.game.service import GameService
-from mafiabot.i18n import DEFAULT, text
+from mafiabot.i18n import DEFAULT, text, variant_about
 from mafiabot.presets import load_ruleset, offered
 from mafiabot.views import MafiaView
 
@@ -81,7 +81,10 @@ class LobbyOptionsSelect(
             discord.SelectOption(
                 label=name[:100], description=about[:100], value=name, default=name in lobby.options
             )
-            for name, about in sorted(lobby.base_ruleset.options.items())
+            for name, about in sorted(
+                (n, variant_about(lobby.language, lobby.ruleset_id, n, d))
+                for n, d in lobby.base_ruleset.options.items()
+            )
         ][:25]
         super().__init__(
             discord.ui.Select(
@@ -231,9 +234,10 @@ class LobbyCog(commands.Cog, name="Lobby"):
         game = await self._game_settings(interaction.guild_id or 0)
         ruleset_id = getattr(interaction.namespace, "ruleset", None) or game.default_preset
         try:
-            variants = load_ruleset(ruleset_id, (), game).options
+            options = load_ruleset(ruleset_id, (), game).options
         except engine.RulesetError:
             return []
+        variants = {n: variant_about(game.language, ruleset_id, n, d) for n, d in options.items()}
         *done, typed = [part.strip() for part in current.split(",")] if current else [""]
         done = [d for d in done if d in variants]
         found = []

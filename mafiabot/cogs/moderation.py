@@ -13,6 +13,7 @@ from mafiabot.bot import MafiaBot
 from mafiabot.errors import UserFacingError
 from mafiabot.game.service import GameService
 from mafiabot.game.table import Table
+from mafiabot.i18n import text
 
 
 class ModerationCog(commands.Cog, name="Moderation"):
@@ -42,12 +43,12 @@ class ModerationCog(commands.Cog, name="Moderation"):
         """The game of this text channel or of the moderator's voice channel; moderators only."""
         member = interaction.user
         if not isinstance(member, discord.Member):
-            raise UserFacingError("Эта команда работает только на сервере.")
+            raise UserFacingError("error-server-only")
         table = self._find(interaction)
         if table is None:
-            raise UserFacingError("Здесь сейчас нет игры.")
+            raise UserFacingError("mod-no-game")
         if not await self._is_moderator(member, table):
-            raise UserFacingError("Управлять игрой может тот, кто её начал, или ведущий с ролью ведущего.")
+            raise UserFacingError("mod-not-moderator")
         return table
 
     async def _is_moderator(self, member: discord.Member, table: Table) -> bool:
@@ -63,20 +64,20 @@ class ModerationCog(commands.Cog, name="Moderation"):
     @app_commands.command(name="stop", description="Остановить игру (все микрофоны будут включены)")
     async def stop(self, interaction: discord.Interaction[MafiaBot]) -> None:
         table = await self._table(interaction)
-        await interaction.response.send_message("Игра останавливается…", ephemeral=True)
+        await interaction.response.send_message(text(table.session.language, "mod-stopping"), ephemeral=True)
         await self.games.stop(table, f"stopped by {interaction.user.id}")
 
     @app_commands.command(name="pause", description="Поставить таймер игры на паузу")
     async def pause(self, interaction: discord.Interaction[MafiaBot]) -> None:
         table = await self._table(interaction)
         await self.games.pause(table)
-        await interaction.response.send_message("Пауза.", ephemeral=True)
+        await interaction.response.send_message(text(table.session.language, "mod-paused"), ephemeral=True)
 
     @app_commands.command(name="resume", description="Продолжить игру после паузы")
     async def resume(self, interaction: discord.Interaction[MafiaBot]) -> None:
         table = await self._table(interaction)
         await self.games.resume(table)
-        await interaction.response.send_message("Продолжаем.", ephemeral=True)
+        await interaction.response.send_message(text(table.session.language, "mod-resumed"), ephemeral=True)
 
     @app_commands.command(name="extend", description="Добавить время к текущему шагу")
     @app_commands.describe(seconds="Сколько секунд добавить")
@@ -85,13 +86,15 @@ class ModerationCog(commands.Cog, name="Moderation"):
     ) -> None:
         table = await self._table(interaction)
         await self.games.extend(table, seconds)
-        await interaction.response.send_message(f"Добавлено {seconds} с.", ephemeral=True)
+        await interaction.response.send_message(
+            text(table.session.language, "mod-extended", seconds=seconds), ephemeral=True
+        )
 
     @app_commands.command(name="skip", description="Завершить текущий шаг игры досрочно")
     async def skip(self, interaction: discord.Interaction[MafiaBot]) -> None:
         table, serial = await self._step(interaction)
         await self.games.submit(table, engine.Advance(), serial=serial)
-        await interaction.response.send_message("Шаг завершён.", ephemeral=True)
+        await interaction.response.send_message(text(table.session.language, "mod-skipped"), ephemeral=True)
 
     @app_commands.command(name="kick", description="Удалить игрока из-за стола")
     @app_commands.describe(seat="Номер игрока")
@@ -100,7 +103,9 @@ class ModerationCog(commands.Cog, name="Moderation"):
     ) -> None:
         table, serial = await self._step(interaction)
         await self.games.submit(table, engine.Remove(seat=seat, reason="moderator"), serial=serial)
-        await interaction.response.send_message(f"Игрок №{seat} удалён из-за стола.", ephemeral=True)
+        await interaction.response.send_message(
+            text(table.session.language, "mod-kicked", seat=seat), ephemeral=True
+        )
 
 
 async def setup(bot: MafiaBot) -> None:

@@ -164,6 +164,20 @@ def panel_layout(session: GameSession) -> discord.ui.LayoutView:
     return view
 
 
+def private_layout(shown: str, items: list[discord.ui.Item[Any]], colour: int) -> discord.ui.LayoutView:
+    """A private message (a role card, a night prompt, a check's result) the way the panel is drawn: one
+    container in the phase's colour with the text and, under a separator, the seat's controls. Discord's
+    V2 limits: the text within 4,000 characters, at most 40 components (a prompt has a few)."""
+    parts: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay(shown[:4000])]
+    rows = _rows(items)
+    if rows:
+        parts.append(discord.ui.Separator(visible=True))
+        parts += rows
+    view = MafiaLayoutView(timeout=None)
+    view.add_item(discord.ui.Container(*parts, accent_colour=colour))
+    return view
+
+
 def panel_text(session: GameSession) -> str:
     """The panel's text as a reader sees it (the text displays one after another)."""
     return "\n".join(panel_texts(session))

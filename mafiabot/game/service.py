@@ -28,7 +28,7 @@ import engine
 from engine.commands import Abort, Advance, Command
 from mafiabot.chaos import kill_point
 from mafiabot.config import Settings
-from mafiabot.errors import NotStored, reply_ephemeral
+from mafiabot.errors import NotStored, language_of, reply_ephemeral
 from mafiabot.game.actions import ACTIONS
 from mafiabot.game.crew import Crew
 from mafiabot.game.host_voice import HostVoice
@@ -43,15 +43,15 @@ from mafiabot.game.records import GameRecords, game_record
 from mafiabot.game.session import GameSession, SeatInfo
 from mafiabot.game.table import PANEL_EDIT_INTERVAL, Table
 from mafiabot.game.tables import Tables
-from mafiabot.i18n import text
+from mafiabot.i18n import DEFAULT, text
 
 if TYPE_CHECKING:
     from mafiabot.storage import Storage
 
 log = logging.getLogger(__name__)
 
-RESTART_NOTICE = "⏸ Ведущий перезапускается. Игра сохранена и продолжится с того же места, с тем же временем."
-DAMAGED = "Эта кнопка повреждена или устарела: ничего не изменилось. Откройте панель игры заново."
+RESTART_NOTICE = text(DEFAULT, "table-restarting")
+DAMAGED = text(DEFAULT, "table-damaged-button")
 
 
 def seating_text(seats: list[SeatInfo], language: str = "ru") -> str:
@@ -207,7 +207,7 @@ class GameService:
         table = self.table_by_id(game_id)
         handler = ACTIONS.get(action)
         if table is None or handler is None:
-            await reply_ephemeral(interaction, "Эта игра уже закончилась: кнопка больше не действует.")
+            await reply_ephemeral(interaction, text(language_of(interaction), "error-game-over"))
             return
         try:
             await handler(interaction, table, serial, arg, values)
@@ -217,7 +217,7 @@ class GameService:
             # A forged or damaged id or value (letters where a seat number belongs): the handlers read
             # them with int(); the player gets a line, not a traceback, and nothing changes.
             log.info("Unreadable component %s:%s %s", action, arg[:20], values[:3])
-            await reply_ephemeral(interaction, DAMAGED)
+            await reply_ephemeral(interaction, text(table.session.language, "table-damaged-button"))
 
     # -- a game's life ------------------------------------------------------------------------------
 
@@ -330,7 +330,7 @@ class GameService:
         await table.session.close()
         timers = table.timer_state()
         if not table.session.over:
-            table.post(RESTART_NOTICE)
+            table.post(text(table.session.language, "table-restarting"))
         await table.shutdown()
         if not table.session.over:
             try:

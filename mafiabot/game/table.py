@@ -22,7 +22,7 @@ import discord
 from engine import queries
 from engine.events import Event
 from mafiabot.game.components import PROMPT_EVENTS, prompt_for, prompted_seats
-from mafiabot.game.panel import panel_layout, panel_text
+from mafiabot.game.panel import accent, panel_layout, panel_text, private_layout
 from mafiabot.game.reconciler import Reconciler
 from mafiabot.game.records import GameRecords
 from mafiabot.game.render import render
@@ -229,7 +229,13 @@ class Table:
         self.enqueue(send)
 
     def dm(self, seat: int, text: str, view: discord.ui.View | None = None) -> None:
+        """A private message in Components V2, like the panel (panel.private_layout): the text and the
+        view's controls in one container of the phase's colour."""
         user_id = self.session.user_of(seat)
+        items = list(view.children) if view is not None else []
+        if view is not None:
+            view.clear_items()  # its controls move into the layout
+        layout = private_layout(text, items, accent(self.session.state))
 
         async def send() -> None:
             member = await self.member(user_id)
@@ -237,7 +243,7 @@ class Table:
                 return
             try:
                 await retried(
-                    lambda: member.send(text[:2000]) if view is None else member.send(text[:2000], view=view),
+                    lambda: member.send(view=layout),
                     what="A private message of the game",
                     extra={"game_id": self.game_id},
                 )

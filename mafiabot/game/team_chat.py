@@ -17,6 +17,7 @@ from audio import phrases
 from engine import queries, view_for
 from engine.events import Event
 from engine.state import GameState
+from mafiabot.i18n import DEFAULT, role_display, text
 
 if TYPE_CHECKING:
     from mafiabot.game.table import Table
@@ -41,7 +42,7 @@ def awake_team(s: GameState) -> str | None:
     return step.team
 
 
-def team_roster(s: GameState, seat: int) -> str | None:
+def team_roster(s: GameState, seat: int, language: str = DEFAULT) -> str | None:
     """D-G12 city: «Ваша команда: номер 2 — Дон, номер 8 — Мафия.», for the team's thread at the intro;
     read through the engine's view of one member (what every member was shown at the deal)."""
     view = view_for(s, seat)
@@ -50,13 +51,17 @@ def team_roster(s: GameState, seat: int) -> str | None:
         return None
     roles = view["roles"]
     members = [
-        {"seat": x, "role": s.ruleset.roles[roles[str(x)]].display} for x in view["team"] if str(x) in roles
+        {"seat": x, "role": role_display(language, s.ruleset, roles[str(x)])}
+        for x in view["team"]
+        if str(x) in roles
     ]
-    return phrases.render("priv_team_roles", {"members": members}, numbers="digits") if members else None
+    if not members:
+        return None
+    return phrases.render("priv_team_roles", {"members": members}, numbers="digits", language=language)
 
 
-def _name(game: int) -> str:
-    return f"Мафия · игра {game}"
+def _name(game: int, language: str = DEFAULT) -> str:
+    return text(language, "team-chat-title", game=str(game))
 
 
 class TeamChats:
@@ -78,7 +83,7 @@ class TeamChats:
             self.open.add(game)
             awake = sorted(queries.awake(s))
             users = {table.session.user_of(x) for x in awake}
-            roster = team_roster(s, awake[0]) if s.intro and awake else None
+            roster = team_roster(s, awake[0], table.session.language) if s.intro and awake else None
             # in order with the table's other messages
             table.enqueue(lambda: self._open(table, users, roster))
         elif team is None and game in self.open:
@@ -117,10 +122,10 @@ class TeamChats:
                 if not isinstance(channel, discord.TextChannel):
                     return
                 thread = await channel.create_thread(
-                    name=_name(game),
+                    name=_name(game, table.session.language),
                     type=discord.ChannelType.private_thread,
                     invitable=False,
-                    reason="Мафия: ночной чат мафии",
+                    reason=text(table.session.language, "team-chat-reason"),
                 )
                 self.threads[game] = thread
             else:
@@ -133,24 +138,21 @@ class TeamChats:
             for uid in sorted(users - present):
                 await thread.add_user(discord.Object(uid))
                 present.add(uid)
-            await thread.send("🌙 Мафия проснулась: чат открыт, пока мафия не уснёт.")
+            await thread.send(text(table.session.language, "team-chat-open"))
             if roster:
                 await thread.send(roster)
         except discord.HTTPException as exc:
             log.info("The mafia's chat could not be opened: %s", exc, extra={"game_id": game})
             if game not in self.failed:  # once a game; it says nothing about who the mafia are
                 self.failed.add(game)
-                table.post(
-                    "⚠️ Ночной чат мафии не открылся: боту не хватает прав на приватные ветки "
-                    "(`/mafia check`). Игра идёт дальше."
-                )
+                table.post(text(table.session.language, "team-chat-failed"))
 
     async def _close(self, table: Table) -> None:
         thread = self.threads.get(table.game_id)
         if thread is None:
             return
         try:
-            await thread.send("Мафия засыпает: чат закрыт.")
+            await thread.send(text(table.session.language, "team-chat-closed"))
             self.threads[table.game_id] = await thread.edit(archived=True, locked=True)
         except discord.HTTPException:
             log.info("The mafia's chat could not be closed", extra={"game_id": table.game_id})

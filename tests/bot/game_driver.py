@@ -190,14 +190,14 @@ class TableDriver:
         """The newest DM to this seat that has a select or buttons of the current step."""
         serial = f":{self.table.session.serial}:" if self.table else ""
         for message in reversed(self.fake.dms(self.member(seat))):
-            ids = [c.get("custom_id", "") for row in message.components for c in row["components"]]
+            ids = [c.get("custom_id", "") for c in message.items()]
             if any(serial in cid for cid in ids):
                 return message
         raise LookupError(f"no current prompt in the DMs of seat {seat}")
 
     async def act_in_dm(self, seat: int, target: int) -> InteractionRecord:
         prompt = self.latest_prompt(seat)
-        select = next(c for row in prompt.components for c in row["components"] if c["type"] == 3)
+        select = next(c for c in prompt.items() if c["type"] == 3)
         record = await self.fake.select(self.member(seat), prompt, select["custom_id"], [str(target)])
         await self.settled()
         return record
@@ -207,7 +207,7 @@ class TableDriver:
         opened = await self.click_panel(self.member(seat), self.t("control-turn"))
         assert opened.ephemeral
         prompt = opened.message
-        select = next(c for row in prompt.components for c in row["components"] if c["type"] == 3)
+        select = next(c for c in prompt.items() if c["type"] == 3)
         record = await self.fake.select(self.member(seat), prompt, select["custom_id"], [str(target)])
         await self.settled()
         return record
@@ -240,11 +240,11 @@ class TableDriver:
         return {
             seat
             for seat, count in marks.items()
-            if any(m.components for m in self.fake.dms(self.member(seat))[count:])
+            if any(m.items() for m in self.fake.dms(self.member(seat))[count:])
         }
 
     def dm_counts(self) -> dict[int, int]:
         return {seat: len(self.fake.dms(self.member(seat))) for seat in self.all_seats()}
 
     def dm_texts(self, seat: int) -> list[str]:
-        return [m.content for m in self.fake.dms(self.member(seat))]
+        return [m.text for m in self.fake.dms(self.member(seat))]

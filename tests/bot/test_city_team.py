@@ -27,7 +27,7 @@ async def test_the_city_mafia_learns_its_members_roles(bot: MafiaBot, fake: Fake
             break
         await d.skip_step()
     for seat in range(1, 11):
-        texts = [m.content for m in fake.dms(d.member(seat))]
+        texts = [m.text for m in fake.dms(d.member(seat))]
         if seat in team:
             assert any(roster in t for t in texts), (roster, texts)
         else:
@@ -57,9 +57,9 @@ async def test_at_the_mafia_step_the_lawyer_proposes_and_the_don_chooses(
     [lawyer] = d.seats_with("city_lawyer")
     [don] = d.seats_with("don")
     prompt = d.latest_prompt(lawyer)
-    assert f"цель мафии назначает дон (№{don})" in prompt.content and "Ваш выбор" not in prompt.content
+    assert f"цель мафии назначает дон (№{don})" in prompt.text and "Ваш выбор" not in prompt.text
     target = next(x for x in sorted(d.state.alive) if x not in (lawyer, don))
     answer = await d.act_in_dm(lawyer, target)
     assert answer.ephemeral and answer.content == f"Вы предложили дону игрока №{target}. Решает дон."
     assert d.state.ledger.proposals == ((lawyer, target),)
-    assert d.latest_prompt(don).content.startswith("Дон, ваш выбор назначает цель мафии")
+    assert d.latest_prompt(don).text.startswith("Дон, ваш выбор назначает цель мафии")

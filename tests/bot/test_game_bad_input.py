@@ -71,7 +71,7 @@ async def test_clicks_from_outsiders_dead_players_and_the_wrong_role_change_noth
     await d.settled()
     assert mafia[1] not in d.state.alive
     before = _snapshot(d)
-    select = next(c for row in prompt.components for c in row["components"] if c["type"] == 3)
+    select = next(c for c in prompt.items() if c["type"] == 3)
     answer = await fake.select(d.member(mafia[1]), prompt, select["custom_id"], [str(civilian)])
     assert answer.ephemeral and answer.content == f"Игрок {mafia[1]} не просыпается с этой командой."
     await d.settled()
@@ -104,7 +104,7 @@ async def test_stale_buttons_and_illegal_candidates_are_refused(
     old_prompt = d.latest_prompt(mafioso)
     await d.skip_step()  # the mafia's step times out (a miss); the prompt is now from an earlier step
     before = _snapshot(d)
-    select = next(c for row in old_prompt.components for c in row["components"] if c["type"] == 3)
+    select = next(c for c in old_prompt.items() if c["type"] == 3)
     target = d.seats_with("civilian")[0]
     answer = await fake.select(d.member(mafioso), old_prompt, select["custom_id"], [str(target)])
     assert answer.ephemeral and "уже закончился" in answer.content

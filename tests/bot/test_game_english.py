@@ -65,9 +65,17 @@ async def test_a_whole_classic_game_in_english(bot: MafiaBot, fake: FakeDiscord,
     assert d.table is not None and d.table.session.language == "en"
     for seat in d.all_seats():
         assert d.dm_texts(seat)[0].startswith("Your role: "), d.dm_texts(seat)
-    card = await d.click_panel(d.member(mafia[0]), "My role")
-    assert card.content.startswith(f"You are player #{mafia[0]}. Your role: **Mafia**."), card.content
-    answers.append(card.content)
+    assert (
+        d.dm_texts(mafia[0])[0] == "Your role: Mafia. At night you choose a victim together with the mafia."
+    )
+    # Private messages are drawn like the panel: Components V2, one container in the phase's colour.
+    card = fake.dms(d.member(mafia[0]))[0]
+    assert card.flags & card.COMPONENTS_V2 and card.content == "" and card.components[0]["type"] == 17
+    mine = await d.click_panel(d.member(mafia[0]), "My role")
+    assert mine.content.startswith(f"You are player #{mafia[0]}. Your role: **Mafia**. At night"), (
+        mine.content
+    )
+    answers.append(mine.content)
 
     await _speeches(d, answers)  # day 1: introductions
     await _night(d, {}, answers)  # night 1: the mafia meets

@@ -60,8 +60,8 @@ async def test_fiim_blacks_meet_once_in_private_then_each_picks_alone(
     # D-FI13: the first-night victim names his best move privately; the table reads it.
     assert d.state.step.kind == "best_move" and d.state.step.seat == victim
     prompt = d.latest_prompt(victim)
-    assert prompt.content.startswith("Лучший ход")
-    select = next(c for row in prompt.components for c in row["components"] if c["type"] == 3)
+    assert prompt.text.startswith("Лучший ход")
+    select = next(c for c in prompt.items() if c["type"] == 3)
     assert (select["min_values"], select["max_values"]) == (3, 3)
     assert str(victim) not in {o["value"] for o in select["options"]}
     await fake.select(d.member(victim), prompt, select["custom_id"], [str(x) for x in blacks])

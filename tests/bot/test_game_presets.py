@@ -161,7 +161,7 @@ async def test_city_permissions_nominees_lift_and_designation(
     assert "Ночь" in d.panel().text
     assert not _mafia_chat(d).archived and not _mafia_chat(d).locked
     prompt = d.latest_prompt(don)
-    assert prompt.content.startswith("Дон, ваш выбор назначает цель мафии")
+    assert prompt.text.startswith("Дон, ваш выбор назначает цель мафии")
     victim = civilians[2]
     answer = await _select(d, don, prompt, "propose", [victim])
     assert answer.content == f"Ваш выбор: №{victim}."
@@ -243,11 +243,11 @@ async def test_hobbyworld_detective_chooses_kill_or_check(
 
     # The detective's prompt offers both abilities; the name of the chosen one reaches the engine.
     prompt = d.latest_prompt(detective)
-    assert "«Убить» или «Проверить»" in prompt.content
+    assert "«Убить» или «Проверить»" in prompt.text
     kill = _component(prompt, "ability")
     assert kill["custom_id"].endswith(":ability:kill")
     assert _component(prompt, "ability")["placeholder"].startswith("Убить")
-    cids = [c["custom_id"] for row in prompt.components for c in row["components"]]
+    cids = [c["custom_id"] for c in prompt.items()]
     assert len(set(cids)) == len(cids)
     check_id = next(c for c in cids if c.endswith(":ability:check"))
     answer = await d.fake.select(d.member(detective), prompt, check_id, [str(mafia[1])])
@@ -274,7 +274,7 @@ async def test_hobbyworld_journalist_compares_two(bot: MafiaBot, fake: FakeDisco
     await _lynch(d, journalist, civilians[0])
     await _skip_until(d, lambda: d.state.step.night_step == "journalist")
     prompt = d.latest_prompt(journalist)
-    assert prompt.content.endswith("Выберите двух игроков.")
+    assert prompt.text.endswith("Выберите двух игроков.")
     select = _component(prompt, "ability")
     assert select["min_values"] == 2 and select["max_values"] == 2
     answer = await _select(d, journalist, prompt, "ability", [mafia[0], civilians[1]])
@@ -301,7 +301,7 @@ async def test_acquittal(bot: MafiaBot, fake: FakeDiscord, club: Club, ruleset: 
 
     # The acquitter is asked privately; anyone else pressing «Мой ход» is told it is not his turn.
     prompt = d.latest_prompt(judge)
-    assert f"Игрок №{accused} осуждён" in prompt.content
+    assert f"Игрок №{accused} осуждён" in prompt.text
     other = next(x for x in d.all_seats() if x not in (judge, accused))
     answer = await d.click_panel(d.member(other), "Мой ход")
     assert answer.content == "Сейчас не ваш ход."
@@ -461,7 +461,7 @@ async def test_classic_court_and_forced_choice(bot: MafiaBot, fake: FakeDiscord,
     # The judges vote privately: one «Казнить», two «Помиловать» spare the accused.
     for judge, label in zip(judges, ("Казнить", "Помиловать", "Помиловать"), strict=True):
         prompt = d.latest_prompt(judge)
-        assert prompt.content == f"Суд решает судьбу игрока №{accused}."
+        assert prompt.text == f"Суд решает судьбу игрока №{accused}."
         answer = await _press(d, judge, prompt, label)
         assert answer.content == f"Ваш голос: «{label}»."
     outsider = await d.click_panel(d.member(accused), "Мой ход")

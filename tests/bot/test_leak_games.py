@@ -40,7 +40,7 @@ async def test_the_oracle_sees_a_leak(bot: MafiaBot, fake: FakeDiscord, club: Cl
 
     d = RandomTable(fake, club, bot, 9, random.Random(1))
     await d.start("city")
-    card = next(m.content for m in fake.dms(d.member(1)) if m.content.startswith("Ваша роль"))
+    card = next(m.text for m in fake.dms(d.member(1)) if m.text.startswith("Ваша роль"))
     await d.table.channel.send(f"(утечка) {card}")  # type: ignore[union-attr]
     role = d.state.ruleset.roles[d.state.role_of(2)].display
     await d.table.channel.send(f"Говорят, №2 — {role}")  # type: ignore[union-attr]

@@ -116,7 +116,7 @@ async def test_a_whole_deal_at_debug_level_logs_no_role(bot: MafiaBot, fake: Fak
     try:
         d = TableDriver(fake, club, bot, club.players[:7])
         await d.start("city")
-        cards = [m.content for p in d.players for m in fake.dms(p)]
+        cards = [m.text for p in d.players for m in fake.dms(p)]
         assert any("Ваша роль" in c for c in cards)
         await d.settled()
     finally:

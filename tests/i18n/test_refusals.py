@@ -1,0 +1,68 @@
+"""The engine's refusals as players read them (mafiabot/errors.py): by the refusal's message id and
+arguments in the server's language, never its Russian sentence on an English server; one without an id
+by its kind; every id the engine names is in both catalogues."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+import engine
+from engine.commands import Pass, Vote
+from mafiabot import i18n
+from mafiabot.errors import UserFacingError, refusal
+
+REPO = Path(__file__).resolve().parents[2]
+CYRILLIC = re.compile("[А-Яа-яЁё]")
+
+
+def _refused(command: engine.Command) -> engine.IllegalCommand:
+    rules = engine.load_ruleset("classic")
+    state, _ = engine.new_game(rules, engine.deal(rules, 7, 1), 1)
+    with pytest.raises(engine.IllegalCommand) as caught:
+        engine.apply(state, command)
+    return caught.value
+
+
+def test_a_refusal_is_said_by_its_id_in_the_servers_language() -> None:
+    error = _refused(Vote(seat=2, candidate=3))  # the first day opens with speeches, not a vote
+    assert error.key == "no-vote-now"
+    assert refusal(error, "en") == "There is no vote now."
+    assert refusal(error, "ru") == "Сейчас нет голосования."
+
+
+def test_a_refusal_names_its_seat() -> None:
+    rules = engine.load_ruleset("classic")
+    state, _ = engine.new_game(rules, engine.deal(rules, 7, 1), 1)
+    speaker = state.step.seat
+    other = next(x for x in range(1, 8) if x != speaker)
+    error = _refused(Pass(seat=other))
+    assert refusal(error, "en") == f"Player {speaker} is speaking now."
+
+
+def test_a_refusal_without_an_id_is_said_by_its_kind_in_english() -> None:
+    error = engine.errors.IllegalTarget("Нельзя.")
+    assert refusal(error, "en") == "You cannot choose this player." and refusal(error, "ru") == "Нельзя."
+    assert (
+        refusal(UserFacingError("lobby-full", count=12), "en")
+        == "No seats left: these rules are for 12 players at most."
+    )
+
+
+def test_every_id_the_engine_names_is_in_both_catalogues() -> None:
+    keys = set()
+    for path in (REPO / "engine").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                for kw in node.keywords:
+                    if kw.arg == "key" and isinstance(kw.value, ast.Constant):
+                        keys.add(str(kw.value.value))
+    assert keys, "the engine names its refusals"
+    for language in i18n.LANGUAGES:
+        assert sorted(k for k in keys if not i18n.has(language, f"illegal-{k}")) == [], language
+    assert not any(
+        CYRILLIC.search(i18n.text("en", f"illegal-{k}", seat=1, candidate=2, count=2)) for k in keys
+    )
