@@ -7,21 +7,13 @@ from collections.abc import AsyncIterator
 import aiohttp
 import pytest
 from club_seed import GUILD
-from web_helpers import SECRET
+from web_helpers import SECRET, Clock
 
 from mafiabot.config import WebSettings
 from mafiabot.storage import Storage
 from mafiabot.web.app import make_server
 from mafiabot.web.server import PUBLIC_KEY, WebServer
 from mafiabot.web.throttle import FORGET_AFTER, Throttle
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def test_a_bucket_gives_its_burst_then_refills_at_the_rate() -> None:
