@@ -1,7 +1,8 @@
 """Many concurrent games against one bot process, as real tables load it (run by hand, not a test).
+(Over 400 lines: one benchmark, whose phases share its set-up and read best in order.)
 
 python benchmarks/load_model.py --games 100 [--database sqlite|postgresql] [--steady 40] [--every 3 5]
-                                [--bursts 2] [--startup-only]
+                                [--bursts 2] [--startup-only] [--helpers 0-3] [--stop-all]
 
 The local Discord (tests/fakediscord) runs here; the bot is `mafiabot run` in its own process (as the
 crash tests start it), so its CPU time and memory are its own. One server per game, ten players already
@@ -18,6 +19,14 @@ stand-in; Discord fails a click after 3 s) at the median and p99, the answers la
 that had to go through «думает…», and the bot's CPU time divided by the clicks (everything the bot did
 meanwhile: clocks, panels, mutes). Memory: the bot's resident set after the games started, less before,
 per game. Start-up: from the bot's IDENTIFY to its «Restored» line (it serves from then on).
+
+Whole-table transitions (issue 20): each game's start, from the «Начать игру» click to every player
+server-muted in the local Discord (the openings twenty at a time, beside the other tables' load), and
+with `--stop-all` the end: `/mafia stop` at every table at once, from each command to its whole table
+unmuted. `--helpers N` gives the bot N helper tokens (each its own account, invited to every server with
+Mute Members), so the member edits spread over N + 1 tokens, each with its own 50 requests a second.
+`--requests-per-second` is the bot's own limit per token (`[bot] requests_per_second`); lift it together
+with `--global-limit` to measure the bot rather than Discord's quota.
 """
 
 from __future__ import annotations
@@ -157,7 +166,33 @@ async def until(predicate: Any, timeout: float = 600.0) -> Any:
     return result
 
 
-async def open_game(fake: FakeDiscord, table: OutsideTable) -> None:
+def whole_table(table: OutsideTable, muted: bool) -> bool:
+    """Every player of the table server-muted (or every one unmuted) in the local Discord."""
+    states = table.club.guild.voice_states
+    return all(p.id in states and states[p.id].mute == muted for p in table.players)
+
+
+async def whole_table_after(table: OutsideTable, muted: bool, since: float, into: list[float]) -> None:
+    try:
+        await until(lambda: whole_table(table, muted), timeout=300)
+    except TimeoutError:
+        into.append(float("inf"))
+        return
+    into.append(time.monotonic() - since)
+
+
+def spread(times: list[float]) -> str:
+    if not times:
+        return "none"
+    ordered = sorted(times)
+    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+    return (
+        f"median {statistics.median(ordered):.2f} s, p99 {p99:.2f} s, max {ordered[-1]:.2f} s "
+        f"({len(ordered)} tables, {sum(1 for t in ordered if t <= 1.0)} within 1 s)"
+    )
+
+
+async def open_game(fake: FakeDiscord, table: OutsideTable, muted_after: list[float] | None = None) -> None:
     """The lobby, its players joining and the start, as OutsideTable.start does, with the patience a
     loaded bot needs: a click Discord failed (not acknowledged in 3 s) is clicked again, as a player
     would."""
@@ -191,12 +226,15 @@ async def open_game(fake: FakeDiscord, table: OutsideTable) -> None:
                 await fake.click(player, table.lobby_message(), label="Присоединиться", wait=False)
             )
     while "Игра началась" not in table.lobby_message().content:
+        clicked = time.monotonic()
         await answered(await fake.click(players[0], table.lobby_message(), label="Начать игру", wait=False))
         try:
             await until(lambda: "Игра началась" in table.lobby_message().content, timeout=60)
         except TimeoutError:
             continue
     await until(table.panel)
+    if muted_after is not None:
+        await whole_table_after(table, True, clicked, muted_after)
 
 
 def scratch_postgres() -> tuple[str, Any]:
@@ -234,6 +272,9 @@ async def main() -> None:
         help="requests a second in all (Discord's: 50; acks are exempt)",
     )
     parser.add_argument("--open-global-limit", type=int, help="the global limit while the games open")
+    parser.add_argument("--helpers", type=int, default=0, help="helper bot tokens for the member edits")
+    parser.add_argument("--requests-per-second", type=int, help="the bot's own limit per token")
+    parser.add_argument("--stop-all", action="store_true", help="at the end, /mafia stop at every table")
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="mafiabot-load-"))
     drop = None
@@ -255,6 +296,13 @@ async def main() -> None:
     for club in clubs:
         storage.update_guild_settings(club.id, audio_enabled=False)
     storage.close()
+    helpers = [fake.add_bot_account(f"helper-{n}") for n in range(1, args.helpers + 1)]
+    for account in helpers:
+        for club in clubs:
+            await fake.invite_bot(club, account)
+    os.environ["MAFIABOT_HELPER_TOKENS"] = ",".join(account.token for account in helpers)
+    if args.requests_per_second:
+        os.environ["MAFIABOT_REQUESTS_PER_SECOND"] = str(args.requests_per_second)
     bot = BotProcess(fake, workdir, database_url=url)
     try:
         spawned = time.monotonic()
@@ -276,12 +324,19 @@ async def main() -> None:
         tables = [OutsideTable(fake, club, club.players[: args.players]) for club in clubs]
         opening = asyncio.Semaphore(20)
 
+        muted_after: list[float] = []
+
         async def open_one(table: OutsideTable) -> None:
             async with opening:
-                await open_game(fake, table)
+                await open_game(fake, table, muted_after)
 
         started = time.monotonic()
         await asyncio.gather(*(open_one(t) for t in tables))
+        print(
+            f"start, «Начать игру» → the whole table muted, {args.helpers} helper(s): {spread(muted_after)}; "
+            f"load average {os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
         await asyncio.sleep(12)  # the openings' mutes (ten member edits per ten seconds per server)
         print(
             f"{args.games} games of {args.players} started in {time.monotonic() - started:.0f} s; "
@@ -336,6 +391,28 @@ async def main() -> None:
         if profiler is not None:
             profiler.send_signal(2)  # SIGINT: py-spy writes its samples and exits
             await profiler.wait()
+        if args.stop_all:
+            await asyncio.sleep(SETTLE)
+            unmuted_after: list[float] = []
+            limited = len(fake.rate_limits.limited)
+
+            async def stop(table: OutsideTable) -> None:
+                began = time.monotonic()
+                await fake.slash(table.players[0], "mafia stop", channel=table.club.text, wait=False)
+                await whole_table_after(table, False, began, unmuted_after)
+
+            await asyncio.gather(*(stop(t) for t in tables))
+            print(
+                f"stop at every table at once → the whole table unmuted, {args.helpers} helper(s): "
+                f"{spread(unmuted_after)}; 429s meanwhile: {len(fake.rate_limits.limited) - limited}; "
+                f"load average {os.getloadavg()[0]:.1f}",
+                flush=True,
+            )
+        global_429s = sum(1 for _, major in fake.rate_limits.limited if major == "global")
+        print(
+            f"429s served in the whole run: {len(fake.rate_limits.limited)} ({global_429s} global)",
+            flush=True,
+        )
         load = os.getloadavg()
         print(f"load average at the end: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}", flush=True)
     finally:

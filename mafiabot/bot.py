@@ -24,6 +24,7 @@ from mafiabot.game import helpers, restart
 from mafiabot.game.service import GameService
 from mafiabot.i18n import text
 from mafiabot.logs import bind, hidden
+from mafiabot.quota import Quota
 from mafiabot.views import stop_all_views
 
 log = logging.getLogger(__name__)
@@ -123,6 +124,9 @@ class MafiaBot(commands.Bot):
         # message from the interaction. discord.py's cache is a deque searched from the end for every
         # message update, delete and reaction: with a thousand tables' panels in it, a linear walk per event.
         options.setdefault("max_messages", None)
+        # Discord's global limit per token, kept before each request leaves (mafiabot/quota.py).
+        self.quota = Quota(settings.requests_per_second)
+        options.setdefault("http_trace", self.quota.trace())
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -147,7 +151,11 @@ class MafiaBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.games = GameService(self, await self._open_storage(), self.settings)
         if self.settings.helper_tokens:  # helper bots for mute bursts (mafiabot/game/helpers.py)
-            self.games.crew.enlist(await helpers.log_in_all(self.settings.helper_tokens))
+            self.games.crew.enlist(
+                await helpers.log_in_all(
+                    self.settings.helper_tokens, per_second=self.settings.requests_per_second
+                )
+            )
         await self.load_cogs()
         guilds = [discord.Object(id=guild_id) for guild_id in self.settings.guild_ids]
         self.tree.add_command(self.mafia, guilds=guilds or MISSING)

@@ -38,6 +38,7 @@ ENVIRONMENT = {
     "MAFIABOT_SHARD_COUNT": ("bot", "shard_count"),
     "MAFIABOT_SHARDS": ("bot", "shards"),
     "MAFIABOT_HELPER_TOKENS": ("voice", "helper_tokens"),
+    "MAFIABOT_REQUESTS_PER_SECOND": ("bot", "requests_per_second"),
     "MAFIABOT_WEB_SECRET": ("web", "secret"),
 }
 
@@ -87,6 +88,9 @@ class _Bot(_Section):
     # (empty: all). Several processes share one PostgreSQL; each owns its shards' servers.
     shard_count: int = Field(default=1, ge=1, le=4096)
     shards: tuple[int, ...] = ()
+    # Requests a second each token (the bot's, each helper's) sends at most (mafiabot/quota.py):
+    # Discord allows 50 (more only to a bot whose limit Discord raised).
+    requests_per_second: int = Field(default=50, ge=1, le=100_000)
 
     @field_validator("shards", mode="before")
     @classmethod
@@ -260,6 +264,7 @@ class Settings:
     shard_count: int = 1
     shard_ids: tuple[int, ...] = ()  # the shards this process runs; empty: all of them
     helper_tokens: tuple[Secret, ...] = ()  # [voice] helper_tokens: helper bots for mute bursts
+    requests_per_second: int = 50  # [bot] requests_per_second: per token, Discord's global limit
 
     def secrets(self) -> list[str]:
         """Every token, for the log's redaction."""
@@ -375,5 +380,6 @@ def load_settings(path: Path | None = None, environ: Mapping[str, str] | None = 
         shard_count=bot.shard_count,
         shard_ids=bot.shards,
         helper_tokens=tuple(Secret(token) for token in parsed.voice.helper_tokens),
+        requests_per_second=bot.requests_per_second,
         web=parsed.web,
     )

@@ -8,6 +8,11 @@ skipped where it cannot help — not on the server, no Mute Members in the membe
 main bot's cache shows it), out of room, or resting after a refusal, a 429, a timeout or a lost token —
 and then the main bot makes the edit, with its retries (retry.py), exactly as without helpers.
 
+Every token also has Discord's global limit (mafiabot/quota.py keeps it for each client): an edit goes
+to the hand with the most room in both its guild's bucket and its token's second, so when the main
+bot's second is full of messages and panels of other tables, the helpers take the mutes; within a
+full second an edit leaves before the token's other requests (the next speaker's unmute first).
+
 Who made an edit does not matter to the voice ledger: every member is held in it before any edit, and
 whoever muted him, the main bot gives his own state back; so a helper that crashes or vanishes in the
 middle of a burst leaves nobody muted.
@@ -25,12 +30,12 @@ from collections.abc import Callable, Sequence
 import discord
 
 from mafiabot.game.helpers import Helper, HelperGone
+from mafiabot.quota import MAY_SPEAK, MUTE, NEXT_SPEAKER, Quota, urgent
 from mafiabot.retry import ATTEMPTS, retried
 
 log = logging.getLogger(__name__)
 
 BUCKET, WINDOW = 10, 10.0  # Discord's member edits per guild per token, and its window (seconds)
-GLOBAL_PER_SECOND = 45  # a helper's edits in all guilds, under Discord's 50 requests/s per token
 # discord.py holds a call in its bucket's exit, after Discord applied the edit, until the bucket resets
 # (up to ten seconds) whenever the bucket's last edit is spent, or whenever more requests are in flight
 # than its count of what is left: a burst waiting on such a call waits for nothing. So the crew keeps
@@ -53,29 +58,31 @@ def helpers_advised(players: int) -> int:
 
 
 class Budget:
-    """One token's member edits of the last window, per guild, and of the last second in all."""
+    """One token's member edits of the last window, per guild; its requests of the last second in all
+    are its quota's (every request of the token, not only edits)."""
 
-    def __init__(self, clock: Callable[[], float]) -> None:
+    def __init__(self, clock: Callable[[], float], quota: Quota) -> None:
         self._clock = clock
+        self.quota = quota
         self._sent: dict[int, deque[float]] = {}
-        self._second: deque[float] = deque()
         self.resting: dict[int | None, float] = {}  # guild id (None: everywhere) -> until when
 
-    def room(self, guild_id: int) -> int:
+    def edits_left(self, guild_id: int) -> int:
+        """Edits this token can still make in the guild without meeting its bucket."""
         now = self._clock()
         if max(self.resting.get(guild_id, 0.0), self.resting.get(None, 0.0)) > now:
             return 0
         sent = self._sent.setdefault(guild_id, deque())
         while sent and now - sent[0] >= WINDOW:
             sent.popleft()
-        while self._second and now - self._second[0] >= 1.0:
-            self._second.popleft()
-        return max(0, min(USABLE - len(sent), GLOBAL_PER_SECOND - len(self._second)))
+        return max(0, USABLE - len(sent))
+
+    def room(self, guild_id: int, level: int = MUTE) -> int:
+        """Edits it can make at once: within the bucket and within its token's second."""
+        return min(self.edits_left(guild_id), self.quota.room(level))
 
     def spend(self, guild_id: int) -> None:
-        now = self._clock()
-        self._sent.setdefault(guild_id, deque()).append(now)
-        self._second.append(now)
+        self._sent.setdefault(guild_id, deque()).append(self._clock())
 
     def rest(self, guild_id: int | None, seconds: float) -> None:
         self.resting[guild_id] = self._clock() + seconds
@@ -83,12 +90,17 @@ class Budget:
 
 class Crew:
     def __init__(
-        self, helpers: Sequence[Helper] = (), *, clock: Callable[[], float] = time.monotonic
+        self,
+        helpers: Sequence[Helper] = (),
+        *,
+        quota: Quota | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.helpers = list(helpers)
         self._clock = clock
-        self._main = Budget(clock)
-        self._budgets = {helper.number: Budget(clock) for helper in self.helpers}
+        self.quota = quota or Quota()  # the main bot's (none given: a client without one, in tests)
+        self._main = Budget(clock, self.quota)
+        self._budgets = {helper.number: Budget(clock, helper.quota) for helper in self.helpers}
         self.by_main = 0  # edits the main bot made (benchmarks and tests)
         self._lanes: dict[tuple[int, int], asyncio.Semaphore] = {}  # (helper number or 0, guild id)
 
@@ -96,12 +108,12 @@ class Crew:
         """Helper bots that logged in (the bot's start: they log in after the game service is built)."""
         for helper in helpers:
             self.helpers.append(helper)
-            self._budgets[helper.number] = Budget(self._clock)
+            self._budgets[helper.number] = Budget(self._clock, helper.quota)
 
     def forget_spending(self) -> None:
         """Start every token's count afresh (tests and benchmarks that reset the local Discord's windows)."""
-        self._main = Budget(self._clock)
-        self._budgets = {helper.number: Budget(self._clock) for helper in self.helpers}
+        self._main = Budget(self._clock, self.quota)
+        self._budgets = {helper.number: Budget(self._clock, helper.quota) for helper in self.helpers}
 
     async def meet(self, guild: discord.Guild) -> None:
         """Ask Discord for the helpers' members on this server, those the bot has not cached: it does
@@ -126,26 +138,41 @@ class Crew:
         me = channel.guild.get_member(helper.user_id)
         return me is not None and channel.permissions_for(me).mute_members
 
-    def _pick(self, member: discord.Member) -> Helper | None:
+    def _pick(self, member: discord.Member, level: int) -> Helper | None:
         """The helper with the most room for this member, if it has more than the main bot."""
         channel = member.voice.channel if member.voice is not None else None
         if channel is None or not self.helpers:
             return None
         guild_id = member.guild.id
-        best, room = None, self._main.room(guild_id)
+        best, room = None, self._main.room(guild_id, level)
         for helper in self.helpers:
             budget = self._budgets[helper.number]
-            here = budget.room(guild_id)
+            here = budget.room(guild_id, level)
             if here > room and self.usable(helper, channel):
                 best, room = helper, here
         return best
 
     async def set_mute(
-        self, member: discord.Member, mute: bool, *, reason: str, what: str, attempts: int = ATTEMPTS
+        self,
+        member: discord.Member,
+        mute: bool,
+        *,
+        reason: str,
+        what: str,
+        attempts: int = ATTEMPTS,
+        next_speaker: bool = False,
     ) -> None:
         """Mute or unmute the member by whichever hand has room; the main bot's errors are raised
-        (discord.Forbidden, discord.HTTPException) as a plain `member.edit` would raise them."""
-        helper = self._pick(member)
+        (discord.Forbidden, discord.HTTPException) as a plain `member.edit` would raise them.
+        `next_speaker`: his unmute is the most urgent request of a full second (mafiabot/quota.py)."""
+        level = MUTE if mute else NEXT_SPEAKER if next_speaker else MAY_SPEAK
+        with urgent(level):
+            await self._set_mute(member, mute, reason=reason, what=what, attempts=attempts, level=level)
+
+    async def _set_mute(
+        self, member: discord.Member, mute: bool, *, reason: str, what: str, attempts: int, level: int
+    ) -> None:
+        helper = self._pick(member, level)
         if helper is not None:
             budget = self._budgets[helper.number]
             budget.spend(member.guild.id)
@@ -179,14 +206,16 @@ class Crew:
         return lane
 
     def room(self, member: discord.Member) -> int:
-        """How many edits for members of this one's channel can go out now without waiting."""
+        """How many edits for members of this one's channel can go out now without meeting a bucket.
+        (A full second of a token is no reason to send them one by one: its quota lets them go within
+        the second, in order.)"""
         channel = member.voice.channel if member.voice is not None else None
         guild_id = member.guild.id
-        total = self._main.room(guild_id)
+        total = self._main.edits_left(guild_id)
         if channel is not None:
             for helper in self.helpers:
                 if self.usable(helper, channel):
-                    total += self._budgets[helper.number].room(guild_id)
+                    total += self._budgets[helper.number].edits_left(guild_id)
         return total
 
     def ready_helpers(self, channel: discord.abc.GuildChannel) -> list[Helper]:

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import discord
 
 from mafiabot.config import Secret
+from mafiabot.quota import PER_SECOND, Quota
 
 log = logging.getLogger(__name__)
 
@@ -40,13 +41,16 @@ class HelperGone(Exception):
 class Helper:
     """One helper token's client. `number` (1, 2, …) names it in logs and in `/mafia check`."""
 
-    def __init__(self, number: int, token: Secret) -> None:
+    def __init__(self, number: int, token: Secret, *, per_second: int = PER_SECOND) -> None:
         self.number = number
         self._token = token
+        self.quota = Quota(per_second)  # its own token's global limit (mafiabot/quota.py)
         # No gateway connection is ever opened; the guilds intent only keeps discord.py from warning.
         # A 429 longer than 30 s (the least discord.py allows) is raised, not slept on: the main bot
         # takes the edit over at once.
-        self.client = discord.Client(intents=discord.Intents(guilds=True), max_ratelimit_timeout=30.0)
+        self.client = discord.Client(
+            intents=discord.Intents(guilds=True), max_ratelimit_timeout=30.0, http_trace=self.quota.trace()
+        )
         self.user_id: int | None = None
         self.application_id: int | None = None
         self.edits = 0  # confirmed by Discord (benchmarks and tests)
@@ -95,8 +99,10 @@ class Helper:
         await self.client.close()
 
 
-async def log_in_all(tokens: Sequence[Secret]) -> list[Helper]:
+async def log_in_all(tokens: Sequence[Secret], *, per_second: int = PER_SECOND) -> list[Helper]:
     """Log every helper token in (at once); those Discord refuses are left out."""
-    helpers = [Helper(number, token) for number, token in enumerate(tokens, start=1) if token]
+    helpers = [
+        Helper(number, token, per_second=per_second) for number, token in enumerate(tokens, start=1) if token
+    ]
     results = await asyncio.gather(*(helper.log_in() for helper in helpers))
     return [helper for helper, ok in zip(helpers, results, strict=True) if ok]

@@ -74,7 +74,9 @@ class GameService:
         self.panel_edit_interval = PANEL_EDIT_INTERVAL
         self.host_voice = HostVoice(settings.audio, self.records)
         self.ledger = VoiceLedger(storage)
-        self.crew = Crew()  # the main bot alone until its helper bots log in (MafiaBot.setup_hook)
+        # The main bot alone until its helper bots log in (MafiaBot.setup_hook); the bot's own quota of
+        # requests a second (mafiabot/quota.py) tells the crew how busy the main token is.
+        self.crew = Crew(quota=getattr(client, "quota", None))
         self.reconciler = Reconciler(
             client, self.ledger, owned=self._owns, guilds=settings.owns, crew=self.crew
         )

@@ -215,7 +215,10 @@ class VoiceController:
                 await self._on_forbidden()
             return False
         try:
-            await self.crew.set_mute(member, mute, reason="Мафия: ход игры", what="A mute of the game")
+            next_speaker = not mute and self._first is not None and self._first() == member.id
+            await self.crew.set_mute(
+                member, mute, reason="Мафия: ход игры", what="A mute of the game", next_speaker=next_speaker
+            )
         except discord.Forbidden:
             log.warning("Missing permission to mute", extra={"guild_id": member.guild.id})
             if self._on_forbidden is not None:

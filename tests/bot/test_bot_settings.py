@@ -156,6 +156,7 @@ OTHER = {
     ("bot", "cogs"): '["mafiabot.cogs.help"]',
     ("bot", "shard_count"): "2",
     ("bot", "shards"): "[0]",
+    ("bot", "requests_per_second"): "500",
     ("database", "url"): '"sqlite:///other.db"',
     ("audio", "engine"): '"none"',
     ("audio", "volume"): "1.5",

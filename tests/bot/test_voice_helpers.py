@@ -128,10 +128,11 @@ async def test_the_end_gives_the_whole_table_its_voice_back_over_the_helpers(
     await d.settled()
     assert d.muted_seats() == set()
     edits = _edits_by(fake, mark)
-    assert sum(edits.values()) == 16 and len(edits) == 3 and max(edits.values()) <= 10
-    # No edit met a full member bucket. (The stop's messages at machine speed may meet the main
-    # token's 50 requests a second, more than once; discord.py waits that out, a fraction of a second.)
-    assert {major for route, major in fake.rate_limits.limited if route == MEMBER_EDIT} <= {"global"}
+    assert sum(edits.values()) == 16 and len(edits) >= 2 and max(edits.values()) <= 10
+    # (The main bot's second is still busy with the start's and the stop's messages: the helpers,
+    # whose seconds are empty, take the larger share.) No request met a full member bucket, nor the
+    # global limit of any token: every token's quota kept its second (mafiabot/quota.py).
+    assert not fake.rate_limits.limited
 
 
 async def test_a_helper_token_discord_refuses_is_left_out_and_never_logged(

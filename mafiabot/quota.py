@@ -1,0 +1,237 @@
+"""Discord's global limit kept by the bot itself: at most so many requests a second per token (issue 20).
+
+Discord allows a bot token 50 requests a second in all its servers (interaction callbacks and their
+webhooks aside). discord.py keeps each route's bucket from the answers' headers, but the global limit
+only after the fact: a 429 marked global makes its client hold every new request until `retry_after`,
+then send the refused one again (`HTTPClient.request`). Nothing is lost that way, but with hundreds of
+tables on one token it is a refusal every second, each one counted towards Discord's ban of the bot's
+address, and whatever is next in line, a speaker's unmute or a panel, waits the same.
+
+So every token's client (the main bot's and each helper's) has a `Quota`, handed to discord.py as its
+`http_trace`: aiohttp awaits a trace's `on_request_start` before a request leaves, so each request that
+really goes out — after discord.py's own bucket waits, its retries included — first takes a place in
+the token's last second. When the second is full, requests wait and leave in order of urgency: the
+unmute of the next speaker, then every other unmute (whoever may speak now), then mutes, then the rest
+(messages, panels, everything else); in arrival order within each. A 429 that still says global (another
+process on the same token, a clock that disagrees) pauses the quota for its `retry_after`, beside
+discord.py's own pause, which stays as it is.
+
+A request holds its place from when it leaves until a second after its answer came: Discord counts
+it at some moment in between, and the network does not keep the spacing (a request sent late can
+overtake one sent early). Counted from departure alone, a second's requests could arrive in the same
+second of Discord's as the next second's and exceed the limit (the stand-in in the same process showed
+it: three 429s in a run of six tables). Held until a second after the answer, any `per_second + 1`
+requests that Discord saw within one second would all have been in the quota when the last of them
+left, which it does not allow: so the limit holds in every second, whatever the jitter, at the cost
+of one round trip per place (≈ 45 a second at 100 ms).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import heapq
+import itertools
+import logging
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+from types import SimpleNamespace
+
+import aiohttp
+
+log = logging.getLogger(__name__)
+
+PER_SECOND = 50  # Discord's global limit per token
+STUCK = 30.0  # a request without an answer this long no longer holds its place (a lost trace end)
+WINDOW = 1.0
+NEXT_SPEAKER, MAY_SPEAK, MUTE, ORDINARY = 0, 1, 2, 3  # how urgent a request is (lower leaves first)
+_EXEMPT = ("/interactions/", "/webhooks/")  # Discord does not count these towards the global limit
+
+urgency: ContextVar[int] = ContextVar("mafiabot_request_urgency", default=ORDINARY)
+
+
+@contextlib.contextmanager
+def urgent(level: int) -> Iterator[None]:
+    """The requests made inside (in this task) leave a full second in this order (see the module)."""
+    token = urgency.set(level)
+    try:
+        yield
+    finally:
+        urgency.reset(token)
+
+
+def counted(url: object) -> bool:
+    """Does Discord count this request towards the token's global limit? (Its REST API only: not the
+    gateway's or a voice server's websocket, not the CDN, not interaction callbacks and webhooks.)"""
+    path = getattr(url, "path", "")
+    return isinstance(path, str) and path.startswith("/api/") and not any(part in path for part in _EXEMPT)
+
+
+class Place:
+    """One request's place in its token's second (from its departure until a second after its answer)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, left: float) -> None:
+        self.left = left
+
+
+class Quota:
+    """One token's requests that may still count in Discord's current second, and those waiting."""
+
+    def __init__(self, per_second: int = PER_SECOND, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.per_second = per_second
+        self._clock = clock
+        self._flying: dict[Place, None] = {}  # sent, no answer yet (in departure order)
+        self._answered: deque[float] = deque()  # when the answers of the last second came
+        self._queue: list[tuple[int, int, asyncio.Future[Place]]] = []  # (urgency, arrival, its turn)
+        self._arrivals = itertools.count()
+        self._waiting = [0, 0, 0, 0]  # requests waiting, per urgency
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_at = 0.0
+        self._paused_until = 0.0
+        self.requests = 0  # requests counted (benchmarks and tests)
+        self.delayed = 0  # of them, those that had to wait for a place
+        self.refused = 0  # 429s marked global that came all the same
+
+    def _used(self, now: float) -> int:
+        while self._answered and now - self._answered[0] >= WINDOW:
+            self._answered.popleft()
+        while self._flying:
+            oldest = next(iter(self._flying))
+            if now - oldest.left < STUCK:
+                break
+            del self._flying[oldest]
+        return len(self._flying) + len(self._answered)
+
+    def _free(self, now: float) -> bool:
+        return now >= self._paused_until and self._used(now) < self.per_second
+
+    def room(self, level: int = ORDINARY) -> int:
+        """Places left now for a request of this urgency (those waiting before it taken)."""
+        now = self._clock()
+        if now < self._paused_until:
+            return 0
+        ahead = sum(self._waiting[: level + 1])
+        return max(0, self.per_second - self._used(now) - ahead)
+
+    async def take(self, level: int = ORDINARY) -> Place:
+        """Wait for a place (at once when there is one and nobody waits); `answered` gives it back."""
+        now = self._clock()
+        self.requests += 1
+        if not self._queue and self._free(now):
+            return self._seat(now)
+        self.delayed += 1
+        turn: asyncio.Future[Place] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._queue, (level, next(self._arrivals), turn))
+        self._waiting[level] += 1
+        turn.add_done_callback(lambda _: self._left_queue(level))
+        self._schedule()
+        try:
+            return await turn
+        except asyncio.CancelledError:  # a caller's timeout: its place goes to the next one
+            if turn.done() and not turn.cancelled():
+                self.answered(turn.result())
+            raise
+
+    def _seat(self, now: float) -> Place:
+        place = Place(now)
+        self._flying[place] = None
+        return place
+
+    def answered(self, place: Place) -> None:
+        """The request's answer came (or it failed): its place is free a second from now."""
+        if place in self._flying:
+            del self._flying[place]
+            self._answered.append(self._clock())
+            self._schedule()
+
+    def _left_queue(self, level: int) -> None:
+        self._waiting[level] -= 1
+
+    def _schedule(self) -> None:
+        """Wake the queue when the first place comes free (earlier than planned, if it now will)."""
+        if not self._queue:
+            return
+        now = self._clock()
+        if now < self._paused_until:
+            at = self._paused_until
+        elif self._used(now) < self.per_second:
+            at = now
+        else:  # the first answer to leave the second, or the oldest request that never got one
+            candidates = [self._answered[0] + WINDOW] if self._answered else []
+            if self._flying:
+                candidates.append(next(iter(self._flying)).left + STUCK)
+            at = min(candidates, default=now + WINDOW)
+        if self._timer is not None:
+            if self._timer_at <= at:
+                return
+            self._timer.cancel()
+        # (a hair later than exact: a timer that fires early would find the place not free yet)
+        self._timer_at = at
+        self._timer = asyncio.get_running_loop().call_later(max(0.0, at - now) + 0.001, self._let_go)
+
+    def _let_go(self) -> None:
+        self._timer = None
+        now = self._clock()
+        while self._queue and self._free(now):
+            _, _, turn = heapq.heappop(self._queue)
+            if not turn.done():  # (else its caller gave up)
+                turn.set_result(self._seat(now))
+        while self._queue and self._queue[0][2].done():
+            heapq.heappop(self._queue)
+        self._schedule()
+
+    def pause(self, seconds: float) -> None:
+        """Discord refused a request under the global limit all the same: send nothing for a while."""
+        self._paused_until = max(self._paused_until, self._clock() + seconds)
+        if self._timer is not None:  # (a wake-up planned before the pause would find it paused)
+            self._timer.cancel()
+            self._timer = None
+        self._schedule()
+
+    def trace(self) -> aiohttp.TraceConfig:
+        """For discord.py's `http_trace`: every request the client sends takes its place first."""
+        config = aiohttp.TraceConfig()
+        config.on_request_start.append(self._on_request_start)
+        config.on_request_end.append(self._on_request_end)
+        config.on_request_exception.append(self._on_request_exception)
+        return config
+
+    async def _on_request_start(
+        self,
+        _session: aiohttp.ClientSession,
+        context: SimpleNamespace,
+        params: aiohttp.TraceRequestStartParams,
+    ) -> None:
+        if counted(params.url):
+            context.quota_place = await self.take(urgency.get())
+
+    async def _on_request_exception(
+        self,
+        _session: aiohttp.ClientSession,
+        context: SimpleNamespace,
+        _params: aiohttp.TraceRequestExceptionParams,
+    ) -> None:
+        if (place := getattr(context, "quota_place", None)) is not None:
+            self.answered(place)
+
+    async def _on_request_end(
+        self,
+        _session: aiohttp.ClientSession,
+        context: SimpleNamespace,
+        params: aiohttp.TraceRequestEndParams,
+    ) -> None:
+        if (place := getattr(context, "quota_place", None)) is not None:
+            self.answered(place)
+        response = params.response
+        if response.status == 429 and response.headers.get("X-RateLimit-Global", "").lower() == "true":
+            self.refused += 1
+            try:
+                retry_after = float(response.headers.get("Retry-After", "1"))
+            except ValueError:
+                retry_after = 1.0
+            log.warning("Discord's global limit met all the same; nothing sent for %.2f s", retry_after)
+            self.pause(retry_after)

@@ -1,0 +1,102 @@
+"""The bot's own keeping of Discord's global limit (mafiabot/quota.py): what a full second lets go first,
+what it counts, and that it learns from a global 429 that came all the same."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import yarl
+
+from mafiabot import quota as quota_module
+from mafiabot.quota import MAY_SPEAK, MUTE, NEXT_SPEAKER, ORDINARY, Quota, counted, urgency, urgent
+
+
+async def test_a_full_second_lets_the_next_speaker_go_first_then_unmutes_then_mutes_then_the_rest() -> None:
+    quota = Quota(per_second=2)
+    first, second = await quota.take(), await quota.take()  # the second is full
+    left: list[str] = []
+
+    async def request(name: str, level: int) -> None:
+        place = await quota.take(level)
+        left.append(name)
+        quota.answered(place)
+
+    waiting = [
+        asyncio.create_task(request(name, level))
+        for name, level in [
+            ("panel", ORDINARY),
+            ("mute 3", MUTE),
+            ("message", ORDINARY),
+            ("unmute 4", MAY_SPEAK),
+            ("mute 5", MUTE),
+            ("unmute the next speaker", NEXT_SPEAKER),
+        ]
+    ]
+    await asyncio.sleep(0)
+    assert left == [] and quota.room(ORDINARY) == 0 and quota.delayed == 6
+    await asyncio.sleep(0.05)
+    assert left == []  # a place is free only a second after its request was answered
+    quota.answered(first)
+    quota.answered(second)
+    await asyncio.gather(*waiting)
+    assert left == ["unmute the next speaker", "unmute 4", "mute 3", "mute 5", "panel", "message"]
+    assert quota.requests == 8
+
+
+async def test_a_request_whose_caller_gave_up_leaves_its_place_to_the_next() -> None:
+    quota = Quota(per_second=1)
+    quota.answered(await quota.take())
+    given_up = asyncio.create_task(quota.take(NEXT_SPEAKER))
+    after = asyncio.create_task(quota.take(ORDINARY))
+    await asyncio.sleep(0)
+    given_up.cancel()
+    await after  # (the next second)
+    assert given_up.cancelled() and quota.room(NEXT_SPEAKER) == 0
+
+
+async def test_room_counts_what_waits_ahead_of_a_request() -> None:
+    quota = Quota(per_second=3)
+    places = [await quota.take(), await quota.take()]
+    assert quota.room(MUTE) == 1
+    places.append(await quota.take())
+    tasks = [asyncio.create_task(quota.take(ORDINARY)), asyncio.create_task(quota.take(MUTE))]
+    await asyncio.sleep(0)
+    assert quota.room(NEXT_SPEAKER) == 0 and quota.room(ORDINARY) == 0
+    for place in places:
+        quota.answered(place)
+    await asyncio.gather(*tasks)
+    assert quota.room(NEXT_SPEAKER) == 1  # two of the next second's three are flying
+
+
+async def test_a_request_never_answered_holds_its_place_only_so_long(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(quota_module, "STUCK", 0.2)
+    quota = Quota(per_second=1)
+    await quota.take()  # its trace's end never comes
+    await quota.take()  # the place comes free all the same
+    assert quota.delayed == 1
+
+
+async def test_a_global_429_pauses_the_quota() -> None:
+    quota = Quota(per_second=50)
+    quota.pause(0.2)
+    assert quota.room() == 0
+    quota.answered(await quota.take())  # waits the pause out
+    assert quota.delayed == 1 and quota.room() == 49
+
+
+def test_only_rest_requests_that_discord_counts_are_counted() -> None:
+    api = "https://discord.com/api/v10"
+    assert counted(yarl.URL(f"{api}/channels/1/messages"))
+    assert counted(yarl.URL(f"{api}/guilds/1/members/2"))
+    assert not counted(yarl.URL(f"{api}/interactions/1/token/callback"))  # Discord exempts these
+    assert not counted(yarl.URL(f"{api}/webhooks/1/token/messages/@original"))
+    assert not counted(yarl.URL("wss://gateway.discord.gg/?v=10&encoding=json"))
+    assert not counted(yarl.URL("https://cdn.discordapp.com/avatars/1/a.png"))
+
+
+def test_urgency_is_the_task_s_own_and_reset_after() -> None:
+    assert urgency.get() == ORDINARY
+    with urgent(NEXT_SPEAKER):
+        assert urgency.get() == NEXT_SPEAKER
+    assert urgency.get() == ORDINARY
