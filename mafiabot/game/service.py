@@ -129,15 +129,19 @@ class GameService:
         session = table.session
         async with session.lock:
             move = session.prepare(command, serial=serial)
+            if isinstance(command, Advance):  # the step ended by the rules: its mutes go beside the write
+                table.stage(move.after)
             # Write ahead: the command is stored before the game in memory moves on, so a write the
             # database refuses leaves the game exactly as the log (and a restart) has it.
             try:
                 await self.records.append_command(session.game_id, move.command, over=move.after.over)
             except Exception as exc:
+                table.voice.unstage()
                 log.warning("Could not store a command", exc_info=True, extra={"game_id": session.game_id})
                 raise NotStored() from exc
             kill_point("command_committed")
             events = session.accept(move)
+            table.voice.unstage()
             await self.show(table, events)
             session.arm()
         return events

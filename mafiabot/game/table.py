@@ -32,6 +32,7 @@ from mafiabot.i18n import text
 from mafiabot.retry import retried
 
 if TYPE_CHECKING:
+    from engine.state import GameState
     from mafiabot.game.speaker import Speaker
 
 log = logging.getLogger(__name__)
@@ -365,6 +366,16 @@ class Table:
             return {}
         seat_users = {info.seat: info.user_id for info in self.session.seats}
         return wanted_mutes(s, seat_users, present, mute_spectators=self.mute_spectators)
+
+    def stage(self, after: GameState) -> None:
+        """The rules fixed the game's next state (its step's clock ran out): its mutes may go while the
+        command is stored (VoiceController.stage)."""
+        if after.over or self.session.closed:
+            return  # the end gives everyone his voice back; nothing to stage
+        seat_users = {info.seat: info.user_id for info in self.session.seats}
+        self.voice.stage(
+            lambda present: wanted_mutes(after, seat_users, present, mute_spectators=self.mute_spectators)
+        )
 
     def _next_speaker(self) -> int | None:
         step = self.session.state.step

@@ -16,6 +16,12 @@ A burst (many edits at one transition) goes out at once, spread over the main bo
 (crew.py: each token has its own edit bucket): first every mute of the step, then the unmutes, the next
 speaker's first. Only what the tokens have room for is sent together; the rest follows one by one, each
 checking that the step still wants it, so nobody is unmuted after his turn has passed.
+
+Where the rules fix the next state before the bot has stored it (a step's clock ran out, the moderator
+ended the step), the table stages it (`stage`): its mutes go out at once, beside the command's write,
+instead of after it; its unmutes wait until it is the game's state, because nobody may speak before
+the bot's game (and a restart's) says he may. Nothing is sent before the step's end itself: muting a
+speaker before his time is up would cut his speech short.
 """
 
 from __future__ import annotations
@@ -88,6 +94,7 @@ class VoiceController:
         self._on_original = on_original
         self.crew = crew or Crew()
         self._first = first  # the user who speaks next: his unmute goes first
+        self._staged: Callable[[Iterable[int]], dict[int, bool]] | None = None  # the next state's wish
         # The mute state each member had when the bot first saw him; stored with the game, so that after
         # a restart the bot still knows which mutes are its own. (The ledger keeps the authoritative one.)
         self.original: dict[int, bool] = dict(original or {})
@@ -116,6 +123,17 @@ class VoiceController:
         """Ask the worker to converge on the state as it is now."""
         self._idle.clear()
         self._wake.set()
+
+    def stage(self, later: Callable[[Iterable[int]], dict[int, bool]]) -> None:
+        """The rules fixed the next state and the bot is storing it: its mutes go now (see the module)."""
+        self._staged = later
+        self.update()
+
+    def unstage(self) -> None:
+        """The staged state is the game's now, or it was not stored: converge on the game's alone."""
+        if self._staged is not None:
+            self._staged = None
+            self.update()
 
     async def settled(self) -> None:
         await self._idle.wait()
@@ -150,6 +168,8 @@ class VoiceController:
             return
         members = {m.id: m for m in self.members_in_channel()}
         wanted = self._wanted(members)
+        if self._staged is not None:  # only its mutes: nobody is unmuted before he may speak
+            wanted.update({uid: True for uid, want in self._staged(members).items() if want})
         current = {uid: self._sent.get(uid, bool(m.voice and m.voice.mute)) for uid, m in members.items()}
         new_members = False
         for uid, muted in current.items():
