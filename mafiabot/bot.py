@@ -19,7 +19,15 @@ from discord.ext import commands
 from discord.utils import MISSING
 
 from mafiabot.config import Settings
-from mafiabot.errors import NotAllowedHere, Restarting, language_of, reply_ephemeral, user_message
+from mafiabot.errors import (
+    NotAllowedHere,
+    Restarting,
+    expired,
+    language_of,
+    note_expired,
+    reply_ephemeral,
+    user_message,
+)
 from mafiabot.game import helpers, restart
 from mafiabot.game.service import GameService
 from mafiabot.i18n import text
@@ -59,7 +67,6 @@ def bind_interaction(interaction: discord.Interaction[Any]) -> None:
 
 
 RESTORE_WAIT_SECONDS = 10.0  # how long a stop waits for the start's restore to finish
-UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction answered after its 3 s
 
 
 class MafiaTree(app_commands.CommandTree["MafiaBot"]):
@@ -78,10 +85,10 @@ class MafiaTree(app_commands.CommandTree["MafiaBot"]):
         language = language_of(interaction)
         message = user_message(error, language)
         original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-        if isinstance(original, discord.NotFound) and original.code == UNKNOWN_INTERACTION:
+        if expired(original):
             # Answered after Discord's 3 s (a stalled loop, a slow network): the interaction is gone,
             # and so is any way to tell the member; the command itself did not run to its end.
-            log.warning("The interaction expired before it was answered: %s", original)
+            note_expired(interaction)
             return
         if message is None:
             log.error("Command failed", exc_info=(type(original), original, original.__traceback__))

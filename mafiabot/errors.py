@@ -8,6 +8,7 @@ a stale button) into the player's answer: the command tree's error handler and t
 from __future__ import annotations
 
 import inspect
+import logging
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
@@ -19,6 +20,9 @@ from mafiabot.i18n import DEFAULT, has, known_language, text
 from mafiabot.view_helpers import send_private
 
 _Store = TypeVar("_Store")
+log = logging.getLogger(__name__)
+
+UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction answered after its 3 s
 
 GENERIC_FAILURE = text(DEFAULT, "error-generic")
 STALE = text(DEFAULT, "error-stale")
@@ -114,8 +118,31 @@ def engine_refusal(error: engine.IllegalCommand, language: str) -> str:
     return text(language, f"illegal-kind-{kind}" if has(language, f"illegal-kind-{kind}") else "illegal-kind")
 
 
+def expired(error: BaseException) -> bool:
+    """Discord forgot the interaction: its first answer came more than 3 s after it was made."""
+    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
+
+
+def note_expired(interaction: discord.Interaction[Any]) -> None:
+    """A warning, not an error: a stalled loop or a slow network, no bug; nobody is left to tell."""
+    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    log.warning(
+        "The interaction expired before it was answered: %.1f s after it was made (Discord allows 3 s)",
+        age,
+    )
+
+
 async def answering(interaction: discord.Interaction[Any], action: Awaitable[None]) -> None:
     """Run a component's action; a refusal is answered privately, anything else propagates (a bug)."""
+    try:
+        await _answering(interaction, action)
+    except discord.NotFound as error:
+        if not expired(error):
+            raise
+        note_expired(interaction)  # (the action itself ran: only its answer came too late)
+
+
+async def _answering(interaction: discord.Interaction[Any], action: Awaitable[None]) -> None:
     try:
         if getattr(interaction.client, "stopping", False):
             if inspect.iscoroutine(action):

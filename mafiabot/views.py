@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from mafiabot.errors import language_of, reply_ephemeral
+from mafiabot.errors import expired, language_of, note_expired, reply_ephemeral
 from mafiabot.i18n import text
 from mafiabot.logs import bind, hidden
 
@@ -34,6 +34,9 @@ class _TableViewBehaviour:
     async def on_error(
         self, interaction: discord.Interaction[Any], error: Exception, item: discord.ui.Item[Any], /
     ) -> None:
+        if expired(error):  # answered after Discord's 3 s: nothing to tell, nobody to tell it
+            note_expired(interaction)
+            return
         # The item's label or value can be a night target: without the "secrets" switch only its kind.
         log.error(
             "View %s failed on %s %s", type(self).__name__, type(item).__name__, hidden(item), exc_info=error

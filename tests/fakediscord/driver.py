@@ -525,7 +525,7 @@ class Driver:
         guild = None if in_dm else world.guilds[member.guild_id]
         record = InteractionRecord(
             self,
-            world.snowflake(),
+            world.snowflake(ago=self.interaction_delay),  # its id tells when it was made, as on Discord
             f"itoken.{secrets.token_urlsafe(16)}",
             kind,
             member.id,

@@ -36,10 +36,11 @@ class Snowflakes:
     def __init__(self) -> None:
         self._counter = itertools.count(1)
 
-    def __call__(self, shard: tuple[int, int] | None = None) -> int:
+    def __call__(self, shard: tuple[int, int] | None = None, *, ago: float = 0.0) -> int:
         """`shard=(shard_id, shard_count)`: a snowflake Discord's rule puts on that shard (its
-        timestamp, ``id >> 22``, moved up to the next millisecond that fits)."""
-        ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        timestamp, ``id >> 22``, moved up to the next millisecond that fits). `ago`: made that many
+        seconds before now (an interaction that reaches the bot late still carries when it was made)."""
+        ms = int((time.time() - ago) * 1000) - DISCORD_EPOCH_MS
         if shard is not None:
             shard_id, shard_count = shard
             ms += (shard_id - ms) % shard_count
