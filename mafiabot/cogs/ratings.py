@@ -249,10 +249,13 @@ class RatingsCog(commands.Cog, name="Ratings"):
         if record.game.status == GameStatus.LOBBY:
             raise UserFacingError(f"Игра #{game_id} ещё не началась: это набор игроков, записи у неё нет.")
         guild = interaction.guild
+        # Members are not all cached (no member chunking at start): one the bot has not met since goes
+        # by the name stored when the game was dealt.
+        stored = await asyncio.to_thread(self.storage.seat_names, game_id)
         names = {}
         for p in record.participants:
             member = guild.get_member(p.user_id) if guild else None
-            names[p.seat] = member.display_name if member else str(p.user_id)
+            names[p.seat] = member.display_name if member else stored.get(p.seat, str(p.user_id))
         card, text = await asyncio.to_thread(_game_texts, record, names)
         files = [discord.File(io.BytesIO(text.encode("utf-8")), filename=f"mafia-game-{game_id}.txt")]
         if is_over(record.game.status):

@@ -134,6 +134,20 @@ async def test_a_finished_game_is_rated_and_its_record_shown(
 
 
 @pytest.mark.club(players=12)
+async def test_a_stored_game_names_players_the_bot_has_not_met(
+    season: list[int], bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """No member chunking at start: the players of a game played before, out of voice now, are not in
+    the bot's cache; the game's record names them by the names stored with the game, not by ids."""
+    game_id = season[1]
+    record = await fake.slash(club.players[0], "mafia game", channel=club.text, game_id=game_id)
+    text = record.message.files[f"mafia-game-{game_id}.txt"].decode()
+    for seat, user in enumerate(club.players[4:12], start=1):
+        assert f"№{seat} {user.user.username}" in text, text[:400]
+        assert str(user.id) not in text
+
+
+@pytest.mark.club(players=12)
 async def test_leaderboard_pages_and_seasons(
     season: list[int], bot: MafiaBot, fake: FakeDiscord, club: Club
 ) -> None:
