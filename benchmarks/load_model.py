@@ -167,9 +167,11 @@ async def until(predicate: Any, timeout: float = 600.0) -> Any:
 
 
 def whole_table(table: OutsideTable, muted: bool) -> bool:
-    """Every player of the table server-muted (or every one unmuted) in the local Discord."""
+    """The table in its new state in the local Discord: muted, every player but the first speaker (a
+    game opens with the first speech); unmuted, every player."""
     states = table.club.guild.voice_states
-    return all(p.id in states and states[p.id].mute == muted for p in table.players)
+    count = sum(1 for p in table.players if p.id in states and states[p.id].mute)
+    return count == len(table.players) - 1 if muted else count == 0
 
 
 async def whole_table_after(table: OutsideTable, muted: bool, since: float, into: list[float]) -> None:
@@ -333,7 +335,8 @@ async def main() -> None:
         started = time.monotonic()
         await asyncio.gather(*(open_one(t) for t in tables))
         print(
-            f"start, «Начать игру» → the whole table muted, {args.helpers} helper(s): {spread(muted_after)}; "
+            f"start, «Начать игру» → the whole table muted but the speaker, {args.helpers} helper(s): "
+            f"{spread(muted_after)}; "
             f"load average {os.getloadavg()[0]:.1f}",
             flush=True,
         )
