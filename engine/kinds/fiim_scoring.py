@@ -61,6 +61,43 @@ class Standing:
     extra: float
     ci: float
     total: float
+    role_wins: int = 0  # wins as the sheriff or the don
+    first_night: int = 0  # games in which he was shot on the first shooting night
+
+    @property
+    def additional(self) -> float:
+        """Every point but the win's: best move, the judge's extra points and the penalties."""
+        return round(self.best_move + self.extra + self.penalty, 4)
+
+
+# The order of places when totals are equal (FIIM.md names none): mafiaratings' default sorting
+# "(epg)wsk" ([MR-scoring] include/scoring.php SCORING_DEFAULT_SORTING) — the sum of the extra, penalty and
+# best-move points, then wins, then wins in a special role, then first-night deaths; a profile may name
+# its own order in ``tie_breaks``. Each key is "more is better".
+TIE_BREAKS: dict[str, Any] = {
+    "additional": lambda s: s.additional,
+    "wins": lambda s: s.wins,
+    "role_wins": lambda s: s.role_wins,
+    "first_night": lambda s: s.first_night,
+    "best_move": lambda s: s.best_move,
+    "extra": lambda s: s.extra,
+}
+DEFAULT_TIE_BREAKS = ("additional", "wins", "role_wins", "first_night")
+SPECIAL_ROLES = frozenset({"don", "city_sheriff"})
+
+
+def place_key(row: Standing, tie_breaks: Sequence[str] = DEFAULT_TIE_BREAKS) -> tuple[Any, ...]:
+    """Sort key of a row of the standings: the total first, then the tie-breaks, then the name."""
+    return (-row.total, *(-TIE_BREAKS[k](row) for k in tie_breaks), row.player)
+
+
+def places(table: Sequence[Standing], tie_breaks: Sequence[str] = DEFAULT_TIE_BREAKS) -> list[int]:
+    """Each row's place: rows equal in the total and every tie-break share one («1, 2, 2, 4»)."""
+    out: list[int] = []
+    for i, row in enumerate(table):
+        same = i and place_key(row, tie_breaks)[:-1] == place_key(table[i - 1], tie_breaks)[:-1]
+        out.append(out[-1] if same else i + 1)
+    return out
 
 
 def profile_of(state: GameState, name: str | None = None) -> Mapping[str, float]:
@@ -159,10 +196,10 @@ def score_game(
 def standings(
     games: Sequence[TournamentGame], profile: str | None = None, ci: str | None = None
 ) -> list[Standing]:
-    """The tournament table: each player's points summed over his games, best first (total, then wins,
-    then fewer penalties, then name). ``ci`` names a profile of ``[params.ci_profiles]`` (D-FI15, off by
-    default): ``clamp(a·B/N − b, 0, cap)`` for a red first-night victim whose team lost, B = his red
-    first-night deaths, N = his games."""
+    """The tournament table: each player's points summed over his games, best first (the total, then the
+    profile's tie-breaks, :data:`DEFAULT_TIE_BREAKS` unless it names its own, then the name). ``ci``
+    names a profile of ``[params.ci_profiles]`` (D-FI15, off by default): ``clamp(a·B/N − b, 0, cap)``
+    for a red first-night victim whose team lost, B = his red first-night deaths, N = his games."""
     scored = [score_game(g.state, g.events, g.players, g.extra, profile) for g in games]
     ci_name = ci if ci is not None else (str(games[0].state.ruleset.params.get("ci", "")) if games else "")
     ci_points: dict[tuple[int, int], float] = {}
@@ -196,10 +233,14 @@ def standings(
                     "penalty": 0.0,
                     "extra": 0.0,
                     "ci": 0.0,
+                    "role_wins": 0,
+                    "first_night": 0,
                 },
             )
             row["games"] += 1
             row["wins"] += int(sc.won)
+            row["role_wins"] += int(sc.won and sc.role in SPECIAL_ROLES)
+            row["first_night"] += int(sc.first_night_victim)
             row["win_points"] += sc.win_points
             row["best_move"] += sc.best_move
             row["penalty"] += sc.penalty
@@ -209,18 +250,38 @@ def standings(
     for player, r in rows.items():
         parts = {k: round(v, 4) for k, v in r.items() if isinstance(v, float)}
         total = round(sum(parts.values()), 4)
-        result.append(Standing(player, r["games"], r["wins"], total=total, **parts))
-    return sorted(result, key=lambda x: (-x.total, -x.wins, -x.penalty, x.player))
+        result.append(
+            Standing(
+                player,
+                r["games"],
+                r["wins"],
+                total=total,
+                role_wins=r["role_wins"],
+                first_night=r["first_night"],
+                **parts,
+            )
+        )
+    order = tie_breaks_of(games[0].state, profile) if games else DEFAULT_TIE_BREAKS
+    return sorted(result, key=lambda x: place_key(x, order))
 
 
-def standings_csv(table: Sequence[Standing]) -> str:
-    """The standings as CSV (one header row, then one row per player in place order)."""
+def tie_breaks_of(state: GameState, profile: str | None = None) -> tuple[str, ...]:
+    """The profile's order of tie-breaks (``tie_breaks``), or the default one."""
+    named: Any = profile_of(state, profile).get("tie_breaks", DEFAULT_TIE_BREAKS)
+    unknown = [k for k in named if k not in TIE_BREAKS]
+    if unknown:
+        raise IllegalCommand(f"Неизвестный порядок мест при равенстве очков: {', '.join(unknown)}.")
+    return tuple(named)
+
+
+def standings_csv(table: Sequence[Standing], tie_breaks: Sequence[str] = DEFAULT_TIE_BREAKS) -> str:
+    """The standings as CSV (one header row, then one row per player in place order; equal rows share a
+    place), with the tie-breaks' figures after the total."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(
-        ["place", "player", "games", "wins", "win", "best_move", "penalty", "extra", "ci", "total"]
-    )
-    for place, s in enumerate(table, 1):
+    header = ["place", "player", "games", "wins", "win", "best_move", "penalty", "extra", "ci", "total"]
+    writer.writerow([*header, "additional", "role_wins", "first_night"])
+    for place, s in zip(places(table, tie_breaks), table, strict=True):
         writer.writerow(
             [
                 place,
@@ -228,6 +289,9 @@ def standings_csv(table: Sequence[Standing]) -> str:
                 s.games,
                 s.wins,
                 *(f"{v:g}" for v in (s.win_points, s.best_move, s.penalty, s.extra, s.ci, s.total)),
+                f"{s.additional:g}",
+                s.role_wins,
+                s.first_night,
             ]
         )
     return buf.getvalue()

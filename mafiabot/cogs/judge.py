@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import secrets
 from typing import Any
 
 import discord
@@ -20,14 +21,16 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from engine.kinds import fiim_scoring
+from engine.kinds import fiim_schedule, fiim_scoring
 from engine.record import play_record
 from mafiabot.bot import MafiaBot
 from mafiabot.cogs._conduct_parts import is_moderator, table_here
+from mafiabot.cogs._tournament_parts import fit, schedule_csv, schedule_lines, schedule_players
 from mafiabot.errors import UserFacingError, needed
 from mafiabot.game import protocol
 from mafiabot.game.records import stored_game_record
 from mafiabot.game.service import GameService
+from mafiabot.i18n import text
 from mafiabot.storage import Storage, StorageError
 
 _COLOURS = {"ч": "black", "к": "red", "b": "black", "r": "red"}
@@ -49,7 +52,7 @@ def parse_colours(text: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
 
 def _text(table: list[fiim_scoring.Standing], name: str) -> str:
     lines = [f"**Турнир «{name}»**", "```", "№  игрок                игры  поб.  итого  (ЛХ, доп., штр.)"]
-    for place, row in enumerate(table, 1):
+    for place, row in zip(fiim_scoring.places(table), table, strict=True):
         lines.append(
             f"{place:<3}{row.player[:20]:<21}{row.games:>4}{row.wins:>6}{row.total:>7.2f}"
             f"  ({row.best_move:g}, {row.extra:g}, {row.penalty:g})"
@@ -298,6 +301,75 @@ class JudgeCog(commands.Cog, name="Judge"):
             "Турнир закрыт.\n" + _text(standings, row.name)[:1900],
             allowed_mentions=discord.AllowedMentions.none(),
         )
+
+    # -- the seating schedule (FIIM.md F.2: «Seats are drawn at random or fixed by the tournament schedule»)
+
+    @tournament.command(name="schedule", description="Расписание рассадки турнира на несколько игр")
+    @app_commands.describe(
+        games="Сколько игр",
+        seating="Места закреплены расписанием или тянутся жребием за столом",
+        players="Игроки (упоминания); по умолчанию — все в вашем голосовом канале",
+    )
+    @app_commands.choices(
+        seating=[
+            app_commands.Choice(name="Места по расписанию", value="fixed"),
+            app_commands.Choice(name="Места жребием за столом", value="drawn"),
+        ]
+    )
+    async def schedule(
+        self,
+        interaction: discord.Interaction[MafiaBot],
+        games: app_commands.Range[int, 1, fiim_schedule.MAX_GAMES],
+        seating: str = "fixed",
+        players: str | None = None,
+    ) -> None:
+        member = await self._judge(interaction)
+        lang = self.games.settings.game.language
+        row = await asyncio.to_thread(self.storage.open_tournament, member.guild.id)
+        if row is None:
+            raise UserFacingError(text(lang, "tournament-schedule-no-tournament"))
+        people = await schedule_players(interaction, member, players, lang)
+        seed = secrets.randbits(63)  # the draw's randomness, passed in and stored with the schedule
+        try:
+            drawn = fiim_schedule.seating_schedule(
+                [str(uid) for uid, _ in people], games, seed, fixed=seating == "fixed"
+            )
+        except engine.IllegalCommand as exc:
+            raise UserFacingError(str(exc)) from None
+        names = dict((str(uid), name) for uid, name in people)
+        places = [[(int(uid), names[uid]) for uid in g.players] for g in drawn]
+        tid = int(row.id or 0)
+        await asyncio.to_thread(self.storage.save_schedule, tid, seating=seating, seed=seed, games=places)
+        await self._send_schedule(interaction, row, lang, made=len(people))
+
+    @tournament.command(name="seating", description="Расписание рассадки турнира")
+    async def seating(self, interaction: discord.Interaction[MafiaBot]) -> None:
+        row = await self._tournament(interaction)
+        await self._send_schedule(interaction, row, self.games.settings.game.language)
+
+    async def _send_schedule(
+        self, interaction: discord.Interaction[Any], row: Any, lang: str, made: int = 0
+    ) -> None:
+        found = await asyncio.to_thread(self.storage.schedule, int(row.id or 0))
+        if found is None:
+            raise UserFacingError(text(lang, "tournament-schedule-none", name=row.name))
+        plan, games = found
+        head = text(
+            lang,
+            "tournament-schedule-head",
+            name=row.name,
+            games=plan.games,
+            seating=plan.seating,
+            seed=str(plan.seed),
+        )
+        lines = [head, *schedule_lines(plan.seating, games, lang)]
+        data = schedule_csv(plan.seating, games).encode("utf-8")
+        file = discord.File(io.BytesIO(data), filename=f"tournament-{row.id}-seating.csv")
+        quiet = discord.AllowedMentions.none()
+        if interaction.response.is_done():
+            await interaction.followup.send(fit(lines), file=file, allowed_mentions=quiet)
+        else:
+            await interaction.response.send_message(fit(lines), file=file, allowed_mentions=quiet)
 
 
 async def setup(bot: MafiaBot) -> None:

@@ -17,6 +17,8 @@ from mafiabot.storage.models import (
     SigningKey,
     Tournament,
     TournamentGame,
+    TournamentSchedule,
+    TournamentSeat,
 )
 
 
@@ -174,3 +176,65 @@ class JudgingMixin(StorageBase):
                 .order_by(col(TournamentGame.position))
             )
             return list(session.exec(query))
+
+    # --- the seating schedule -------------------------------------------------------------------------
+
+    def save_schedule(
+        self,
+        tournament_id: int,
+        *,
+        seating: str,
+        seed: int,
+        games: list[list[tuple[int, str]]],
+        at: datetime | None = None,
+    ) -> TournamentSchedule:
+        """Store a tournament's schedule (``games``: each game's (user id, name) in seat or draw order),
+        replacing an earlier one."""
+        with self._session() as session:
+            if session.get(Tournament, tournament_id) is None:
+                raise NotFound(f"no tournament {tournament_id}")
+            for old in session.exec(
+                select(TournamentSeat).where(col(TournamentSeat.tournament_id) == tournament_id)
+            ):
+                session.delete(old)
+            found = session.get(TournamentSchedule, tournament_id)
+            if found is not None:
+                session.delete(found)
+            session.flush()
+            row = TournamentSchedule(
+                tournament_id=tournament_id,
+                seating=seating,
+                seed=seed,
+                games=len(games),
+                created_at=self._now(at),
+            )
+            session.add(row)
+            for number, places in enumerate(games, 1):
+                for position, (user_id, name) in enumerate(places, 1):
+                    session.add(
+                        TournamentSeat(
+                            tournament_id=tournament_id,
+                            game_no=number,
+                            position=position,
+                            user_id=user_id,
+                            name=name[:100],
+                        )
+                    )
+            session.flush()
+            return row
+
+    def schedule(self, tournament_id: int) -> tuple[TournamentSchedule, list[list[TournamentSeat]]] | None:
+        """A tournament's schedule and each game's places in order, or None if it has none."""
+        with self._session() as session:
+            row = session.get(TournamentSchedule, tournament_id)
+            if row is None:
+                return None
+            query = (
+                select(TournamentSeat)
+                .where(col(TournamentSeat.tournament_id) == tournament_id)
+                .order_by(col(TournamentSeat.game_no), col(TournamentSeat.position))
+            )
+            games: list[list[TournamentSeat]] = [[] for _ in range(row.games)]
+            for seat in session.exec(query):
+                games[seat.game_no - 1].append(seat)
+            return row, games

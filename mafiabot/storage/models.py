@@ -304,3 +304,27 @@ class TournamentGame(SQLModel, table=True):
     tournament_id: int = Field(foreign_key="tournaments.id", primary_key=True)
     game_id: int = Field(foreign_key="games.id", primary_key=True)
     position: int
+
+
+class TournamentSchedule(SQLModel, table=True):
+    """A tournament's seating schedule (FIIM.md F.2, engine/kinds/fiim_schedule.py): how it was drawn."""
+
+    __tablename__ = "tournament_schedules"
+
+    tournament_id: int = Field(foreign_key="tournaments.id", primary_key=True)
+    seating: str = Field(sa_type=sa.String(10))  # "fixed": seats per game; "drawn": players only
+    seed: int = Field(sa_type=sa.BigInteger)
+    games: int
+    created_at: datetime = _time()
+
+
+class TournamentSeat(SQLModel, table=True):
+    """One place of a scheduled game: seat ``position`` (or, when seats are drawn, the draw's order)."""
+
+    __tablename__ = "tournament_seats"
+
+    tournament_id: int = Field(foreign_key="tournaments.id", primary_key=True)
+    game_no: int = Field(primary_key=True)
+    position: int = Field(primary_key=True)
+    user_id: int = _snowflake()
+    name: str = Field(sa_type=sa.String(100))

@@ -91,3 +91,52 @@ async def test_a_tournament_of_three_confirmed_games(
     assert "Турнир «Кубок клуба»" in table.content
     closed = await fake.slash(judge, "mafia tournament end", channel=text)
     assert "Турнир закрыт" in closed.content
+
+
+@pytest.mark.club(players=12)
+async def test_a_tournament_seating_schedule_is_drawn_stored_and_shown(
+    host_role: Role, bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """FIIM.md F.2: «Seats are drawn at random or fixed by the tournament schedule» [MR 4.2]: twelve
+    players over four games, seats fixed; then everyone in the judge's voice channel with seats drawn."""
+    bot.games.storage.update_guild_settings(club.id, host_role_id=host_role.id)  # type: ignore[attr-defined]
+    judge, text = club.players[0], club.text
+    early = await fake.slash(judge, "mafia tournament schedule", channel=text, games=4)
+    assert early.ephemeral and "Открытого турнира нет" in early.content, early.content
+    await fake.slash(judge, "mafia tournament start", channel=text, name="Лига")
+    nobody = await fake.slash(judge, "mafia tournament schedule", channel=text, games=4)
+    assert nobody.ephemeral and "голосовой канал" in nobody.content, nobody.content
+    few = " ".join(f"<@{p.id}>" for p in club.players[:9])
+    short = await fake.slash(judge, "mafia tournament schedule", channel=text, games=4, players=few)
+    assert short.ephemeral and "не меньше 10" in short.content, short.content
+    assert "Названо 9 игроков" in short.content
+    stranger = await fake.slash(club.players[5], "mafia tournament schedule", channel=text, games=4)
+    assert stranger.ephemeral and "судья" in stranger.content
+
+    everyone = " ".join(f"<@{p.id}>" for p in club.players)
+    made = await fake.slash(judge, "mafia tournament schedule", channel=text, games=4, players=everyone)
+    assert not made.ephemeral and "рассадка на 4 игры" in made.content, made.content
+    assert "места по расписанию" in made.content
+    lines = [line for line in made.content.splitlines() if line.startswith("Игра ")]
+    assert len(lines) == 4 and lines[0].startswith("Игра 1: 1 "), made.content
+    [name] = [n for n in made.message.files if n.endswith("-seating.csv")]
+    rows = list(csv.DictReader(io.StringIO(made.message.files[name].decode("utf-8"))))
+    assert len(rows) == 40 and {r["seat"] for r in rows} == {str(x) for x in range(1, 11)}
+    games_of: dict[str, int] = {}
+    for r in rows:
+        games_of[r["user_id"]] = games_of.get(r["user_id"], 0) + 1
+    assert set(games_of) == {str(p.id) for p in club.players}
+    names = {str(p.id): p.nick or p.user.global_name or p.user.username for p in club.players}
+    assert all(r["player"] == names[r["user_id"]] for r in rows)  # fetched: not cached, not in voice
+    assert max(games_of.values()) - min(games_of.values()) <= 1  # 40 places for 12: 3 or 4 games each
+    shown = await fake.slash(club.players[7], "mafia tournament seating", channel=text)
+    assert shown.content == made.content  # stored: anyone reads the same schedule
+
+    for p in club.players[:10]:
+        await fake.join_voice(p, club.voice)
+    drawn = await fake.slash(judge, "mafia tournament schedule", channel=text, games=2, seating="drawn")
+    assert "места жребием за столом" in drawn.content, drawn.content
+    [name] = [n for n in drawn.message.files if n.endswith("-seating.csv")]
+    rows = list(csv.DictReader(io.StringIO(drawn.message.files[name].decode("utf-8"))))
+    assert len(rows) == 20 and {r["seat"] for r in rows} == {""}
+    assert {r["user_id"] for r in rows} == {str(p.id) for p in club.players[:10]}

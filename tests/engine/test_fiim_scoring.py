@@ -11,12 +11,16 @@ from fiim_helpers import DON, M2, M3, SHERIFF, day_one, fiim
 from engine import Act, AwardVictory, Foul, Remove
 from engine.errors import IllegalCommand
 from engine.kinds.fiim_scoring import (
+    Standing,
     TournamentGame,
     check_extra,
+    place_key,
+    places,
     profile_of,
     score_game,
     standings,
     standings_csv,
+    tie_breaks_of,
 )
 
 PLAYERS = list("ABCDEFGHIJ")
@@ -134,10 +138,52 @@ def test_a_tournament_of_three_games() -> None:
         "extra",
         "ci",
         "total",
+        "additional",
+        "role_wins",
+        "first_night",
     ]
-    assert rows[1] == ["1", "D", "3", "2", "2", "0", "0", "0", "0", "2"]
-    assert rows[6] == ["6", "B", "3", "1", "1", "0", "-0.5", "0.3", "0", "0.8"]
+    assert rows[1] == ["1", "D", "3", "2", "2", "0", "0", "0", "0", "2", "0", "1", "0"]
+    assert rows[6] == ["6", "B", "3", "1", "1", "0", "-0.5", "0.3", "0", "0.8", "-0.2", "1", "0"]
+    assert [r[0] for r in rows[1:]] == ["1", "2", "3", "3", "3", "6", "7", "7", "7", "10"]
     assert len(rows) == 11
+
+
+def _row(
+    player: str, wins: int = 1, extra: float = 0.0, role_wins: int = 0, first_night: int = 0
+) -> Standing:
+    return Standing(
+        player,
+        games=2,
+        wins=wins,
+        win_points=float(wins),
+        best_move=0.0,
+        penalty=0.0,
+        extra=extra,
+        ci=0.0,
+        total=wins + extra,
+        role_wins=role_wins,
+        first_night=first_night,
+    )
+
+
+def test_equal_totals_are_placed_by_the_tie_breaks() -> None:
+    """FIIM.md F.14 gives the points but no order for equal totals; the profile's ``tie_breaks`` follow
+    mafiaratings' default sorting "(epg)wsk" ([MR-scoring] include/scoring.php): the additional points
+    (extra, penalty, best move), then wins, then wins as sheriff or don, then first-night deaths; rows
+    equal in all of them share a place."""
+    assert tie_breaks_of(fiim().s) == ("additional", "wins", "role_wins", "first_night")
+    rows = [
+        _row("a"),
+        _row("e"),
+        _row("b", wins=0, extra=1.0),
+        _row("c", role_wins=1),
+        _row("d", role_wins=1, first_night=1),
+    ]
+    table = sorted(rows, key=place_key)
+    assert [r.player for r in table] == ["b", "d", "c", "a", "e"]
+    assert places(table) == [1, 2, 3, 4, 4]
+    by_wins = sorted(rows, key=lambda r: place_key(r, ("wins",)))
+    assert [r.player for r in by_wins] == ["a", "c", "d", "e", "b"]
 
 
 def test_first_night_compensation_is_an_option() -> None:

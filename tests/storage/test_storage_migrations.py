@@ -28,9 +28,12 @@ TABLES = {
     "tournaments",
     "tournament_games",
     "lobby_members",
+    "tournament_schedules",
+    "tournament_seats",
 }
 JUDGING = {"judge_awards", "game_protocols", "signing_keys", "tournaments", "tournament_games"}
-HEAD = "0005"
+SCHEDULES = {"tournament_schedules", "tournament_seats"}
+HEAD = "0006_schedule"
 
 
 def table_names(url: str) -> set[str]:
@@ -58,7 +61,10 @@ def test_models_and_migrations_agree(scratch_url: str) -> None:
 
 def test_upgrade_from_previous_revision_keeps_data(scratch_url: str) -> None:
     upgrade(scratch_url, "0001")
-    assert table_names(scratch_url) == TABLES - {"guild_settings", "voice_mutes", "lobby_members"} - JUDGING
+    assert (
+        table_names(scratch_url)
+        == TABLES - {"guild_settings", "voice_mutes", "lobby_members"} - JUDGING - SCHEDULES
+    )
     engine = make_engine(scratch_url)
     started = datetime(2026, 1, 5, 19, 0)
     with engine.begin() as connection:

@@ -4,3 +4,23 @@
 # D-FI8: a player with three fouls has no speech; his turn is a few seconds to nominate only.
 step-nomination_turn = Player { $seat } has no speech (fouls): may only nominate
 seat-nominates-only = 🔇 no speech, nominating only
+
+# The tournament's seating schedule (/mafia tournament schedule | seating; FIIM.md F.2, [MR 4.2]).
+tournament-schedule-no-tournament = No tournament is open: /mafia tournament start first.
+tournament-schedule-no-mentions = Name the players by mention (@player), or name nobody: everyone in your voice channel then goes into the schedule.
+tournament-schedule-no-voice = Name the players by mention (@player), or join a voice channel with them.
+tournament-schedule-too-few = { $count ->
+    [one] { $count } player was named
+   *[other] { $count } players were named
+}, but the table has { $seats } seats: a schedule needs at least { $seats }.
+tournament-schedule-not-member = No member with id { $id } is on this server.
+tournament-schedule-none = The tournament «{ $name }» has no seating schedule (/mafia tournament schedule).
+tournament-schedule-head = **Tournament «{ $name }»: seating for { $games ->
+    [one] { $games } game
+   *[other] { $games } games
+}** · { $seating ->
+    [fixed] seats fixed by the schedule
+   *[drawn] seats drawn at the table
+} · draw { $seed }
+tournament-schedule-game-fixed = Game { $number }: { $seats }
+tournament-schedule-game-drawn = Game { $number }: { $players }
