@@ -6,6 +6,9 @@ Who is the judge: whoever may moderate the game (its creator, a member who manag
 server's host role; he also pauses, gives fouls and removes players with /mafia pause, foul, conduct) and
 the judge named for the server's open tournament. Extra points and the confirmation are for a game that
 ended by the rules, so they never say anything before the roles are shown.
+
+Over 400 lines because the /mafia judge and /mafia tournament groups are each one Discord group and so
+one cog's class attributes; their helpers are in _tournament_parts.py.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from mafiabot.i18n import text
 from mafiabot.storage import Storage, StorageError
 
 _COLOURS = {"ч": "black", "к": "red", "b": "black", "r": "red"}
+MAX_PROTOCOL_BYTES = 2 * 1024 * 1024  # a fiim game's signed protocol is some 50 KB
 
 
 def parse_colours(text: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
@@ -225,6 +229,43 @@ class JudgeCog(commands.Cog, name="Judge"):
         await interaction.response.send_message(
             f"Ключ протоколов (Ed25519): `{protocol.public_key(seed)}`\n"
             "Проверка файла: `python -m mafiabot.game.protocol ФАЙЛ --key КЛЮЧ`.",
+            ephemeral=True,
+        )
+
+    @judge.command(name="verify", description="Проверить файл протокола: подпись бота и переигровка записи")
+    @app_commands.describe(file="Файл протокола (mafia-protocol-N.json)", key="Чужой открытый ключ (hex)")
+    async def verify(
+        self, interaction: discord.Interaction[MafiaBot], file: discord.Attachment, key: str | None = None
+    ) -> None:
+        lang = self.games.settings.game.language
+        if file.size > MAX_PROTOCOL_BYTES:
+            raise UserFacingError(text(lang, "protocol-too-big", kb=MAX_PROTOCOL_BYTES // 1024))
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the file is fetched first
+        try:
+            signed = json.loads((await file.read()).decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            raise UserFacingError(text(lang, "protocol-not_protocol")) from None
+        mine = protocol.public_key(await asyncio.to_thread(self.storage.protocol_key, None, protocol.new_key))
+        wrong = protocol.problem(signed, key.strip().lower() if key else mine)
+        if wrong is None and not await asyncio.to_thread(protocol.replays, signed["protocol"]):
+            wrong = ("replay", "")
+        if wrong is not None:
+            code, detail = wrong
+            said = text(lang, f"protocol-{code}", signer=detail[:16])
+            raise UserFacingError(text(lang, "protocol-refused", name=file.filename[:60], why=said))
+        body = signed["protocol"]
+        result = body["result"]
+        outcome = "draw" if result.get("draw") else "-".join(result.get("winners") or ["none"])
+        await interaction.followup.send(
+            text(
+                lang,
+                "protocol-valid",
+                game=str(body.get("game_id", "")),
+                ruleset=str(body.get("ruleset", "")),
+                outcome=outcome,
+                sha=signed["sha256"],
+                own="yes" if not key else "no",
+            ),
             ephemeral=True,
         )
 

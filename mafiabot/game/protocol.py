@@ -80,23 +80,64 @@ def sign(body: Mapping[str, Any], seed_hex: str) -> dict[str, Any]:
     }
 
 
-def verify(signed: Mapping[str, Any], key_hex: str | None = None) -> str | None:
-    """What is wrong with a signed protocol, or None when its fingerprint and signature hold (and it is
-    signed by ``key_hex`` when given)."""
+# What can be wrong with a file, by code: the CLI prints these; the bot says them from its catalogues
+# («protocol-<code>» in mafiabot/locales).
+PROBLEMS = {
+    "fingerprint": "the fingerprint does not match the protocol: it was changed after it was signed",
+    "other_key": "signed with another key than the one given",
+    "not_protocol": "not a signed protocol",
+    "signature": "the signature does not match the protocol",
+    "replay": "the game's record does not replay to this protocol",
+}
+
+
+def problem(signed: Any, key_hex: str | None = None) -> tuple[str, str] | None:
+    """What is wrong with a signed protocol as (code, detail), or None when its fingerprint and signature
+    hold (and it is signed by ``key_hex`` when given)."""
     try:
         body = signed["protocol"]
         sig = signed["signature"]
         data = canonical(body)
         if hashlib.sha256(data).hexdigest() != signed["sha256"]:
-            return "the fingerprint does not match the protocol: it was changed after it was signed"
+            return "fingerprint", ""
         if key_hex is not None and sig["key"] != key_hex:
-            return "signed with another key than the one given"
+            return "other_key", str(sig["key"])
         VerifyKey(bytes.fromhex(sig["key"])).verify(data, bytes.fromhex(sig["sig"]))
     except (KeyError, TypeError, ValueError) as exc:
-        return f"not a signed protocol ({type(exc).__name__}: {exc})"
+        return "not_protocol", f"{type(exc).__name__}: {exc}"
     except BadSignatureError:
-        return "the signature does not match the protocol"
+        return "signature", ""
     return None
+
+
+def verify(signed: Mapping[str, Any], key_hex: str | None = None) -> str | None:
+    """What is wrong with a signed protocol, or None when its fingerprint and signature hold (and it is
+    signed by ``key_hex`` when given)."""
+    found = problem(signed, key_hex)
+    if found is None:
+        return None
+    code, detail = found
+    return PROBLEMS[code] + (f" ({detail})" if code == "not_protocol" else "")
+
+
+def replays(body: Mapping[str, Any]) -> bool:
+    """The protocol's own record, replayed through the engine with its awards, gives this very protocol:
+    its seats, roles, log, result and points are what the rules decided (a signer that wrote them by
+    hand, or an engine that now decides otherwise, is caught here)."""
+    try:
+        awards = [
+            Award(int(a["seat"]), float(a["points"]), str(a["reason"]), str(a["by"])) for a in body["awards"]
+        ]
+        rebuilt = build(
+            body["record"],
+            awards,
+            game_id=body["game_id"],
+            confirmed_by=body["confirmed_by"],
+            confirmed_at=body["confirmed_at"],
+        )
+    except Exception:  # whatever a record cannot replay with, it does not replay
+        return False
+    return canonical(rebuilt) == canonical(body)
 
 
 # -- the body ----------------------------------------------------------------------------------------
@@ -239,9 +280,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--key", help="the bot's public protocol key (hex), from /mafia judge key")
     args = parser.parse_args(argv)
     signed = json.loads(args.file.read_text(encoding="utf-8"))
-    problem = verify(signed, args.key)
-    if problem:
-        print(f"NOT VALID: {problem}", file=sys.stderr)
+    wrong = verify(signed, args.key)
+    if wrong is None and not replays(signed["protocol"]):
+        wrong = PROBLEMS["replay"]
+    if wrong:
+        print(f"NOT VALID: {wrong}", file=sys.stderr)
         return 1
     body = signed["protocol"]
     print(f"valid: game {body.get('game_id')} ({body.get('ruleset')}), sha256 {signed['sha256']}")

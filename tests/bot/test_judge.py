@@ -4,15 +4,19 @@ The games are whole random games (tests/bot/leak_games.py) played to their end."
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
 import json
 
 import pytest
 from fakediscord import Club, FakeDiscord
+from fakediscord.driver import Upload
 from fakediscord.world import Role
 from leak_games import play
 
+from engine import load_ruleset
+from engine.simulate import play_random_game
 from mafiabot.bot import MafiaBot
 from mafiabot.game import protocol
 
@@ -140,3 +144,60 @@ async def test_a_tournament_seating_schedule_is_drawn_stored_and_shown(
     rows = list(csv.DictReader(io.StringIO(drawn.message.files[name].decode("utf-8"))))
     assert len(rows) == 20 and {r["seat"] for r in rows} == {""}
     assert {r["user_id"] for r in rows} == {str(p.id) for p in club.players[:10]}
+
+
+def _body(seed: int) -> dict:  # type: ignore[type-arg]
+    game = play_random_game(load_ruleset("fiim"), 10, seed)
+    record = {
+        "ruleset": "fiim",
+        "options": {},
+        "seed": seed,
+        "seats": list(game.roles),
+        "players": [{"seat": i, "user_id": str(1000 + i), "name": f"игрок{i}"} for i in range(1, 11)],
+        "commands": [c.to_json() for c in game.commands],
+    }
+    return protocol.build(record, game_id=4, confirmed_by="1", confirmed_at="2026-12-01T20:00:00+00:00")
+
+
+def _file(signed: object, name: str = "mafia-protocol-4.json") -> Upload:
+    return Upload(name, json.dumps(signed, ensure_ascii=False).encode("utf-8"))
+
+
+async def test_a_protocol_file_is_verified_and_a_tampered_one_refused(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """`/mafia judge verify`: the bot checks an uploaded protocol's fingerprint and its own signature, and
+    replays the record inside it (as `python -m mafiabot.game.protocol FILE --key` does); anything else is
+    refused, saying why."""
+    seed = bot.games.storage.protocol_key(None, protocol.new_key)  # type: ignore[attr-defined]
+    body = _body(11)
+    signed = protocol.sign(body, seed)
+    who, text = club.players[3], club.text  # anyone may check a protocol
+
+    async def verify(upload: Upload, **extra: str) -> str:
+        answer = await fake.slash(who, "mafia judge verify", channel=text, file=upload, **extra)
+        assert answer.ephemeral, answer.content
+        return answer.content
+
+    said = await verify(_file(signed))
+    assert said.startswith("Протокол игры #4 (fiim) подлинный: подписан этим ботом"), said
+    assert signed["sha256"] in said
+
+    changed = copy.deepcopy(signed)
+    changed["protocol"]["points"][0]["total"] += 1
+    said = await verify(_file(changed))
+    assert said == "Протокол «mafia-protocol-4.json» не принят: файл изменён после подписи " + (
+        "(SHA-256 не совпадает с протоколом)."
+    ), said
+    changed["sha256"] = protocol.fingerprint(changed["protocol"])
+    assert "подпись не сходится" in await verify(_file(changed))
+    forged = copy.deepcopy(body)
+    forged["points"][0]["total"] += 1
+    assert "не переигрывается" in await verify(_file(protocol.sign(forged, seed)))
+    other = protocol.new_key()
+    by_other = protocol.sign(body, other)
+    assert "подписан другим ключом" in await verify(_file(by_other))
+    said = await verify(_file(by_other), key=protocol.public_key(other))
+    assert "подлинный: подписан названным ключом" in said, said
+    assert "не подписанный протокол" in await verify(Upload("x.json", b"{not json"))
+    assert "не подписанный протокол" in await verify(Upload("x.json", b'{"protocol": 1}'))

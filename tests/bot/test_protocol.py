@@ -85,3 +85,23 @@ def test_the_fingerprint_is_of_the_canonical_bytes() -> None:
     a = {"b": 1, "a": "й"}
     assert protocol.canonical(a) == '{"a":"й","b":1}'.encode()
     assert protocol.fingerprint(a) == protocol.fingerprint({"a": "й", "b": 1})
+
+
+def test_a_protocol_is_replayed_from_its_own_record(tmp_path: Path) -> None:
+    """The body carries the game's commands: replayed through the engine with its awards they give the
+    very same protocol; a body whose log or points were written otherwise (then signed) does not."""
+    awards = [Award(seat=4, points=0.2, reason="лучший игрок", by="судья")]
+    body = protocol.build(_record(8), awards, game_id=3, confirmed_by="судья", confirmed_at="t")
+    assert protocol.replays(json.loads(json.dumps(body)))  # as read back from the file
+    key = protocol.new_key()
+    forged = copy.deepcopy(body)
+    forged["points"][0]["total"] += 1  # a signer who wrote the points by hand
+    signed = protocol.sign(forged, key)
+    assert protocol.verify(signed) is None and not protocol.replays(signed["protocol"])
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(signed, ensure_ascii=False), encoding="utf-8")
+    assert protocol.main([str(path)]) == 1
+    broken = copy.deepcopy(body)
+    broken["record"]["commands"] = broken["record"]["commands"][:3]
+    assert not protocol.replays(broken)
+    assert protocol.problem({"protocol": {}}) == ("not_protocol", "KeyError: 'signature'")

@@ -24,3 +24,21 @@ tournament-schedule-head = **Tournament «{ $name }»: seating for { $games ->
 } · draw { $seed }
 tournament-schedule-game-fixed = Game { $number }: { $seats }
 tournament-schedule-game-drawn = Game { $number }: { $players }
+
+# /mafia judge verify: a protocol file checked (mafiabot/game/protocol.py; issue 19 item 4).
+protocol-too-big = The file is too big for a protocol (over { $kb } KB).
+protocol-refused = Protocol «{ $name }» refused: { $why }
+protocol-fingerprint = the file was changed after it was signed (its SHA-256 does not match the protocol).
+protocol-other_key = it is signed with another key ({ $signer }…), not this bot's (or the one you named).
+protocol-not_protocol = this is not a protocol signed by the bot (it takes the mafia-protocol-N.json file of /mafia judge confirm).
+protocol-signature = the signature does not match the protocol: it was forged or damaged.
+protocol-replay = the signature holds, but the game's record does not replay to this protocol: its course or points are not what the rules decided.
+protocol-valid = The protocol of game #{ $game } ({ $ruleset }) is genuine: { $own ->
+    [yes] signed by this bot
+   *[no] signed by the key you named
+}, and the game's record replayed by the rules gives the same protocol. Result: { $outcome ->
+    [town] the reds won
+    [mafia] the blacks won
+    [draw] a draw
+   *[other] { $outcome }
+}. SHA-256: `{ $sha }`

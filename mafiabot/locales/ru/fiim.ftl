@@ -26,3 +26,21 @@ tournament-schedule-head = **Турнир «{ $name }»: рассадка на {
 } · жребий { $seed }
 tournament-schedule-game-fixed = Игра { $number }: { $seats }
 tournament-schedule-game-drawn = Игра { $number }: { $players }
+
+# /mafia judge verify: a protocol file checked (mafiabot/game/protocol.py; issue 19 item 4).
+protocol-too-big = Файл слишком большой для протокола (больше { $kb } КБ).
+protocol-refused = Протокол «{ $name }» не принят: { $why }
+protocol-fingerprint = файл изменён после подписи (SHA-256 не совпадает с протоколом).
+protocol-other_key = он подписан другим ключом ({ $signer }…), не ключом этого бота (или названным вами).
+protocol-not_protocol = это не подписанный протокол бота (нужен файл mafia-protocol-N.json из /mafia judge confirm).
+protocol-signature = подпись не сходится с протоколом: его подделали или повредили.
+protocol-replay = подпись верна, но запись игры не переигрывается в этот протокол: его ход или очки записаны не по правилам.
+protocol-valid = Протокол игры #{ $game } ({ $ruleset }) подлинный: { $own ->
+    [yes] подписан этим ботом
+   *[no] подписан названным ключом
+}, запись игры переиграна по правилам и дала тот же протокол. Итог: { $outcome ->
+    [town] победили красные
+    [mafia] победили чёрные
+    [draw] ничья
+   *[other] { $outcome }
+}. SHA-256: `{ $sha }`
