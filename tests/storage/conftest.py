@@ -7,6 +7,7 @@ green CI always means both backends ran.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -30,10 +31,16 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture(scope="session")
-def database_url(backend: str, tmp_path_factory: pytest.TempPathFactory) -> str:
+def database_url(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if backend == "sqlite":
-        return f"sqlite:///{tmp_path_factory.mktemp('sqlite')}/suite.db"
-    return postgres_url()
+        yield f"sqlite:///{tmp_path_factory.mktemp('sqlite')}/suite.db"
+        return
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:
+        yield postgres_url()
+        return
+    with fresh_database(f"mafiabot_{worker}") as url:  # parallel workers: a database each
+        yield url
 
 
 @pytest.fixture(scope="session")
