@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 import engine
-from mafiabot.errors import reply_ephemeral
+from mafiabot.errors import expired, note_expired, reply_ephemeral
 from mafiabot.game.actions import Handler
 from mafiabot.game.table import Table
 from mafiabot.i18n import DEFAULT, text
@@ -60,8 +60,11 @@ class _LateAcknowledgement:
             return
         try:
             await self.task
-        except discord.HTTPException:  # the acknowledgement failed: the answer that follows says the rest
-            log.warning("Acknowledging a click failed", exc_info=True)
+        except discord.HTTPException as error:  # it failed: the answer that follows says the rest
+            if expired(error):  # the loop was so late that even the acknowledgement came after 3 s
+                note_expired(self.interaction)
+            else:
+                log.warning("Acknowledging a click failed", exc_info=True)
 
 
 # A click's answer: a catalogue key, or a key with its arguments (``("answer-voted", {"seat": 3})``).

@@ -170,3 +170,36 @@ async def test_a_click_that_reaches_the_bot_after_discord_s_three_seconds_is_a_w
     age = re.search(r"(\d+\.\d) s after it was made", record.getMessage())
     assert age is not None and float(age[1]) >= 3.0, record.getMessage()
     assert late.callback is None
+
+
+async def test_a_slow_click_whose_late_acknowledgement_also_came_too_late_is_noted_with_its_age(
+    bot: MafiaBot,
+    fake: FakeDiscord,
+    club: Club,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The click reaches the bot 1.5 s late and its command takes long: «думает…» at 2 s is past Discord's
+    3 s too. Both the acknowledgement and the answer are noted as expired, with the click's age."""
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic")
+    records = d.games.records
+    store = records.append_command
+
+    async def slow_store(game_id: int, command: Command, **kwargs: Any) -> None:
+        await asyncio.sleep(2.5)
+        await store(game_id, command, **kwargs)
+
+    monkeypatch.setattr(records, "append_command", slow_store)
+    fake.interaction_delay = 1.5
+    await fake.click(d.member(1), d.panel(), label="Пас", wait=False)
+
+    def noted() -> list[logging.LogRecord]:
+        return [r for r in caplog.records if "expired before it was answered" in r.getMessage()]
+
+    await fake.wait_for(
+        lambda: len(noted()) >= 2, timeout=15, what="the acknowledgement and the answer noted"
+    )
+    assert all(r.levelno == logging.WARNING for r in noted())
+    assert not [r for r in caplog.records if "Acknowledging a click failed" in r.getMessage()]
