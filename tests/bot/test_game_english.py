@@ -105,3 +105,25 @@ async def test_a_whole_classic_game_in_english(bot: MafiaBot, fake: FakeDiscord,
         leaks += _russian_in(fake.dms(d.member(seat)))
     leaks += [a for a in answers if CYRILLIC.search(a)]
     assert leaks == [], "\n".join(leaks)
+
+
+@pytest.mark.game(language="en")
+@pytest.mark.club(players=12)
+@pytest.mark.parametrize("preset", ["city", "simple", "hobbyworld", "blood", "fiim"])
+async def test_every_preset_runs_in_english(
+    bot: MafiaBot, fake: FakeDiscord, club: Club, preset: str
+) -> None:
+    """The host moves every step on by hand (nobody acts): each preset's phases, prompts, cards and
+    lines of its first rounds, with not one Russian letter anywhere."""
+    fake.rate_limits.set(MEMBER_EDIT, 200, 1)
+    players = 10 if preset != "blood" else 12
+    d = TableDriver(fake, club, bot, club.players[:players])
+    await d.start(preset)
+    for _ in range(40):
+        if d.state.over:
+            break
+        await d.skip_step()
+    leaks = _russian_in(fake.messages(club.text))
+    for seat in d.all_seats():
+        leaks += _russian_in(fake.dms(d.member(seat)))
+    assert leaks == [], "\n".join(leaks)
