@@ -6,18 +6,25 @@ from collections.abc import Sequence
 from functools import cache
 
 import engine
-from audio.numbers import GAME, count_phrase
 from engine.demo import describe
 from mafiabot.disclosure import HIDDEN, is_over, protocol_events
 from mafiabot.game.render import render
+from mafiabot.i18n import DEFAULT, role_display, text
 from mafiabot.ratings import POINTS_TRACK
 from mafiabot.storage import Board, GameRecord, GameSummary, Profile
 
-TRACKS = {POINTS_TRACK: "Очки сезона", "elo_red": "Эло за красных", "elo_black": "Эло за чёрных"}
-RESULTS = {"win": "победа", "loss": "поражение", "draw": "ничья", None: "—"}
-STATUSES = {"aborted": "остановлена"}
-SIDES = {"town": "мирные", "mafia": "мафия", "maniac": "маньяк", "vampires": "вампиры", "hunters": "охотники"}
+# The rating tracks, named by ``track-points``, ``track-elo_red``…; the Russian names for the command's
+# choices (the Translator gives Discord their English).
+TRACK_KEYS = {POINTS_TRACK: "track-points", "elo_red": "track-elo_red", "elo_black": "track-elo_black"}
+TRACKS = {track: text(DEFAULT, key) for track, key in TRACK_KEYS.items()}
+RESULTS = {"win": "result-win", "loss": "result-loss", "draw": "result-draw"}
+STATUSES = {"aborted": "result-aborted"}
+SIDES = ("town", "mafia", "maniac", "vampires", "hunters")
 PAGE = 10
+
+
+def track_name(track: str, language: str = DEFAULT) -> str:
+    return text(language, TRACK_KEYS[track])
 
 
 @cache
@@ -28,67 +35,95 @@ def _ruleset(ruleset_id: str) -> engine.Ruleset | None:
         return None
 
 
-def role_name(ruleset_id: str, role_id: str) -> str:
+def role_name(ruleset_id: str, role_id: str, language: str = DEFAULT) -> str:
     ruleset = _ruleset(ruleset_id)
-    role = ruleset.roles.get(role_id) if ruleset else None
-    return role.display if role else role_id
+    if ruleset is None or role_id not in ruleset.roles:
+        return role_id
+    return role_display(language, ruleset, role_id)
 
 
 @cache
-def any_role_name(role_id: str) -> str:
-    """A role's display name from the first bundled preset that has it (role ids are shared, RULESETS 3)."""
+def any_role_name(role_id: str, language: str = DEFAULT) -> str:
+    """A role's name from the first bundled preset that has it (role ids are shared, RULESETS 3)."""
     for preset in engine.available_presets():
         ruleset = _ruleset(preset)
         if ruleset is not None and role_id in ruleset.roles:
-            return ruleset.roles[role_id].display
+            return role_display(language, ruleset, role_id)
     return role_id
 
 
-def side_name(side_id: str) -> str:
-    return SIDES.get(side_id, side_id)
+def side_name(side_id: str, language: str = DEFAULT) -> str:
+    return text(language, f"rating-side-{side_id}") if side_id in SIDES else side_id
+
+
+def _result(key: str | None, language: str) -> str:
+    return text(language, key) if key else "—"
 
 
 def _date(game: GameSummary) -> str:
     return f"<t:{int(game.created_at.timestamp())}:d>"
 
 
-def history_line(g: GameSummary) -> str:
+def history_line(g: GameSummary, language: str = DEFAULT) -> str:
     """One game of a player's history; the storage has already turned a running game's card face down."""
+    where = {"game": str(g.game_id), "date": _date(g), "rules": g.ruleset_id, "seat": g.seat}
     if g.role_id == HIDDEN:
-        return f"#{g.game_id} {_date(g)} · {g.ruleset_id} · №{g.seat} · идёт"
-    return (
-        f"#{g.game_id} {_date(g)} · {g.ruleset_id} · №{g.seat} {role_name(g.ruleset_id, g.role_id)} · "
-        f"{RESULTS[g.result] if g.result in RESULTS and g.result else STATUSES.get(g.status, '—')} · "
-        f"{g.points:+.1f}"
+        return text(language, "history-running", **where)
+    result = RESULTS.get(g.result or "") or STATUSES.get(g.status)
+    return text(
+        language,
+        "history-line",
+        role=role_name(g.ruleset_id, g.role_id, language),
+        result=_result(result, language),
+        points=f"{g.points:+.1f}",
+        **where,
     )
 
 
-def profile_text(p: Profile, name: str) -> str:
+def profile_text(p: Profile, name: str, language: str = DEFAULT) -> str:
+    lang = language
     lines = [
-        f"**{name}** — игр: {p.games}, побед: {p.wins}",
-        f"Очки сезона: {p.points:.1f} · Эло за красных: {p.elo_red:.0f} · Эло за чёрных: {p.elo_black:.0f}",
-        f"Замечаний за сезон: {p.fouls}",
+        text(lang, "profile-head", name=name, games=p.games, wins=p.wins),
+        text(
+            lang,
+            "profile-tracks",
+            points=f"{p.points:.1f}",
+            red=f"{p.elo_red:.0f}",
+            black=f"{p.elo_black:.0f}",
+        ),
+        text(lang, "profile-fouls", fouls=p.fouls),
     ]
     if p.by_side:
-        sides = ", ".join(f"{side_name(s)} {t.wins}/{t.games}" for s, t in sorted(p.by_side.items()))
-        lines.append(f"Победы по сторонам: {sides}")
+        sides = ", ".join(f"{side_name(s, lang)} {t.wins}/{t.games}" for s, t in sorted(p.by_side.items()))
+        lines.append(text(lang, "profile-by-side", sides=sides))
     if p.by_role:
-        roles = ", ".join(f"{any_role_name(r)} {t.wins}/{t.games}" for r, t in sorted(p.by_role.items()))
-        lines.append(f"Победы по ролям: {roles}")
+        roles = ", ".join(
+            f"{any_role_name(r, lang)} {t.wins}/{t.games}" for r, t in sorted(p.by_role.items())
+        )
+        lines.append(text(lang, "profile-by-role", roles=roles))
     if p.last_games:
-        lines.append("**Последние игры**")
-        lines += [history_line(g) for g in p.last_games]
+        lines.append(text(lang, "profile-last-games"))
+        lines += [history_line(g, lang) for g in p.last_games]
     return "\n".join(lines)
 
 
-def board_text(board: Board, track: str, season: str, page: int) -> str:
+def board_text(board: Board, track: str, season: str, page: int, language: str = DEFAULT) -> str:
     pages = max(1, -(-board.total // PAGE))
-    head = f"**{TRACKS[track]} · {season}** (страница {page + 1} из {pages})"
+    head = text(
+        language, "board-head", track=track_name(track, language), season=season, page=page + 1, pages=pages
+    )
     if not board.rows:
-        return head + "\nПока никого: сыграйте рейтинговую игру."
+        return head + "\n" + text(language, "board-empty")
     digits = 1 if track == POINTS_TRACK else 0
     rows = [
-        f"{r.rank}. {r.display_name} — {r.value:.{digits}f} ({count_phrase(r.games, GAME, digits=True)})"
+        text(
+            language,
+            "board-row",
+            rank=r.rank,
+            name=r.display_name,
+            value=f"{r.value:.{digits}f}",
+            games=r.games,
+        )
         for r in board.rows
     ]
     return "\n".join([head, *rows])
@@ -110,7 +145,7 @@ def record_text(record: GameRecord) -> str:
             continue
         lines.append(
             f"№{p.seat} <@{p.user_id}> — {role_name(game.ruleset_id, p.role_id)} ({side_name(p.side_id)}), "
-            f"{RESULTS.get(p.result, '—')}, очки {p.points:+.1f}, замечаний {fouls}"
+            f"{_result(RESULTS.get(p.result or ''), DEFAULT)}, очки {p.points:+.1f}, замечаний {fouls}"
             + (", удалён" if p.removed else "")
             + (", покинул игру" if p.left else "")
         )

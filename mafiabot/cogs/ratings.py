@@ -24,13 +24,15 @@ from mafiabot.cogs._rating_texts import (
     profile_text,
     protocol,
     record_text,
+    track_name,
 )
 from mafiabot.disclosure import is_over, record_shown, replay
 from mafiabot.errors import UserFacingError, needed
 from mafiabot.game.records import stored_game_record
+from mafiabot.game.server_settings import server_settings
 from mafiabot.game.service import GameService
 from mafiabot.game.table import Table
-from mafiabot.i18n import text
+from mafiabot.i18n import DEFAULT, text
 from mafiabot.ratings import POINTS_TRACK, RatingError
 from mafiabot.ratings.chart import rating_chart
 from mafiabot.storage import GameRecord, GameStatus, NotFound, Storage
@@ -47,9 +49,17 @@ TRACK_CHOICES = [app_commands.Choice(name=label, value=key) for key, label in TR
 class BoardView(MafiaView):
     """«◀» / «▶» through a leaderboard, for the member who asked."""
 
-    def __init__(self, cog: RatingsCog, owner_id: int, guild_id: int, season_id: int, track: str) -> None:
+    def __init__(
+        self,
+        cog: RatingsCog,
+        owner_id: int,
+        guild_id: int,
+        season_id: int,
+        track: str,
+        language: str = DEFAULT,
+    ) -> None:
         super().__init__(timeout=600)
-        self.cog, self.owner_id, self.guild_id = cog, owner_id, guild_id
+        self.cog, self.owner_id, self.guild_id, self.language = cog, owner_id, guild_id, language
         self.season_id, self.track, self.page, self.pages = season_id, track, 0, 1
 
     async def render(self) -> str:
@@ -63,11 +73,11 @@ class BoardView(MafiaView):
             limit=PAGE,
             offset=self.page * PAGE,
         )
-        season = await asyncio.to_thread(_season_name, storage, self.guild_id, self.season_id)
+        season = await asyncio.to_thread(_season_name, storage, self.guild_id, self.season_id, self.language)
         self.pages = max(1, -(-board.total // PAGE))
         self.previous.disabled = self.page == 0
         self.next.disabled = self.page >= self.pages - 1
-        return board_text(board, self.track, season, self.page)
+        return board_text(board, self.track, season, self.page, self.language)
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         await super().interaction_check(interaction)
@@ -91,8 +101,14 @@ def _game_texts(record: GameRecord, names: dict[int, str]) -> tuple[str, str]:
     return record_text(record_shown(record, state)), protocol(record, names)
 
 
-def _season_name(storage: Storage, guild_id: int, season_id: int) -> str:
-    return next((s.name for s in storage.seasons(guild_id) if s.id == season_id), "сезон")
+def _season_name(storage: Storage, guild_id: int, season_id: int, language: str = DEFAULT) -> str:
+    for season in storage.seasons(guild_id):
+        if season.id == season_id:
+            # A season the bot named itself («Сезон 2», storage) is named in the server's language.
+            if season.name == text(DEFAULT, "season-name", number=season.number):
+                return text(language, "season-name", number=season.number)
+            return season.name
+    return text(language, "ratings-season-default")
 
 
 class RatingsCog(commands.Cog, name="Ratings"):
@@ -105,7 +121,11 @@ class RatingsCog(commands.Cog, name="Ratings"):
 
     @property
     def storage(self) -> Storage:
-        return needed(self.games.storage, "Рейтинги недоступны: бот работает без базы данных.")
+        return needed(self.games.storage, "ratings-no-database")
+
+    async def _language(self, guild_id: int) -> str:
+        """The server's language (its setting, else the bot's)."""
+        return (await server_settings(self.games.storage, guild_id)).game(self.bot.settings.game).language
 
     async def cog_load(self) -> None:
         self.games.finish_hooks.append(self.on_game_finished)
@@ -157,7 +177,7 @@ class RatingsCog(commands.Cog, name="Ratings"):
 
     def _guild(self, interaction: discord.Interaction[Any]) -> int:
         if interaction.guild_id is None:
-            raise UserFacingError("Эта команда работает только на сервере.")
+            raise UserFacingError("error-server-only")
         return interaction.guild_id
 
     async def _season_id(self, guild_id: int, season: int | None) -> int | None:
@@ -166,7 +186,7 @@ class RatingsCog(commands.Cog, name="Ratings"):
         try:
             row = await asyncio.to_thread(self.storage.season, guild_id, season)
         except NotFound:
-            raise UserFacingError(f"Сезона {season} нет.") from None
+            raise UserFacingError("ratings-no-season", season=season) from None
         return row.id
 
     @app_commands.command(name="rating", description="Профиль игрока и график его рейтинга за сезон")
@@ -192,18 +212,25 @@ class RatingsCog(commands.Cog, name="Ratings"):
         storage = self.storage
         # Reading the season and drawing the chart can take longer than Discord's 3 s to answer.
         await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        language = await self._language(guild_id)
         profile = await asyncio.to_thread(storage.player_profile, guild_id, who.id)
         points = await asyncio.to_thread(storage.rating_history, guild_id, who.id, track=track)
         values = [v for _, v in points]
-        png = await asyncio.to_thread(rating_chart, points, name=who.display_name, track=TRACKS[track])
+        track_title = track_name(track, language)
+        png = await asyncio.to_thread(rating_chart, points, name=who.display_name, track=track_title)
         file = discord.File(io.BytesIO(png), filename=f"rating-{who.id}-{track}.png")
         digits = 1 if track == POINTS_TRACK else 0
-        chart = (
-            f"График — {TRACKS[track]}: сейчас {values[-1]:.{digits}f}, наименьший {min(values):.{digits}f}, "
-            f"наибольший {max(values):.{digits}f}, изменений: {len(values) - 1}"
+        chart = text(
+            language,
+            "chart-line",
+            track=track_title,
+            now=f"{values[-1]:.{digits}f}",
+            low=f"{min(values):.{digits}f}",
+            high=f"{max(values):.{digits}f}",
+            changes=len(values) - 1,
         )
         await interaction.followup.send(
-            f"{profile_text(profile, who.display_name)}\n{chart}"[:2000],
+            f"{profile_text(profile, who.display_name, language)}\n{chart}"[:2000],
             file=file,
             allowed_mentions=discord.AllowedMentions.none(),
             ephemeral=ephemeral,
@@ -220,7 +247,9 @@ class RatingsCog(commands.Cog, name="Ratings"):
         if season_id is None:
             season_id = (await asyncio.to_thread(self.storage.current_season, guild_id)).id
         assert season_id is not None
-        view = BoardView(self, interaction.user.id, guild_id, season_id, track)
+        view = BoardView(
+            self, interaction.user.id, guild_id, season_id, track, await self._language(guild_id)
+        )
         await interaction.response.send_message(await view.render(), view=view)
 
     @app_commands.command(name="history", description="Последние игры игрока")
@@ -230,10 +259,12 @@ class RatingsCog(commands.Cog, name="Ratings"):
     ) -> None:
         guild_id = self._guild(interaction)
         who = player or interaction.user
+        language = await self._language(guild_id)
         games = await asyncio.to_thread(self.storage.game_history, guild_id, who.id, limit=20)
-        lines = [f"**Игры: {who.display_name}**"] + [history_line(g) for g in games]
+        lines = [text(language, "history-title", name=who.display_name)]
+        lines += [history_line(g, language) for g in games]
         if not games:
-            lines.append("Игр пока нет.")
+            lines.append(text(language, "history-none"))
         await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
 
     @app_commands.command(name="game", description="Запись игры и её протокол")
@@ -245,9 +276,9 @@ class RatingsCog(commands.Cog, name="Ratings"):
         except NotFound:
             record = None
         if record is None or record.game.guild_id != guild_id:
-            raise UserFacingError(f"Игры #{game_id} на этом сервере нет.")
+            raise UserFacingError("ratings-no-game", game=str(game_id))
         if record.game.status == GameStatus.LOBBY:
-            raise UserFacingError(f"Игра #{game_id} ещё не началась: это набор игроков, записи у неё нет.")
+            raise UserFacingError("ratings-not-started", game=str(game_id))
         guild = interaction.guild
         # Members are not all cached (no member chunking at start): one the bot has not met since goes
         # by the name stored when the game was dealt.
@@ -303,7 +334,7 @@ class RatingsCog(commands.Cog, name="Ratings"):
         except NotFound:
             game = None
         if game is None or game.guild_id != guild_id:
-            raise UserFacingError(f"Игры #{game_id} на этом сервере нет.")
+            raise UserFacingError("ratings-no-game", game=str(game_id))
         cap = storage.points_rules.extra_cap
         try:
             await asyncio.to_thread(
@@ -326,7 +357,7 @@ class RatingsCog(commands.Cog, name="Ratings"):
     async def _require_moderator(self, interaction: discord.Interaction[Any]) -> None:
         member = interaction.user
         if not isinstance(member, discord.Member) or not await is_moderator(member, self.games):
-            raise UserFacingError("Это для ведущих: право «Управлять сервером» или роль ведущего.")
+            raise UserFacingError("ratings-moderators")
 
     @season_group.command(name="export", description="Таблица сезона в CSV (для ведущих)")
     @app_commands.describe(season="Номер сезона (по умолчанию текущий)")

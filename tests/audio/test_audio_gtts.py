@@ -219,8 +219,10 @@ def test_in_game_engine_falls_back_within_seconds(stand_in: StandIn) -> None:
     assert audio.source == offline_engine().source and audio.duration > 0.3
     # Retry-After: 120 is capped by the game's max_backoff: the phrase waited at most that, not 2 minutes.
     max_backoff = GAME_GTTS_OPTIONS["max_backoff"]
-    assert waits and max(waits) <= max_backoff and sum(waits) <= max_backoff + GAME_GTTS_OPTIONS.get(
-        "min_interval", 0.4
+    assert (
+        waits
+        and max(waits) <= max_backoff
+        and sum(waits) <= max_backoff + GAME_GTTS_OPTIONS.get("min_interval", 0.4)
     )
     assert len(stand_in.requests) == 2
 

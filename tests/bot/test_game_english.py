@@ -106,6 +106,18 @@ async def test_a_whole_classic_game_in_english(bot: MafiaBot, fake: FakeDiscord,
     leaks += [a for a in answers if CYRILLIC.search(a)]
     assert leaks == [], "\n".join(leaks)
 
+    # The players' ratings after the game, in English too.
+    rating = await fake.slash(d.member(mafia[0]), "mafia rating", channel=club.text)
+    assert rating.content.startswith(f"**{d.table.session.name_of(mafia[0])}** — games: 1, wins: 0"), (
+        rating.content
+    )
+    history = await fake.slash(d.member(mafia[0]), "mafia history", channel=club.text)
+    assert history.content.startswith("**Games: ") and " Mafia · loss · " in history.content, history.content
+    top = await fake.slash(d.member(mafia[0]), "mafia top", channel=club.text)
+    assert top.content.startswith("**Season points · ") and "(page 1 of 1)" in top.content, top.content
+    said = [rating.content, history.content, top.content]
+    assert [x for x in said if CYRILLIC.search(x)] == []
+
 
 @pytest.mark.game(language="en")
 @pytest.mark.club(players=12)

@@ -1,0 +1,39 @@
+# Ratings (mafiabot/cogs/ratings.py, mafiabot/cogs/_rating_texts.py).
+
+track-points = Очки сезона
+track-elo_red = Эло за красных
+track-elo_black = Эло за чёрных
+result-win = победа
+result-loss = поражение
+result-draw = ничья
+result-aborted = остановлена
+rating-side-town = мирные
+rating-side-mafia = мафия
+rating-side-maniac = маньяк
+rating-side-vampires = вампиры
+rating-side-hunters = охотники
+history-running = #{ $game } { $date } · { $rules } · №{ $seat } · идёт
+history-line = #{ $game } { $date } · { $rules } · №{ $seat } { $role } · { $result } · { $points }
+profile-head = **{ $name }** — игр: { $games }, побед: { $wins }
+profile-tracks = Очки сезона: { $points } · Эло за красных: { $red } · Эло за чёрных: { $black }
+profile-fouls = Замечаний за сезон: { $fouls }
+profile-by-side = Победы по сторонам: { $sides }
+profile-by-role = Победы по ролям: { $roles }
+profile-last-games = **Последние игры**
+board-head = **{ $track } · { $season }** (страница { $page } из { $pages })
+board-empty = Пока никого: сыграйте рейтинговую игру.
+board-row = { $rank }. { $name } — { $value } ({ $games ->
+    [one] { $games } игра
+    [few] { $games } игры
+   *[many] { $games } игр
+})
+chart-line = График — { $track }: сейчас { $now }, наименьший { $low }, наибольший { $high }, изменений: { $changes }
+history-title = **Игры: { $name }**
+history-none = Игр пока нет.
+ratings-no-database = Рейтинги недоступны: бот работает без базы данных.
+ratings-no-season = Сезона { $season } нет.
+ratings-no-game = Игры #{ $game } на этом сервере нет.
+ratings-not-started = Игра #{ $game } ещё не началась: это набор игроков, записи у неё нет.
+ratings-moderators = Это для ведущих: право «Управлять сервером» или роль ведущего.
+ratings-season-default = сезон
+season-name = Сезон { $number }
