@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from mafiabot.errors import UserFacingError, refusal, reply_ephemeral
+from mafiabot.i18n import DEFAULT, has, text
 from mafiabot.views import MafiaView
 
 if TYPE_CHECKING:
@@ -79,6 +80,17 @@ PENALTY_REASONS: dict[str, str] = {
 
 def reason_label(reason: str) -> str:
     return FOUL_REASONS.get(reason) or AUTO_REASONS.get(reason) or reason
+
+
+def reason_shown(language: str, reason: str, label: str) -> str:
+    """A foul's reason as the table reads it: the rulebook's words in Russian (``label``), the commands'
+    English choice names (commands.ftl) or the bot's own reasons (conduct.ftl) elsewhere."""
+    if language == DEFAULT:
+        return label
+    for key in (f"choice-{reason}", f"reason-{reason}"):
+        if has(language, key):
+            return text(language, key)
+    return label
 
 
 async def is_moderator(member: discord.Member, games: GameService, table: Table | None = None) -> bool:

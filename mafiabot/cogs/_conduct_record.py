@@ -11,10 +11,18 @@ from typing import Any
 import discord
 
 import engine
-from mafiabot.cogs._conduct_parts import LEAVING, forgive_view, is_moderator, reason_label, review_view
+from mafiabot.cogs._conduct_parts import (
+    LEAVING,
+    forgive_view,
+    is_moderator,
+    reason_label,
+    reason_shown,
+    review_view,
+)
 from mafiabot.errors import UserFacingError
 from mafiabot.game.service import GameService
 from mafiabot.game.table import Table
+from mafiabot.i18n import text
 
 log = logging.getLogger("mafiabot.cogs.conduct")
 
@@ -64,7 +72,7 @@ class FoulRecords:
                     seat = int(ev.data["seat"])
                     label = reason_label(str(ev.data.get("reason", "")))
                     foul_id = await self._store_foul(table, seat, label, command, None)
-                    self._announce_auto(table, seat, label, foul_id)
+                    self._announce_auto(table, seat, label, foul_id, str(ev.data.get("reason", "")))
                 elif ev.type == "removed":
                     await self._mark_removed(table, int(ev.data["seat"]), str(ev.data.get("reason", "")))
             except Exception:
@@ -97,13 +105,21 @@ class FoulRecords:
             if row.withdrawn_at is None and row.id is not None:
                 self.commands_of[row.id] = (table.game_id, command)
 
-    def _announce_auto(self, table: Table, seat: int, label: str, foul_id: int | None) -> None:
-        text = f"🤖 Автоматическое замечание игроку №{seat} ({table.session.name_of(seat)}): {label}."
+    def _announce_auto(
+        self, table: Table, seat: int, label: str, foul_id: int | None, reason: str = ""
+    ) -> None:
+        lang = table.session.language
+        said = {
+            "seat": seat,
+            "name": table.session.name_of(seat),
+            "reason": reason_shown(lang, reason, label),
+        }
         if foul_id is None:
-            post: Any = lambda: table.post(text)  # noqa: E731
+            shown = text(lang, "conduct-auto-foul", **said)
+            post: Any = lambda: table.post(shown)  # noqa: E731
         else:
-            text += f" Запись №{foul_id}; ведущий может снять его кнопкой ниже или `/mafia conduct withdraw`."
-            post = lambda: table.post(text, view=review_view(foul_id))  # noqa: E731
+            shown = text(lang, "conduct-auto-foul-record", record=foul_id, **said)
+            post = lambda: table.post(shown, view=review_view(foul_id))  # noqa: E731
         # After the engine's own announcement of the foul, which the table posts once the hooks are done.
         asyncio.get_running_loop().call_soon(post)
 
@@ -113,25 +129,22 @@ class FoulRecords:
             left = True if reason in LEAVING else None
             await asyncio.to_thread(storage.mark_participant, table.game_id, seat, removed=True, left=left)
         if reason == "left":
-            text = (
-                f"🚪 Игрок №{seat} ({table.session.name_of(seat)}) покинул голосовой канал и удалён из-за "
-                "стола: минус пять баллов в рейтинге."
-            )
+            shown = text(table.session.language, "conduct-left", seat=seat, name=table.session.name_of(seat))
             view = forgive_view(table.game_id, seat)
-            asyncio.get_running_loop().call_soon(lambda: table.post(text, view=view))
+            asyncio.get_running_loop().call_soon(lambda: table.post(shown, view=view))
 
     async def forgive(self, interaction: discord.Interaction[Any], game_id: int, seat: int) -> str:
         """A moderator lifts the −5 of a player who left (D-F4); the removal itself stands."""
         table = self.games.table_by_id(game_id)
         if table is None:
-            raise UserFacingError("Игра уже окончена: штраф остаётся в рейтинге.")
+            raise UserFacingError("conduct-over")
         member = interaction.user
         if not isinstance(member, discord.Member) or not await is_moderator(member, self.games, table):
-            raise UserFacingError("Это может сделать тот, кто начал игру, или ведущий с ролью ведущего.")
+            raise UserFacingError("conduct-moderators")
         storage = self.games.storage
         if storage is None:
-            raise UserFacingError("Без базы данных рейтинга нет.")
+            raise UserFacingError("conduct-no-database")
         await asyncio.to_thread(storage.mark_participant, game_id, seat, left=False)
-        table.post(f"Штраф за уход снят: игрок №{seat} выбыл без минус пяти баллов.")
+        table.post(text(table.session.language, "conduct-forgiven-post", seat=seat))
         log.info("Leaving penalty of seat %s lifted by %s", seat, member.id, extra={"game_id": game_id})
-        return "Штраф за уход снят."
+        return text(table.session.language, "conduct-forgiven")

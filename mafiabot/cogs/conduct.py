@@ -285,7 +285,7 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
             return  # the rules give no foul here: the message stays
         command = session.log[-1]
         foul_id = await self._store_foul(table, seat, AUTO_REASONS[reason], command, None)
-        self._announce_auto(table, seat, AUTO_REASONS[reason], foul_id)
+        self._announce_auto(table, seat, AUTO_REASONS[reason], foul_id, reason)
         try:
             await message.delete()
         except discord.HTTPException:

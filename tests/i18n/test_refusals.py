@@ -66,3 +66,22 @@ def test_every_id_the_engine_names_is_in_both_catalogues() -> None:
     assert not any(
         CYRILLIC.search(i18n.text("en", f"illegal-{k}", seat=1, candidate=2, count=2)) for k in keys
     )
+
+
+def test_every_foul_and_removal_reason_has_english() -> None:
+    from mafiabot.cogs._conduct_parts import (
+        AUTO_REASONS,
+        FOUL_REASONS,
+        PENALTY_REASONS,
+        REMOVAL_REASONS,
+        reason_shown,
+    )
+
+    missing = [
+        reason
+        for table in (FOUL_REASONS, AUTO_REASONS, REMOVAL_REASONS, PENALTY_REASONS)
+        for reason, label in table.items()
+        if CYRILLIC.search(reason_shown("en", reason, label))
+    ]
+    assert missing == []
+    assert reason_shown("ru", "swearing", FOUL_REASONS["swearing"]) == "Маты"
