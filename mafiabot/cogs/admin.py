@@ -21,7 +21,7 @@ from discord.ext import commands
 import engine
 from mafiabot import i18n
 from mafiabot.bot import MafiaBot
-from mafiabot.errors import UserFacingError
+from mafiabot.errors import UserFacingError, language_of
 from mafiabot.game import server_settings as keys
 from mafiabot.game.server_settings import ServerSettings, server_settings
 from mafiabot.i18n import has, text
@@ -80,17 +80,17 @@ class AdminCog(
             raise UserFacingError("admin-only-managers")
         storage = self.bot.games.storage
         if storage is None:
-            raise UserFacingError("База данных недоступна: настройки не сохранить.")
+            raise UserFacingError("admin-no-database")
         return storage, interaction.guild.id
 
     async def _answer(
-        self, interaction: discord.Interaction[Any], storage: Storage, guild_id: int, done: str
+        self, interaction: discord.Interaction[Any], storage: Storage, guild_id: int, done: str, **args: Any
     ) -> None:
         row = await asyncio.to_thread(storage.guild_settings, guild_id)
         current = await server_settings(storage, guild_id)
         language = current.game(self.bot.settings.game).language
         shown = settings_text(current, volume=row.volume, audio=row.audio_enabled, language=language)
-        done = text(language, done) if has(language, done) else done
+        done = text(language, done, **args) if has(language, done) else done
         await interaction.response.send_message(
             f"{done}\n\n{shown}" if done else shown,
             ephemeral=True,
@@ -202,31 +202,23 @@ class AdminCog(
     async def variant(self, interaction: discord.Interaction[MafiaBot], file: discord.Attachment) -> None:
         storage, guild_id = self._storage(interaction)
         if not file.filename.lower().endswith(".toml"):
-            raise UserFacingError(
-                "Нужен файл правил .toml (как examples/club-variant.toml в репозитории бота)."
-            )
+            raise UserFacingError("admin-variant-not-toml")
         if file.size > MAX_VARIANT_BYTES:
-            raise UserFacingError(
-                f"Файл слишком большой: правила занимают не больше {MAX_VARIANT_BYTES // 1024} КБ."
-            )
+            raise UserFacingError("admin-variant-too-big", kilobytes=MAX_VARIANT_BYTES // 1024)
         await interaction.response.defer(ephemeral=True, thinking=True)  # the file is fetched first
         try:
-            text = (await file.read()).decode("utf-8")
+            rules = (await file.read()).decode("utf-8")
         except UnicodeDecodeError:
-            raise UserFacingError(
-                "Файл не в кодировке UTF-8: сохраните его как UTF-8 и загрузите снова."
-            ) from None
-        ruleset = await asyncio.to_thread(check_variant, text)
+            raise UserFacingError("admin-variant-not-utf8") from None
+        ruleset = await asyncio.to_thread(check_variant, rules)
         values = dict((await asyncio.to_thread(storage.guild_settings, guild_id)).ruleset_defaults or {})
-        variants = {**(values.get(keys.VARIANTS) or {}), ruleset.id: text}
+        variants = {**(values.get(keys.VARIANTS) or {}), ruleset.id: rules}
         if len(variants) > MAX_VARIANTS:
-            raise UserFacingError(
-                f"На сервере уже {MAX_VARIANTS} своих вариантов: удалите лишний (variant-remove)."
-            )
+            raise UserFacingError("admin-variant-too-many", count=MAX_VARIANTS)
         await asyncio.to_thread(storage.set_guild_value, guild_id, keys.VARIANTS, variants)
+        language = (await server_settings(storage, guild_id)).game(self.bot.settings.game).language
         await interaction.followup.send(
-            f"Вариант «{ruleset.title}» (`{ruleset.id}`) сохранён: `/mafia new` предлагает его.",
-            ephemeral=True,
+            text(language, "admin-variant-saved", title=ruleset.title, id=ruleset.id), ephemeral=True
         )
 
     @app_commands.command(name="variant-remove", description="Удалить свой вариант правил с сервера")
@@ -236,8 +228,12 @@ class AdminCog(
         values = dict((await asyncio.to_thread(storage.guild_settings, guild_id)).ruleset_defaults or {})
         variants = dict(values.get(keys.VARIANTS) or {})
         if variant not in variants:
-            known = ", ".join(sorted(variants)) or "их нет"
-            raise UserFacingError(f"Такого варианта на сервере нет (свои варианты: {known}).")
+            known = ", ".join(sorted(variants))
+            if not known:
+                raise UserFacingError(
+                    "admin-variant-unknown", known=text(language_of(interaction), "admin-variant-none")
+                )
+            raise UserFacingError("admin-variant-unknown", known=known)
         games = self.bot.games
         busy = [
             t for t in games.tables.values() if t.guild.id == guild_id and t.session.ruleset.id == variant
@@ -247,10 +243,10 @@ class AdminCog(
             if lobby.guild_id == guild_id and lobby.ruleset_id == variant
         ]
         if busy:
-            raise UserFacingError("По этому варианту сейчас идёт набор или игра: удалите его после неё.")
+            raise UserFacingError("admin-variant-busy")
         del variants[variant]
         await asyncio.to_thread(storage.set_guild_value, guild_id, keys.VARIANTS, variants)
-        await self._answer(interaction, storage, guild_id, f"Вариант `{variant}` удалён.")
+        await self._answer(interaction, storage, guild_id, "admin-variant-removed", id=variant)
 
 
 MAX_VARIANT_BYTES = 64 * 1024
@@ -264,17 +260,15 @@ def check_variant(text: str) -> engine.Ruleset:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise UserFacingError(f"Файл не читается как TOML: {exc}.") from None
+        raise UserFacingError("admin-variant-bad-toml", why=str(exc)) from None
     presets = engine.available_presets()
     if data.get("extends") not in presets:
-        raise UserFacingError(
-            f'Вариант должен продолжать одни из правил бота: extends = "classic" (или {", ".join(presets)}).'
-        )
+        raise UserFacingError("admin-variant-extends", presets=", ".join(presets))
     variant_id = data.get("id")
     if not isinstance(variant_id, str) or not VARIANT_ID.match(variant_id):
-        raise UserFacingError("У варианта должен быть свой id: латинские буквы, цифры, «-», до 40 знаков.")
+        raise UserFacingError("admin-variant-id")
     if variant_id in presets:
-        raise UserFacingError(f"Id «{variant_id}» занят правилами бота: дайте варианту свой.")
+        raise UserFacingError("admin-variant-id-taken", id=variant_id)
     with tempfile.TemporaryDirectory() as scratch:
         path = Path(scratch) / f"{variant_id}.toml"
         path.write_text(text, encoding="utf-8")
@@ -282,7 +276,7 @@ def check_variant(text: str) -> engine.Ruleset:
             ruleset = engine.load_ruleset(str(path))
             engine.player_counts(ruleset)
         except engine.RulesetError as exc:
-            raise UserFacingError(f"Правила не проходят проверку: {exc.message}") from None
+            raise UserFacingError("admin-variant-invalid", why=exc.message) from None
     return ruleset
 
 

@@ -37,6 +37,14 @@ async def test_the_language_command_offers_russian_and_english(
     saved = await fake.slash(manager, "mafia-admin language", channel=club.text, language="en")
     assert saved.ephemeral and saved.content.startswith("Language saved")
     assert "Language: English" in saved.content and not CYRILLIC.search(saved.content), saved.content
+    refused = await fake.slash(manager, "mafia-admin variant-remove", channel=club.text, variant="mine")
+    assert refused.content == "The server has no such variant (its own variants: none).", refused.content
+    help_text = await fake.slash(manager, "mafia help", channel=club.text)
+    assert help_text.content.startswith("**How to start a game**") and not CYRILLIC.search(
+        help_text.content.replace("Мафия: профиль", "")  # (the context menu's own name, as Discord shows it)
+    )
+    rules = await fake.slash(manager, "mafia rules", channel=club.text, preset="city")
+    assert rules.content.startswith("**City Mafia** (`city`), 7 to ") and not CYRILLIC.search(rules.content)
     back = await fake.slash(manager, "mafia-admin language", channel=club.text, language="ru")
     assert back.content.startswith("Язык сохранён") and "Язык: Русский" in back.content
     settings = await server_settings(bot.games.storage, club.id)

@@ -37,6 +37,8 @@ MOVED = [
     "mafiabot/cogs/help.py",
     "mafiabot/cogs/moderation.py",
     "mafiabot/game/team_chat.py",
+    "mafiabot/cogs/admin.py",
+    "mafiabot/cogs/_conduct_record.py",
 ]
 
 

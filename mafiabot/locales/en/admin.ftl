@@ -26,3 +26,17 @@ admin-timers-or-reset = Either new times or reset, not both.
 admin-timers-needed = Give the speech time (speech), the night turn (night) or reset: True.
 admin-no-such-language = No such language: there are { $languages }.
 admin-language-saved = Language saved: new lobbies and games use it; games already running finish in their own.
+admin-variant-not-toml = A rules file .toml is needed (like examples/club-variant.toml in the bot's repository).
+admin-variant-too-big = The file is too big: rules take at most { $kilobytes } KB.
+admin-variant-not-utf8 = The file is not UTF-8: save it as UTF-8 and upload it again.
+admin-variant-too-many = The server has { $count } variants of its own already: remove one (variant-remove).
+admin-variant-saved = The variant «{ $title }» (`{ $id }`) is saved: `/mafia new` offers it.
+admin-variant-none = none
+admin-variant-unknown = The server has no such variant (its own variants: { $known }).
+admin-variant-busy = A lobby or a game is on with this variant: remove it afterwards.
+admin-variant-removed = The variant `{ $id }` is removed.
+admin-variant-bad-toml = The file cannot be read as TOML: { $why }.
+admin-variant-extends = A variant must extend one of the bot's rules: extends = "classic" (or { $presets }).
+admin-variant-id = A variant needs an id of its own: Latin letters, digits, «-», up to 40 characters.
+admin-variant-id-taken = The id «{ $id }» belongs to the bot's rules: give the variant its own.
+admin-variant-invalid = The rules do not pass the check: { $why }

@@ -26,3 +26,17 @@ admin-timers-or-reset = Либо новое время, либо reset: не т�
 admin-timers-needed = Укажите время речи (speech), ночного хода (night) или reset: True.
 admin-no-such-language = Такого языка нет: есть { $languages }.
 admin-language-saved = Язык сохранён: новые наборы и игры идут на нём, начатые игры доигрываются на своём.
+admin-variant-not-toml = Нужен файл правил .toml (как examples/club-variant.toml в репозитории бота).
+admin-variant-too-big = Файл слишком большой: правила занимают не больше { $kilobytes } КБ.
+admin-variant-not-utf8 = Файл не в кодировке UTF-8: сохраните его как UTF-8 и загрузите снова.
+admin-variant-too-many = На сервере уже { $count } своих вариантов: удалите лишний (variant-remove).
+admin-variant-saved = Вариант «{ $title }» (`{ $id }`) сохранён: `/mafia new` предлагает его.
+admin-variant-none = их нет
+admin-variant-unknown = Такого варианта на сервере нет (свои варианты: { $known }).
+admin-variant-busy = По этому варианту сейчас идёт набор или игра: удалите его после неё.
+admin-variant-removed = Вариант `{ $id }` удалён.
+admin-variant-bad-toml = Файл не читается как TOML: { $why }.
+admin-variant-extends = Вариант должен продолжать одни из правил бота: extends = "classic" (или { $presets }).
+admin-variant-id = У варианта должен быть свой id: латинские буквы, цифры, «-», до 40 знаков.
+admin-variant-id-taken = Id «{ $id }» занят правилами бота: дайте варианту свой.
+admin-variant-invalid = Правила не проходят проверку: { $why }
