@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from fluent.runtime import FluentBundle, FluentResource
+from fluent.runtime.types import fluent_number
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +57,9 @@ def text(language: str, key: str, **args: Any) -> str:
             message = found.get_message(key)
             if message.value is None:
                 break
-            # Discord ids are text, not quantities: Fluent would group their digits («1 577 418…»).
-            shown = {k: str(v) if type(v) is int and v >= 10**12 else v for k, v in args.items()}
+            # Numbers without digit grouping: a seat, a record's number or a Discord id is not «1 234»
+            # (Fluent's default); plural forms are chosen from the number all the same.
+            shown = {k: fluent_number(v, useGrouping=False) if type(v) is int else v for k, v in args.items()}
             value, errors = found.format_pattern(message.value, shown)
             if errors:
                 log.warning("Message %s (%s) formatted with errors: %s", key, lang, errors)

@@ -118,7 +118,7 @@ class FoulRecords:
             shown = text(lang, "conduct-auto-foul", **said)
             post: Any = lambda: table.post(shown)  # noqa: E731
         else:
-            shown = text(lang, "conduct-auto-foul-record", record=foul_id, **said)
+            shown = text(lang, "conduct-auto-foul-record", record=str(foul_id), **said)
             post = lambda: table.post(shown, view=review_view(foul_id))  # noqa: E731
         # After the engine's own announcement of the foul, which the table posts once the hooks are done.
         asyncio.get_running_loop().call_soon(post)

@@ -26,12 +26,14 @@ from mafiabot.cogs._conduct_parts import (
     ForgiveButton,
     ReviewButton,
     is_moderator,
+    reason_shown,
     resolve_seat,
     table_here,
 )
 from mafiabot.cogs._conduct_record import FoulRecords
 from mafiabot.errors import UserFacingError
 from mafiabot.game.table import Table
+from mafiabot.i18n import text
 
 log = logging.getLogger(__name__)
 
@@ -67,9 +69,9 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
         table = table_here(self.games, interaction)
         member = interaction.user
         if not isinstance(member, discord.Member) or not await is_moderator(member, self.games, table):
-            raise UserFacingError("Это может сделать тот, кто начал игру, или ведущий с ролью ведущего.")
+            raise UserFacingError("conduct-moderators")
         if table.session.over:
-            raise UserFacingError("Игра уже окончена.")
+            raise UserFacingError("conduct-game-over")
         return table
 
     # -- fouls --------------------------------------------------------------------------------------
@@ -91,17 +93,20 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
         target = resolve_seat(table, seat, player)
         events = await self.games.submit(table, engine.Foul(seat=target, reason=reason))
         command = table.session.log[-1]  # nothing else ran since: no await between the two
-        label = FOUL_REASONS[reason] + (f": {note}" if note else "")
+        label = FOUL_REASONS[reason] + (f": {note}" if note else "")  # (stored: the rulebook's words)
+        lang = table.session.language
+        shown = reason_shown(lang, reason, FOUL_REASONS[reason]) + (f": {note}" if note else "")
         if not any(e.type == "foul" for e in events):
             # D-F2: «клятвы, споры» — a foul by day, removal after «в городе ночь» (the preset decides).
-            text = f"Игрок №{target} удалён из игры: {label} после объявления ночи."
-            await interaction.response.send_message(text, ephemeral=True)
+            said = text(lang, "conduct-removed-at-night", seat=target, reason=shown)
+            await interaction.response.send_message(said, ephemeral=True)
             return
         foul_id = await self._store_foul(table, target, label, command, interaction.user.id)
-        record = f" (запись №{foul_id})" if foul_id is not None else ""
-        await interaction.response.send_message(
-            f"Замечание игроку №{target}{record}: {label}.", ephemeral=True
-        )
+        if foul_id is not None:
+            said = text(lang, "conduct-foul-given-record", seat=target, record=str(foul_id), reason=shown)
+        else:
+            said = text(lang, "conduct-foul-given", seat=target, reason=shown)
+        await interaction.response.send_message(said, ephemeral=True)
 
     # Discord allows 25 subcommands under /mafia: the moderator's other conduct tools share one group.
     conduct = app_commands.Group(
@@ -113,8 +118,8 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
     async def withdraw_command(
         self, interaction: discord.Interaction[MafiaBot], foul_id: int, reason: str
     ) -> None:
-        text = await self.withdraw(interaction, foul_id, reason)
-        await interaction.response.send_message(text, ephemeral=True)
+        said = await self.withdraw(interaction, foul_id, reason)
+        await interaction.response.send_message(said, ephemeral=True)
 
     async def withdraw(self, interaction: discord.Interaction[Any], foul_id: int, reason: str) -> str:
         """Withdraw a foul of this table's game: stored with who and why; in a running game the foul is
@@ -122,13 +127,13 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
         table = await self._moderated_table(interaction)
         storage = self.games.storage
         if storage is None:
-            raise UserFacingError("Без базы данных замечания не записываются и не снимаются.")
+            raise UserFacingError("conduct-fouls-no-database")
         fouls = await asyncio.to_thread(storage.fouls, table.game_id, include_withdrawn=True)
         foul = next((f for f in fouls if f.id == foul_id), None)
         if foul is None:
-            raise UserFacingError(f"В этой игре нет замечания №{foul_id}.")
+            raise UserFacingError("conduct-no-such-foul", record=str(foul_id))
         if foul.withdrawn_at is not None:
-            raise UserFacingError(f"Замечание №{foul_id} уже снято.")
+            raise UserFacingError("conduct-foul-withdrawn-already", record=str(foul_id))
         session = table.session
         was_seated = foul.seat in session.state.alive
         link = self.commands_of.get(foul_id)
@@ -143,12 +148,13 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
 
         in_game = await self.games.withdraw(table, command, persist)
         count = session.state.fouls_of(foul.seat)
-        table.post(f"Замечание игроку №{foul.seat} снято: {reason}. Замечаний сегодня: {count}.")
+        lang = table.session.language
+        table.post(text(lang, "conduct-foul-withdrawn-post", seat=foul.seat, reason=reason, count=count))
         log.info("Foul %s withdrawn by %s", foul_id, interaction.user.id, extra={"game_id": table.game_id})
         if not in_game:
             # The bot was restarted since the foul was given: which command gave it is not known.
-            return f"Замечание №{foul_id} снято в записи, но в идущей игре оно остаётся."
-        return f"Замечание №{foul_id} снято."
+            return text(lang, "conduct-foul-withdrawn-record-only", record=str(foul_id))
+        return text(lang, "conduct-foul-withdrawn", record=str(foul_id))
 
     @conduct.command(name="list", description="Замечания этой игры: кто, кому, за что и когда")
     async def list_fouls(self, interaction: discord.Interaction[MafiaBot]) -> None:
@@ -160,15 +166,33 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
             else await asyncio.to_thread(storage.fouls, table.game_id, include_withdrawn=True)
         )
         if not rows:
-            await interaction.response.send_message("Замечаний в этой игре нет.", ephemeral=True)
+            await interaction.response.send_message(
+                text(table.session.language, "conduct-no-fouls"), ephemeral=True
+            )
             return
+        lang = table.session.language
         lines = []
         for f in rows:
-            by = "бот" if f.automatic else f"<@{f.given_by}>"
+            by = text(lang, "conduct-by-bot") if f.automatic else f"<@{f.given_by}>"
             when = f"<t:{int(f.given_at.timestamp())}:T>"
-            line = f"№{f.id} · игрок №{f.seat} · день {f.day} · {f.reason} · {by} · {when}"
+            line = text(
+                lang,
+                "conduct-list-row",
+                record=str(f.id),
+                seat=f.seat,
+                day=f.day,
+                reason=f.reason,
+                by=by,
+                when=when,
+            )
             if f.withdrawn_at is not None:
-                line = f"~~{line}~~ снято <@{f.withdrawn_by}>: {f.withdrawn_reason}"
+                line = text(
+                    lang,
+                    "conduct-list-withdrawn",
+                    row=line,
+                    by=str(f.withdrawn_by),
+                    reason=f.withdrawn_reason,
+                )
             lines.append(line)
         await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
 
@@ -186,12 +210,15 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
     ) -> None:
         table = await self._moderated_table(interaction)
         target = resolve_seat(table, seat, player)
+        lang = table.session.language
+        shown = reason_shown(lang, reason, REMOVAL_REASONS[reason])
+        name = table.session.name_of(target)
         await self._confirm(
             interaction,
             table,
             engine.Remove(seat=target, reason=reason),
-            f"Удалить игрока №{target} ({table.session.name_of(target)}) из игры: {REMOVAL_REASONS[reason]}?",
-            f"Игрок №{target} удалён из игры: {REMOVAL_REASONS[reason]}.",
+            text(lang, "conduct-remove-question", seat=target, name=name, reason=shown),
+            text(lang, "conduct-removed", seat=target, reason=shown),
         )
 
     @conduct.command(name="penalty", description="Присудить победу командам, противоположным команде игрока")
@@ -210,9 +237,13 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
             interaction,
             table,
             engine.AwardVictory(seat=target, reason=reason),
-            f"Игра закончится сразу: победа присуждается командам, противоположным команде игрока №{target} "
-            f"({PENALTY_REASONS[reason]}). Подтверждаете?",
-            "Победа присуждена противоположным командам.",
+            text(
+                table.session.language,
+                "conduct-penalty-question",
+                seat=target,
+                reason=reason_shown(table.session.language, reason, PENALTY_REASONS[reason]),
+            ),
+            text(table.session.language, "conduct-penalty-done"),
         )
 
     async def _confirm(
@@ -247,7 +278,9 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
         table = await self._moderated_table(interaction)
         target = resolve_seat(table, seat, player)
         await self.games.submit(table, engine.RevokeImmunity(seat=target))
-        await interaction.response.send_message(f"Игрок №{target} лишён иммунитета.", ephemeral=True)
+        await interaction.response.send_message(
+            text(table.session.language, "conduct-immunity-revoked", seat=target), ephemeral=True
+        )
 
     # -- automatic fouls for messages ---------------------------------------------------------------
 
@@ -256,8 +289,8 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
     async def textfouls(self, interaction: discord.Interaction[MafiaBot], enabled: bool) -> None:
         table = await self._moderated_table(interaction)
         self.text_fouls[table.game_id] = enabled
-        state = "включены" if enabled else "выключены"
-        await interaction.response.send_message(f"Замечания за сообщения {state}.", ephemeral=True)
+        said = text(table.session.language, "conduct-text-fouls-on" if enabled else "conduct-text-fouls-off")
+        await interaction.response.send_message(said, ephemeral=True)
 
     def _text_fouls_on(self, table: Table) -> bool:
         default = bool(table.session.ruleset.params.get("auto_foul_text", False))  # D-F2: default off

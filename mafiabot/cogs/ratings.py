@@ -186,7 +186,7 @@ class RatingsCog(commands.Cog, name="Ratings"):
         try:
             row = await asyncio.to_thread(self.storage.season, guild_id, season)
         except NotFound:
-            raise UserFacingError("ratings-no-season", season=season) from None
+            raise UserFacingError("ratings-no-season", season=str(season)) from None
         return row.id
 
     @app_commands.command(name="rating", description="Профиль игрока и график его рейтинга за сезон")
