@@ -71,6 +71,16 @@ class LobbyButton(
         await answering(interaction, cog.on_button(interaction, self.voice_channel_id, self.action))
 
 
+def _option_texts(about: str) -> dict[str, str]:
+    """A variant's words as a select option shows them: a label of up to 100 characters and, for a longer
+    text, its rest as the option's description (Discord's limits), never the variant's id."""
+    if len(about) <= 100:
+        return {"label": about}
+    cut = about.rfind(" ", 0, 99)
+    cut = cut if cut > 50 else 99
+    return {"label": about[:cut].rstrip(" ,:;") + "…", "description": ("…" + about[cut:].strip())[:100]}
+
+
 class LobbyOptionsSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"mafia:lobbyopt:(?P<vc>\d+)"
 ):
@@ -78,9 +88,7 @@ class LobbyOptionsSelect(
 
     def __init__(self, lobby: Lobby) -> None:
         options = [
-            discord.SelectOption(
-                label=name[:100], description=about[:100], value=name, default=name in lobby.options
-            )
+            discord.SelectOption(**_option_texts(about), value=name, default=name in lobby.options)
             for name, about in sorted(
                 (n, variant_about(lobby.language, lobby.ruleset_id, n, d))
                 for n, d in lobby.base_ruleset.options.items()

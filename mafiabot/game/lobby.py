@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import engine
 from mafiabot.config import GameSettings
-from mafiabot.i18n import preset_title, role_display, text
+from mafiabot.i18n import preset_title, role_display, text, variant_about
 from mafiabot.presets import load_ruleset
 
 # The preset's timers shown in the lobby, in the order a game meets them (named by ``timer-<key>``).
@@ -84,7 +84,13 @@ class Lobby:
         )
         lines = [
             text(lang, "lobby-title", title=preset_title(lang, rs), id=rs.id),
-            text(lang, "lobby-options", options=", ".join(self.options))
+            text(
+                lang,
+                "lobby-options",
+                options="; ".join(
+                    variant_about(lang, rs.id, o, self.base_ruleset.options.get(o, o)) for o in self.options
+                ),
+            )
             if self.options
             else text(lang, "lobby-options-none"),
             text(lang, "lobby-channel", channel=str(self.voice_channel_id), creator=str(self.creator_id)),

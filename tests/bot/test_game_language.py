@@ -64,6 +64,11 @@ async def test_a_new_game_takes_the_servers_language_and_keeps_it(
     assert lobby.content.startswith("**A game of Mafia is gathering** — rules: Classic Mafia (`classic`)")
     assert not CYRILLIC.search(lobby.content), lobby.content
     assert [b["label"] for b in lobby.buttons()][:2] == ["Join", "Leave"]
+    menu = await fake.click(d.players[0], lobby, label="Settings")  # the variants: words, not ids
+    options = next(c for c in menu.message.items() if c["type"] == 3)["options"]
+    labels = [o["label"] for o in options]
+    assert "The golden minute: once a game a candidate may speak one more minute" in labels, labels
+    assert not [x for x in labels if "_" in x or CYRILLIC.search(x) or "D-" in x], labels
     refused = await fake.click(d.players[0], lobby, label="Join")  # the creator is on the list already
     assert refused.ephemeral and refused.content == "You are on the list of players already."
     for p in d.players[1:]:
