@@ -20,7 +20,7 @@ POINTS = (
     "mid_transaction",  # inside the transaction that stores a command (it must roll back whole)
     "after_mute",  # after the n-th server-mute Discord confirmed
     "game_over_in_memory",  # the engine says the game is over; nothing of the end is stored yet
-    "during_release",  # the game is closed in storage, its members are being given their voice back
+    "during_release",  # the game is over in storage, its members are being given their voice back
     "after_stop",  # a moderator's stop is stored
     "game_created",  # the game row and its seats are stored; nothing is posted or muted yet
     "timers_stored",  # the step's clock is stored

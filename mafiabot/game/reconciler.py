@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import discord
 
@@ -81,17 +81,26 @@ class Reconciler:
         await self.settle(member.guild.id, user_id=member.id)
 
     async def settle(
-        self, guild_id: int | None = None, *, user_id: int | None = None, game_id: int | None = None
+        self,
+        guild_id: int | None = None,
+        *,
+        user_id: int | None = None,
+        game_id: int | None = None,
+        sent: Mapping[int, bool] | None = None,
     ) -> list[Owed]:
-        """Give back what can be given back now; returns the rows still owed (not in voice, refused)."""
+        """Give back what can be given back now; returns the rows still owed (not in voice, refused).
+        ``sent``: mutes a table sent whose voice state discord.py has not cached yet (the member's state
+        as Discord has it, where the cache is behind)."""
         try:
-            return await self._settle(guild_id, user_id, game_id)
+            return await self._settle(guild_id, user_id, game_id, sent or {})
         except Exception:
             if self._stopped:  # the bot closed under this round (its database, its HTTP session): what
                 return []  # is still owed stays in the ledger, and the next start settles it
             raise
 
-    async def _settle(self, guild_id: int | None, user_id: int | None, game_id: int | None) -> list[Owed]:
+    async def _settle(
+        self, guild_id: int | None, user_id: int | None, game_id: int | None, sent: Mapping[int, bool]
+    ) -> list[Owed]:
         if self._stopped:
             return []  # the bot is closing: the next start settles
         async with self._lock:
@@ -103,7 +112,7 @@ class Reconciler:
             refused: dict[tuple[int, str], list[Owed]] = {}
             to_edit: list[tuple[Owed, discord.Member]] = []
             for row in rows:
-                found = await self._without_edit(row)
+                found = await self._without_edit(row, sent)
                 if isinstance(found, discord.Member):
                     to_edit.append((row, found))
                 elif found is not None:
@@ -131,7 +140,7 @@ class Reconciler:
                 await self._tell(guild, failure, [r for r in owed if not r.told])
             return left
 
-    async def _without_edit(self, row: Owed) -> discord.Member | str | None:
+    async def _without_edit(self, row: Owed, sent: Mapping[int, bool]) -> discord.Member | str | None:
         """None: settled (or the table's); "": owed until he connects; the member: Discord must be asked."""
         guild = self.client.get_guild(row.guild_id)
         member = guild.get_member(row.user_id) if guild is not None else None
@@ -141,7 +150,7 @@ class Reconciler:
             return None
         if member.voice is None or member.voice.channel is None:
             return ""
-        if member.voice.mute == row.original_mute:
+        if sent.get(row.user_id, member.voice.mute) == row.original_mute:
             await self.ledger.released(row.guild_id, row.user_id)  # Discord's own state confirms it
             return None
         return member

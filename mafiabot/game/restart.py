@@ -101,8 +101,7 @@ async def _restore_one(games: GameService, game: Any) -> None:
         # The last command was stored, the end was not: close the game now (results, ratings, the
         # table's voice given back) rather than resume a game that is already over.
         table.post(text(table.session.language, "table-ended-while-down"))
-        table.finished = True
-        table.enqueue(lambda: games.end(table))
+        games.game_over(table)
         log.info("Game closed on restore", extra={"guild_id": guild.id, "game_id": game.id})
         return
     await games.host_voice.join(table)

@@ -99,7 +99,7 @@ class GameService:
         """A running table has the member in its voice channel: his mute is that table's to decide."""
         channel = member.voice.channel if member.voice is not None else None
         table = self.tables.get(channel.id) if channel is not None else None
-        return table is not None and not table.closed and table.guild.id == member.guild.id
+        return table is not None and table.owns_voice and table.guild.id == member.guild.id
 
     async def meet_voice_members(self, guild: discord.Guild, channel: discord.abc.GuildChannel) -> None:
         """A lobby opened: ask Discord for the members in its voice channel the bot does not know yet.
@@ -183,8 +183,14 @@ class GameService:
         table.show(events)
         if table.session.over and not table.finished:
             kill_point("game_over_in_memory")
-            table.finished = True
-            table.enqueue(lambda: self.end(table))  # after everything the end itself says
+            self.game_over(table)
+
+    def game_over(self, table: Table) -> None:
+        """The game's log is over (stored «over» with its last command): the players' voice is given back
+        at once, ahead of the table's queue; the results and the close follow the end's messages."""
+        table.finished = True
+        table.give_voice_back()
+        table.enqueue(lambda: self.end(table))  # after everything the end itself says
 
     # -- the session's listener ---------------------------------------------------------------------
 
@@ -320,7 +326,6 @@ class GameService:
             return
         if self.tables.get(table.voice_channel_id) is table:
             del self.tables[table.voice_channel_id]
-        kill_point("during_release")
         await table.release()
         await self._save_pacing(table)
 

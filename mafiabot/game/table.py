@@ -21,6 +21,7 @@ import discord
 
 from engine import queries
 from engine.events import Event
+from mafiabot.chaos import kill_point
 from mafiabot.game.components import PROMPT_EVENTS, prompt_for, prompted_seats
 from mafiabot.game.panel import accent, panel_layout, panel_text, private_layout
 from mafiabot.game.reconciler import Reconciler
@@ -94,6 +95,7 @@ class Table:
         self.speaker: Speaker | None = None
         self.finished = False  # the game is over and its end is being rendered
         self.closed = False  # voice given back, timers and workers stopped
+        self._giving_back: asyncio.Task[None] | None = None  # the over game's voice, ahead of the queue
         self._warned_forbidden = False
         self.leave_timers: dict[int, asyncio.Task[None]] = {}
         self.nick_original: dict[int, str | None] = {}  # nicknames before the seat numbers were added
@@ -391,10 +393,34 @@ class Table:
             originals=originals,
         )
 
-    async def _give_back(self) -> None:
+    async def _give_back(self, sent: Mapping[int, bool]) -> None:
         """The game's end: (with a database the status change already owes its members back)."""
         await self.reconciler.ledger.give_back_game(self.game_id)
-        await self.reconciler.settle(self.guild.id, game_id=self.game_id)
+        kill_point("during_release")  # the game is over in storage; its members still muted
+        await self.reconciler.settle(self.guild.id, game_id=self.game_id, sent=sent)
+
+    @property
+    def owns_voice(self) -> bool:
+        """The game still decides the mutes in its channel (until it is over: then they are owed back)."""
+        return not self.finished and not self.closed
+
+    def give_voice_back(self) -> None:
+        """The game is over: its members get their own voice back now, not from the end of the queue.
+        The queue can hold seconds of messages (Discord's 5 per 5 s in a channel: the result, the roles,
+        the record) and the players must not sit muted through them; the member edits have buckets of
+        their own. The ledger keeps each member until Discord confirms him (a crash from here on: the
+        game is stored «over», and the next start closes it and gives back what is still owed)."""
+        if self._giving_back is None:
+            self._giving_back = asyncio.create_task(
+                self._release_voice(), name=f"game {self.game_id} voice back"
+            )
+
+    async def _release_voice(self) -> None:
+        try:
+            await self.voice.release()
+        except Exception:  # the ledger still owes them: the reconciler's next round gives them back
+            if not self.reconciler.stopped:  # (a bot closing mid-release: the next start pays)
+                log.exception("Giving voice back failed", extra={"game_id": self.game_id})
 
     async def _moved_away(self, member: discord.Member) -> None:
         await self.reconciler.ledger.give_back_member(self.guild.id, member.id)
@@ -526,11 +552,9 @@ class Table:
         for task in self.leave_timers.values():
             task.cancel()
         self.restore_nicknames()
-        try:
-            await self.voice.release()
-        except Exception:  # the ledger still owes them: the reconciler's next round gives them back
-            if not self.reconciler.stopped:  # (a bot closing mid-release: the next start pays)
-                log.exception("Giving voice back failed", extra={"game_id": self.game_id})
+        self.give_voice_back()  # (given back when the game was over; a stop that was not comes here)
+        assert self._giving_back is not None
+        await self._giving_back
         await self.session.close()
         if self.speaker is not None:
             await self.speaker.queue.drain()  # the last lines (the winners) are still heard
@@ -545,6 +569,10 @@ class Table:
             await self.speaker.close()
         for task in self.leave_timers.values():
             task.cancel()
+        if self._giving_back is not None:  # a stopping bot: what is still owed waits for the next start
+            self._giving_back.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._giving_back
         await self.voice.stop()
         self._outbox.put_nowait(None)
         if self._sender is not None:

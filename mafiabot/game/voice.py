@@ -76,7 +76,7 @@ class VoiceController:
         wanted: Callable[[Iterable[int]], dict[int, bool]],
         *,
         hold: Callable[[dict[int, bool]], Awaitable[None]],
-        give_back: Callable[[], Awaitable[None]],
+        give_back: Callable[[Mapping[int, bool]], Awaitable[None]],
         moved_away: Callable[[discord.Member], Awaitable[None]],
         on_forbidden: Callable[[], Awaitable[None]] | None = None,
         on_original: Callable[[], None] | None = None,
@@ -107,6 +107,9 @@ class VoiceController:
         self._idle = asyncio.Event()
         self._idle.set()
         self._released = False
+        # A convergence holds this while it edits: the release waits for an edit under way to be answered
+        # (cancelled mid-request, a mute Discord applied would be one the bot does not know it made).
+        self._converging = asyncio.Lock()
         self._worker: asyncio.Task[None] | None = None
         self.edits = 0  # member edits sent (benchmarks and tests)
 
@@ -155,7 +158,8 @@ class VoiceController:
             await self._wake.wait()
             self._wake.clear()
             try:
-                await self._converge()
+                async with self._converging:
+                    await self._converge()
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -275,16 +279,21 @@ class VoiceController:
 
     async def release(self) -> None:
         """The game ended or was stopped: everyone it held is owed his own state; the reconciler gives
-        it back now to everyone in voice (the others on their next connect). Errors are raised."""
+        it back now to everyone in voice (the others on their next connect). Errors are raised.
+
+        An edit under way is answered first (the convergence stops after it: nothing newer is sent), and
+        the mutes sent whose echo discord.py has not yet cached are handed over as they are: the cache
+        alone would take a member muted a moment ago for unmuted and let him go from the ledger."""
         self._released = True
         self._idle.clear()  # settled() waits for the mutes given back
         try:
-            if self._worker is not None:  # (not stop(): it would say "settled" before the give-back)
-                self._worker.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await self._worker
-                self._worker = None
-            await self._give_back()
+            async with self._converging:
+                if self._worker is not None:  # (not stop(): it would say "settled" before the give-back)
+                    self._worker.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await self._worker
+                    self._worker = None
+                await self._give_back(dict(self._sent))
             self.bot_muted.clear()
             self._held.clear()
         finally:

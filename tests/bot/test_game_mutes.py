@@ -3,7 +3,7 @@ and a stopped game giving everyone their own mute state back."""
 
 from __future__ import annotations
 
-from fakediscord import Club, FakeDiscord
+from fakediscord import MESSAGE_SEND, Club, FakeDiscord
 from game_driver import MEMBER_EDIT, TableDriver
 
 from mafiabot.bot import MafiaBot
@@ -125,3 +125,45 @@ async def test_a_spectator_who_comes_in_is_muted_and_unmuted_when_moving_elsewhe
     await d.settled()
     assert not spectator.mute
     d.assert_mutes()
+
+
+async def test_the_voice_is_given_back_the_moment_the_game_is_over_ahead_of_its_last_messages(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """The end of a game waits in the table's queue behind its last messages (Discord's 5 creates per 5 s
+    in a channel; here one per 3 s, and the bucket already spent when the game ends): the players' voice
+    must not wait there with them (issue 12). Member edits have buckets of their own."""
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic")
+    mafia = d.seats_with("mafioso", "don")
+    await fake.slash(d.players[0], "mafia kick", channel=club.text, seat=mafia[0])
+    await d.settled()
+    muted = {d.member(seat).id for seat in d.muted_seats()}
+    assert len(muted) >= 5
+    fake.rate_limits.set(MESSAGE_SEND, 1, 3)
+    fake.rate_limits.spend(MESSAGE_SEND, str(club.text.id))  # the table's lines are behind the limit
+    mark = len(fake.calls)
+    await fake.slash(d.players[0], "mafia kick", channel=club.text, seat=mafia[1])  # the town wins
+    await fake.wait_for(lambda: not d.games.tables, timeout=30, what="the table to close")
+    await d.settled()
+    assert d.muted_seats() == set()
+
+    calls = fake.calls[mark:]
+    unmutes = [i for i, c in enumerate(calls) if c.route == MEMBER_EDIT and c.status == 200]
+    posts = [
+        i
+        for i, c in enumerate(calls)
+        if c.route == MESSAGE_SEND and c.status == 200 and c.params["channel_id"] == str(club.text.id)
+    ]
+    assert all(calls[i].json == {"mute": False} for i in unmutes)
+    assert {int(calls[i].params["user_id"]) for i in unmutes} == muted
+    assert posts and max(unmutes) < min(posts), "every unmute comes before the game's last messages"
+    # ...which are still all posted, in order: the kick's line with the result and the roles, then the
+    # game's record (the ratings after it).
+    posted = [int(calls[i].response["id"]) for i in posts]
+    last = [m for m in fake.messages(club.text) if int(m.id) in posted]
+    assert "Победили честные горожане" in last[0].text and "Роли игроков" in last[0].text, last[0].text
+    assert d.table is not None
+    assert [name for m in last for name in m.files] == [f"mafia-game-{d.table.game_id}.json"]
+    assert last.index(next(m for m in last if m.files)) == 1
