@@ -155,7 +155,22 @@ class LobbyCog(commands.Cog, name="Lobby"):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(LobbyButton, LobbyOptionsSelect)
+        self.games.reopen_hooks.append(self.redraw)
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="lobby timeouts")
+
+    async def redraw(self, lobby: Lobby) -> None:
+        """A lobby reopened after a restart: its message drawn again from what is stored (a join stored
+        just before the crash was never answered, so the message did not show it yet)."""
+        guild = self.bot.get_guild(lobby.guild_id)
+        channel = guild.get_channel(lobby.text_channel_id) if guild is not None else None
+        if guild is None or lobby.message_id is None or not isinstance(channel, discord.TextChannel):
+            return
+        try:
+            await channel.get_partial_message(lobby.message_id).edit(
+                content=describe_lobby(lobby, guild), view=lobby_view(lobby)
+            )
+        except discord.NotFound:
+            log.info("A reopened lobby's message is gone", extra={"guild_id": lobby.guild_id})
 
     async def cog_unload(self) -> None:
         if self._sweeper is not None:

@@ -30,6 +30,12 @@ async def restore(games: GameService) -> None:
             log.exception("Could not reopen the stored lobbies")
         else:
             log.info("Reopened %d lobby(ies)", opened)
+            for lobby in list(games.lobbies.values()):
+                for reopen_hook in games.reopen_hooks:
+                    try:
+                        await reopen_hook(lobby)
+                    except Exception:  # its message stays as it was; the lobby itself is open
+                        log.exception("A reopened lobby's hook failed", extra={"guild_id": lobby.guild_id})
         stored = await asyncio.to_thread(games.storage.running_games)
         # One database, several processes (shards): each resumes only the games of its own servers.
         for game in [g for g in stored if games.settings.owns(g.guild_id)]:

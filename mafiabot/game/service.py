@@ -61,6 +61,7 @@ def seating_text(seats: list[SeatInfo], language: str = "ru") -> str:
 
 EventHook = Callable[[Table, list[engine.Event]], Awaitable[None]]
 TableHook = Callable[[Table], Awaitable[None]]
+LobbyHook = Callable[[Lobby], Awaitable[None]]
 
 
 class GameService:
@@ -87,6 +88,7 @@ class GameService:
         self.event_hooks: list[EventHook] = [self.immunity.on_events]
         self.finish_hooks: list[TableHook] = [self.immunity.on_finish]
         self.restore_hooks: list[TableHook] = []  # before a resumed table runs
+        self.reopen_hooks: list[LobbyHook] = []  # each lobby reopened after a restart (its message)
 
     @property
     def storage(self) -> Storage | None:

@@ -165,3 +165,33 @@ async def test_the_rating_is_stored_with_the_results_not_by_the_ratings_cog(
         assert len(second.games.storage.game_rating_changes(game_id)) == len(
             storage.game_rating_changes(game_id)
         )
+
+
+async def test_a_join_stored_but_never_answered_is_shown_when_the_lobby_reopens(
+    bot: MafiaBot, fake: FakeDiscord, club: Club, restart: Restart
+) -> None:
+    """The bot stores a join, then answers it by editing the lobby's message; killed in between (the
+    chaos harness's lobby kills), the player is in the lobby but its message does not say so. The
+    reopened lobby draws its message again from what is stored."""
+    d = TableDriver(fake, club, bot, club.players[:4])
+    await d.seat_everyone()
+    await d.open_lobby("classic")
+    await fake.click(d.players[1], d.lobby_message(), label="Присоединиться")
+    assert "Игроки (2)" in d.lobby_message().content
+    storage = bot.games.storage
+    assert storage is not None
+    lobby_id = bot.games.lobbies[club.voice.id].game_id
+    await bot.close()
+    late = Storage.open(storage.engine.url.render_as_string(hide_password=False))
+    late.join_lobby(
+        lobby_id or 0, d.players[2].id, d.players[2].user.username
+    )  # the crash came before the answer
+    late.close()
+
+    async with restart():
+        await fake.wait_for(
+            lambda: "Игроки (3)" in d.lobby_message().content, what="the lobby's message drawn again"
+        )
+        assert f"<@{d.players[2].id}>" in d.lobby_message().content
+        joined = await fake.click(d.players[3], d.lobby_message(), label="Присоединиться")
+        assert joined.callback_type == 7 and "Игроки (4)" in d.lobby_message().content

@@ -7,7 +7,9 @@ again on the same database. After every restart it checks what issue 12 promises
 - the game resumes at its step with the time it had left (the loss is measured, per restart);
 - the mutes equal what the step needs;
 - at the end of every game nobody is server-muted, including members who left voice while the bot was
-  down, and no game is left running.
+  down, and no game is left running;
+- a lobby the bot is killed in comes back with every player whose join was answered, its message's
+  buttons fill it and start the game, and the game seats exactly the lobby's players.
 
 The players: the speaker says «Пас», the creator skips any other step (`/mafia skip`) and now and then
 removes a random living player (`/mafia kick`), so that every preset's games end in a few dozen steps
@@ -54,6 +56,8 @@ class Figures:
     left_muted: int = 0
     wrong_mutes: int = 0
     wrong_step: int = 0
+    lobby_kills: int = 0  # SIGKILLs while a lobby was open
+    lost_lobbies: int = 0  # a lobby not reopened, or reopened without a player whose join was answered
     time_lost: list[float] = field(default_factory=list)  # seconds of a step's time lost per restart
     defects: list[str] = field(default_factory=list)
     presets: Counter[str] = field(default_factory=Counter)
@@ -255,7 +259,10 @@ class ChaosTable:
             self.figures.acknowledged += 1
             self.acked = self.stored().commands
 
-    async def open_game(self, preset: str, players: int = 0) -> bool:
+    async def open_game(self, preset: str, players: int = 0, *, kill_in_lobby: bool = False) -> bool:
+        """Open a lobby, fill it and start the game. ``kill_in_lobby``: the bot is SIGKILLed once while
+        the lobby fills (at a random join, right after the click, answered or not) and started again;
+        the lobby must come back with everyone whose join was answered (check_lobby)."""
         await self.ensure_running()
         if not players:
             counts = sorted(engine.player_counts(engine.load_ruleset(preset)))
@@ -273,11 +280,30 @@ class ChaosTable:
             self.figures.defect(f"the lobby did not open: {opened.callback}")
             return False
         self.table.lobby_message_id = opened.message.id
-        for p in self.table.players[1:]:
+        lobby_id = max({g["id"] for g in self.db.games() if g["status"] == "lobby"} - known, default=0)
+        joined_ids = [self.table.players[0].id]  # answered: the bot said so in the lobby's message
+        kill_at = self.rng.randrange(1, len(self.table.players)) if kill_in_lobby else 0
+        pending = list(self.table.players[1:])
+        while pending:
+            p = pending.pop(0)
             joined = await self.fake.click(p, self.table.lobby_message(), label="Присоединиться", wait=False)
+            if kill_at and len(joined_ids) == kill_at:
+                kill_at = 0
+                await self.bot.kill()  # the join may be stored or not: only an answered one must survive
+                await self.restart()
+                self.figures.lobby_kills += 1
+                members = await self.check_lobby(lobby_id, joined_ids)
+                if members is None:
+                    return False
+                if p.id not in members:
+                    pending.insert(0, p)  # his click was lost with the bot, unanswered: he clicks again
+                else:
+                    joined_ids.append(p.id)
+                continue
             if await self._answer(joined) is None:
                 self.figures.defect(f"a join was not answered: {joined.callback}")
                 return False
+            joined_ids.append(p.id)
         start = await self.fake.click(
             self.table.players[0], self.table.lobby_message(), label="Начать игру", wait=False
         )
@@ -294,7 +320,31 @@ class ChaosTable:
         self.game_id = self.table.game_id = max(started())
         self.figures.games += 1
         self.figures.presets[preset] += 1
+        if kill_in_lobby and sorted(self.stored().users.values()) != sorted(joined_ids):
+            self.figures.lost_lobbies += 1
+            self.figures.defect(f"game {self.game_id}: the game does not seat the lobby's players")
         return True
+
+    async def check_lobby(self, lobby_id: int, answered: list[int]) -> list[int] | None:
+        """After a restart with a lobby open: it is reopened, stored with everyone whose join was
+        answered, and its message says so. Returns its players (None: the lobby is lost)."""
+        members = self.db.lobby_members(lobby_id)
+        if not self.bot.log_has("Reopened") or members is None or not set(answered) <= set(members):
+            self.figures.lost_lobbies += 1
+            self.figures.defect(
+                f"lobby {lobby_id}: lost in a restart (stored: {members}, answered {answered})"
+            )
+            return None
+        shown = f"Игроки ({len(members)})"
+        try:
+            await self.fake.wait_for(
+                lambda: shown in self.table.lobby_message().content, timeout=15, what="the reopened lobby"
+            )
+        except TimeoutError:
+            self.figures.lost_lobbies += 1
+            self.figures.defect(f"lobby {lobby_id}: its message does not show its {len(members)} players")
+            return None
+        return members
 
     async def step(self) -> None:
         """One player action at the table, as the panel shows it."""
@@ -357,6 +407,12 @@ class ChaosTable:
             self.write_channel()
             await self.stop_game()
         await self.check_closed()
+
+    async def wait_for_panel(self) -> None:
+        try:
+            await self.fake.wait_for(self.table.panel, timeout=30, what="the panel")
+        except TimeoutError:
+            self.figures.defect(f"game {self.game_id}: no panel")
 
     async def stop_game(self) -> None:
         record = await self.fake.slash(

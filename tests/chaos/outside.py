@@ -58,6 +58,18 @@ class Database:
         with self.engine.connect() as c:
             return [dict(r._mapping) for r in c.execute(sa.text("SELECT * FROM games ORDER BY id"))]
 
+    def lobby_members(self, game_id: int) -> list[int] | None:
+        """The players a stored lobby holds, in join order; None when no lobby of that id is stored."""
+        with self.engine.connect() as c:
+            status = c.execute(sa.text("SELECT status FROM games WHERE id = :id"), {"id": game_id}).scalar()
+            if status != "lobby":
+                return None
+            rows = c.execute(
+                sa.text("SELECT user_id FROM lobby_members WHERE game_id = :id ORDER BY position"),
+                {"id": game_id},
+            ).all()
+        return [int(row.user_id) for row in rows]
+
     def stored(self, game_id: int) -> Stored:
         import json
 

@@ -1,8 +1,9 @@
 """The chaos soak, run by hand: `scripts/chaos --kills 200` (see RELIABILITY.md).
 
 Whole games of every preset, one after another at one table, with `mafiabot run` SIGKILLed at random
-moments and, every fourth game, at one of the named kill points in turn; the checks after every restart
-are those of monkey.py. Prints the figures at the end (and as JSON with --json).
+moments and, every fourth game, at one of the named kill points in turn; every other game is also killed
+once while its lobby fills. The checks after every restart are those of monkey.py. Prints the figures
+at the end (and as JSON with --json).
 """
 
 from __future__ import annotations
@@ -45,9 +46,10 @@ async def soak(kills: int, seed: int, presets: tuple[str, ...], workdir: Path) -
                 await named_point_game(chaos, point, preset)
                 what = f"named {point}"
             else:
-                if await chaos.open_game(preset):
+                in_lobby = game % 2 == 0
+                if await chaos.open_game(preset, kill_in_lobby=in_lobby):
                     await chaos.play(kill_each=(0.3, 2.5))
-                what = "random"
+                what = "lobby and random" if in_lobby else "random"
             game += 1
             print(
                 f"[{time.time() - started:6.0f} s] game {game} {preset} ({what}): {figures.kills} kills, "
@@ -69,7 +71,8 @@ def report(figures: Figures, seconds: float) -> str:
     lost = figures.time_lost or [0.0]
     lines = [
         f"games {figures.games} ({dict(figures.presets)}), {seconds / 60:.0f} min",
-        f"kills {figures.kills} (at named points {figures.named_kills}), restarts {figures.restarts}",
+        f"kills {figures.kills} (at named points {figures.named_kills}, in a lobby {figures.lobby_kills}), "
+        f"restarts {figures.restarts}, lobbies lost {figures.lost_lobbies}",
         f"acknowledged commands {figures.acknowledged}: lost {figures.lost_commands}, "
         f"doubled {figures.doubled_commands}",
         f"zombie games {figures.zombie_games}, members left muted {figures.left_muted}, "
