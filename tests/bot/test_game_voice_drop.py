@@ -1,4 +1,5 @@
-"""The host's voice comes back after its voice websocket drops (4006) and goes on speaking (issue 12)."""
+"""The host's voice comes back after its voice connection is lost — the voice websocket closed by the
+server (4006) or the TCP link under it cut with no close frame — and goes on speaking (issue 12)."""
 
 from __future__ import annotations
 
@@ -29,8 +30,9 @@ async def speaking_bot(fake: FakeDiscord, club: Club, tmp_path: Path) -> AsyncIt
         yield client
 
 
+@pytest.mark.parametrize("loss", ["closed 4006", "cut"])
 async def test_after_a_voice_drop_the_host_rejoins_and_goes_on_with_the_announcements(
-    speaking_bot: MafiaBot, fake: FakeDiscord, club: Club
+    speaking_bot: MafiaBot, fake: FakeDiscord, club: Club, loss: str
 ) -> None:
     members = club.players[:7]
     for member in members:
@@ -50,7 +52,10 @@ async def test_after_a_voice_drop_the_host_rejoins_and_goes_on_with_the_announce
     assert table.speaker is not None
     first = {s.ssrc for s in fake.voice.sessions.values() if s.user_id == bot_id}
 
-    await fake.voice.drop(club.id, code=4006)
+    if loss == "cut":
+        await fake.voice.cut(club.id)
+    else:
+        await fake.voice.drop(club.id, code=4006)
     heard_before = len(fake.voice.audio.of(bot_id))
     skipped = await fake.slash(members[0], "mafia skip", channel=club.text)  # the next speech is announced
     assert skipped.ephemeral

@@ -46,6 +46,7 @@ class VoiceSession:
     channel_id: int
     secret_key: bytes | None = None
     dave: BotMember | None = None
+    transport: asyncio.BaseTransport | None = None  # the TCP (TLS) connection under the websocket
 
 
 class _MediaProtocol(asyncio.DatagramProtocol):
@@ -168,6 +169,20 @@ class VoiceServer:
             self._closing.append(asyncio.create_task(session.ws.close(code=code)))
         await self.fake.wait_for(lambda: all(s.ws.closed for s in dropped), what="the voice socket to close")
 
+    async def cut(self, guild_id: int) -> None:
+        """Cut the bot's voice connection in `guild_id` under the websocket: the TCP link is reset with no
+        close frame and no TLS goodbye (a router that lost the link, a voice server that died), so
+        discord.py sees the connection end abnormally (1006) rather than a close code it could read."""
+        bot_id = self.fake.world.bot_user.id
+        cut = [s for s in self.sessions.values() if (s.guild_id, s.user_id) == (guild_id, bot_id)]
+        assert cut and all(s.transport is not None for s in cut), "the bot has no voice connection there"
+        for session in cut:
+            assert session.transport is not None
+            session.transport.abort()
+        await self.fake.wait_for(
+            lambda: all(s.ssrc not in self.sessions for s in cut), what="the voice server to see the cut"
+        )
+
     # -- the voice gateway ------------------------------------------------------------------------
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
@@ -182,6 +197,8 @@ class VoiceServer:
                         self.dave.binary(session.channel_id, session.user_id, message.data)
                     elif message.type == WSMsgType.TEXT:
                         session = await self._receive(ws, session, json.loads(message.data)) or session
+                        if session is not None and session.transport is None:
+                            session.transport = request.transport
                 except Exception:
                     self.fake.server_errors.append(f"voice gateway: {traceback.format_exc()}")
                 self.fake.notify()
