@@ -23,8 +23,8 @@ import contextlib
 import random
 import re
 import signal
+import time
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
 from fakediscord import Club, FakeDiscord
@@ -33,37 +33,13 @@ from fakediscord.world import Member
 
 import engine
 from chaos.bot_process import BotProcess
+from chaos.figures import Figures
 from chaos.outside import Database, OutsideTable, Stored
 from mafiabot.chaos import POINTS
 from mafiabot.game.voice import wanted_mutes
 
 ALIVE = re.compile(r"За столом: ([\d, ]+)")
 PRESETS = tuple(engine.available_presets())  # every bundled preset
-
-
-@dataclass
-class Figures:
-    """What a run measured; a defect is anything the promises forbid."""
-
-    games: int = 0
-    kills: int = 0
-    named_kills: int = 0
-    restarts: int = 0
-    acknowledged: int = 0
-    lost_commands: int = 0
-    doubled_commands: int = 0
-    zombie_games: int = 0
-    left_muted: int = 0
-    wrong_mutes: int = 0
-    wrong_step: int = 0
-    lobby_kills: int = 0  # SIGKILLs while a lobby was open
-    lost_lobbies: int = 0  # a lobby not reopened, or reopened without a player whose join was answered
-    time_lost: list[float] = field(default_factory=list)  # seconds of a step's time lost per restart
-    defects: list[str] = field(default_factory=list)
-    presets: Counter[str] = field(default_factory=Counter)
-
-    def defect(self, text: str) -> None:
-        self.defects.append(text)
 
 
 class ChaosTable:
@@ -195,19 +171,30 @@ class ChaosTable:
         self.away.clear()
         # The close waits behind what the table still has to send (the last lines, the record, the
         # ratings: a restart's notices too) at Discord's 5 messages per 5 s in a channel, so on a loaded
-        # machine it can take half a minute; a zombie is a game that does not close at all.
-        try:
-            await self.fake.wait_for(
-                lambda: self.stored().status in ("finished", "aborted"), timeout=120, what="the game closed"
-            )
-        except TimeoutError:
+        # machine it can take half a minute; a zombie is a game that does not close at all. The voice is
+        # given back ahead of that queue: how long each took after the harness saw the game over is kept.
+        seen = time.monotonic()
+        given_back: float | None = None
+        closed: float | None = None
+
+        def progress() -> bool:
+            nonlocal given_back, closed
+            if given_back is None and not self.muted_members():
+                given_back = time.monotonic() - seen
+            if closed is None and self.stored().status in ("finished", "aborted"):
+                closed = time.monotonic() - seen
+            return given_back is not None and closed is not None
+
+        with contextlib.suppress(TimeoutError):
+            await self.fake.wait_for(progress, timeout=120, what="the game closed, every mute given back")
+        if closed is None:
             self.figures.zombie_games += 1
             self.figures.defect(f"game {self.game_id}: over but still {self.stored().status}")
-        try:
-            await self.fake.wait_for(
-                lambda: not self.muted_members(), timeout=30, what="every mute given back"
-            )
-        except TimeoutError:
+        else:
+            self.figures.closed_after.append(closed)
+        if given_back is not None:
+            self.figures.given_back_after.append(given_back)
+        else:
             muted = self.muted_members()
             self.figures.left_muted += len(muted)
             self.figures.defect(f"game {self.game_id}: {len(muted)} member(s) left muted")

@@ -80,6 +80,12 @@ def report(figures: Figures, seconds: float) -> str:
         f"step time lost per restart (n={len(figures.time_lost)}): max {max(lost):.2f} s, "
         f"mean {statistics.fmean(lost):.2f} s, median {statistics.median(lost):.2f} s",
     ]
+    for name, measured in (("voice given back", figures.given_back_after), ("closed", figures.closed_after)):
+        s = sorted(measured) or [0.0]
+        lines.append(
+            f"{name} after the game was seen over (n={len(measured)}): median {statistics.median(s):.1f} s, "
+            f"90th {s[int(0.9 * (len(s) - 1))]:.1f} s, max {s[-1]:.1f} s"
+        )
     lines += [f"defect: {d}" for d in figures.defects]
     return "\n".join(lines)
 
