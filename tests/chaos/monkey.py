@@ -57,6 +57,7 @@ class ChaosTable:
         self.acked: list[dict[str, Any]] = []  # the log as read right after the latest acknowledged command
         self.away: list[Member] = []  # members who left voice while the bot was down
         self.clock_at_kill: dict[str, Any] = {}  # the stored clock as the bot last left it
+        self.killed_at = 0.0  # when the harness last killed the bot (0: it died at a named point)
 
     # -- the bot's life ---------------------------------------------------------------------------
 
@@ -65,6 +66,7 @@ class ChaosTable:
             await self.restart(kill_at)
 
     async def restart(self, kill_at: str = "") -> None:
+        killed_at = self.bot.killed_at  # (the next run's start clears it: kept here for the measure)
         if self.bot.process is not None and await self.bot.wait() == -signal.SIGKILL:
             self.figures.kills += 1
         # While the bot is down a muted player may leave voice: he must get his voice back anyway.
@@ -76,6 +78,7 @@ class ChaosTable:
                 del self.club.guild.voice_states[member.id]
                 self.away.append(member)
         await self.bot.start(kill_at=kill_at)
+        self.killed_at = killed_at
         self.figures.restarts += 1
         if self.game_id:
             await self.check_resumed()
@@ -126,11 +129,11 @@ class ChaosTable:
             self.figures.wrong_step += 1
             self.figures.defect(f"game {self.game_id}: did not resume")
             return
-        self.measure_time_lost()
+        await self.measure_time_lost()
         await self.check_mutes(state, stored)
 
-    def measure_time_lost(self) -> None:
-        before, killed_at = self.clock_at_kill, self.bot.killed_at
+    async def measure_time_lost(self) -> None:
+        before, killed_at = self.clock_at_kill, self.killed_at
         if (
             not before
             or not before.get("left")
@@ -138,6 +141,14 @@ class ChaosTable:
             or killed_at < before.get("stored_at", 0)
         ):
             return  # no clock, or a kill from inside (a named point) whose moment the harness cannot see
+        # The clock the resumed game stores (after the kill): until then the stored one is the dead run's,
+        # and reading that would count the whole downtime as lost.
+        try:
+            await self.fake.wait_for(
+                lambda: self.stored().timers.get("stored_at", 0) > killed_at, timeout=15, what="the clock"
+            )
+        except TimeoutError:
+            return  # the step ended at the restart, or the game is paused: nothing to measure
         after = self.stored().timers
         if after.get("serial") != before.get("serial") or after.get("left") is None:
             return  # the step ended on its own at the restart (it had no time left)
