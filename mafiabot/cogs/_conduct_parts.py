@@ -164,6 +164,9 @@ class Confirm(MafiaView):
 
 Withdraw = Callable[[discord.Interaction[Any], int, str], Awaitable[str]]
 WITHDRAW: list[Withdraw] = []  # set by the conduct cog: the review button calls it
+# Set by the conduct cog: raises UserFacingError unless the clicker may withdraw this table's fouls, so
+# that a player who is no moderator is told so at once instead of being handed the reason form.
+MAY_WITHDRAW: list[Callable[[discord.Interaction[Any]], Awaitable[object]]] = []
 
 
 class WithdrawReason(discord.ui.Modal, title="Снять замечание"):
@@ -203,6 +206,11 @@ class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ma
         return cls(int(match["id"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await MAY_WITHDRAW[0](interaction)
+        except UserFacingError as exc:
+            await reply_ephemeral(interaction, exc.message)
+            return
         await interaction.response.send_modal(WithdrawReason(self.foul_id))
 
 

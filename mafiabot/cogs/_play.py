@@ -119,4 +119,9 @@ def player_action(build: Build) -> Handler:
 
 
 def first_int(values: list[str]) -> int:
-    return int(values[0]) if values else 0
+    """The one seat a single-choice select sent. Discord sends exactly one value for such a select: any
+    other count (or a value that is no number) is a forged or damaged click, refused by the game service
+    with a line for the player (it answers a ValueError so) and changing nothing."""
+    if len(values) != 1:
+        raise ValueError(f"a single-choice select sent {len(values)} values")
+    return int(values[0])

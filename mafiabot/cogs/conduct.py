@@ -19,6 +19,7 @@ from mafiabot.cogs._conduct_parts import (
     AUTO_REASONS,
     FORGIVE,
     FOUL_REASONS,
+    MAY_WITHDRAW,
     PENALTY_REASONS,
     REMOVAL_REASONS,
     WITHDRAW,
@@ -56,6 +57,7 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
         self.games.event_hooks.append(self.on_game_events)
         self.games.restore_hooks.append(self.on_game_restored)
         WITHDRAW[:] = [self.withdraw]
+        MAY_WITHDRAW[:] = [self._moderated_table]
         FORGIVE[:] = [self.forgive]
         self.bot.add_dynamic_items(ReviewButton, ForgiveButton)
 

@@ -31,10 +31,12 @@ class PresetRulesButton(
     """A button showing one rulebook's summary; its custom_id names the preset, so it outlives restarts."""
 
     def __init__(self, preset: str) -> None:
-        info = PRESETS_BY_ID[preset]
+        info = PRESETS_BY_ID.get(preset)
         super().__init__(
             discord.ui.Button(
-                label=info.title, style=discord.ButtonStyle.secondary, custom_id=f"mafia:rules:{preset}"
+                label=info.title if info else preset,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"mafia:rules:{preset}",
             )
         )
         self.preset = preset
@@ -43,14 +45,13 @@ class PresetRulesButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PresetRulesButton:
-        preset = match["preset"]
-        if preset not in PRESETS_BY_ID:
-            raise ValueError(f"unknown preset {preset!r}")
-        return cls(preset)
+        return cls(match["preset"])  # an unknown preset (a forged or an old id) is answered by the callback
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         bind_interaction(interaction)
-        shown = preset_text(PRESETS_BY_ID[self.preset], language_of(interaction))
+        language = language_of(interaction)
+        info = PRESETS_BY_ID.get(self.preset)
+        shown = preset_text(info, language) if info else text(language, "table-damaged-button")
         await interaction.response.send_message(shown, ephemeral=True)
 
 
