@@ -226,9 +226,16 @@ class LobbyCog(commands.Cog, name="Lobby"):
             game=game,
             mute_spectators=server.mute_spectators,
         )
-        await interaction.response.send_message(
-            describe_lobby(lobby, interaction.guild), view=lobby_view(lobby)
-        )
+        try:
+            await interaction.response.send_message(
+                describe_lobby(lobby, interaction.guild), view=lobby_view(lobby)
+            )
+        except discord.HTTPException:
+            # The lobby's message never reached the channel (an answer after Discord's 3 s, seen at 300
+            # tables in the load model): a lobby nobody can see or join would hold the voice channel
+            # («одна игра на канал») until its timeout. Closed again, the next /mafia new opens one.
+            await self.games.lobbies.close(lobby)
+            raise
         message = await interaction.original_response()
         await self.games.lobbies.set_message(lobby, message.id)
         await self.games.meet_voice_members(interaction.guild, member.voice.channel)

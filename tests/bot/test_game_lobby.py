@@ -89,3 +89,24 @@ async def test_my_role_answers_privately_even_with_dms_closed(
     other = d.member(next(x for x in d.all_seats() if x != seat))
     theirs = await fake.click(other, d.panel(), label="Моя роль")
     assert f"игрок №{d.seat(other)}" in theirs.content and f"игрок №{seat}." not in theirs.content
+
+
+async def test_a_lobby_whose_message_came_too_late_does_not_hold_the_channel(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """/mafia new answered after Discord's 3 s (10062): the lobby's message never reached the channel, so
+    the lobby is closed again and the next /mafia new opens one (it used to be refused as «one game per
+    channel» until the invisible lobby timed out: the load model's openings stalled on it)."""
+    d = TableDriver(fake, club, bot, club.players[:4])
+    await d.seat_everyone()
+    fake.interaction_delay = 3.5  # the bot sees the command only after Discord's deadline
+    late = await fake.slash(d.players[0], "mafia new", channel=club.text, ruleset="classic", wait=False)
+    callback = "POST /interactions/{interaction_id}/{interaction_token}/callback"
+    [call] = await fake.wait_for_call(callback, lambda c: c.params["interaction_id"] == str(late.id))
+    assert call.status == 404 and call.response["code"] == 10062
+    await fake.wait_for(lambda: not d.games.lobbies, what="the invisible lobby closed again")
+    fake.interaction_delay = 0.0
+    opened = await d.open_lobby("classic")
+    assert opened.callback is not None and any(
+        b.get("label") == "Присоединиться" for b in d.lobby_message().buttons()
+    )
