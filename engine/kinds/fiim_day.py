@@ -107,7 +107,7 @@ def auto_withdraw(s: Draft, seat: int, target: int, out: Out) -> None:
 # -- colours left on record ------------------------------------------------------------------------
 
 # [MR 6.7]: in which speeches colours are written down.
-_ON_RECORD_ROUNDS = {
+ON_RECORD_ROUNDS = {
     "none": (),
     "night_victims": ("night_words",),
     "night_and_vote": ("night_words", "farewell"),
@@ -122,7 +122,7 @@ def on_record(s: Draft, seat: int, targets: tuple[int, ...], colours: tuple[str,
     them). At most ``on_record_count`` seats, once per speech: «Поменять оставленных игроков в
     оставшееся время речи нельзя»."""
     mode = str(s.ruleset.params.get("on_record", "none"))
-    rounds = _ON_RECORD_ROUNDS.get(mode, ())
+    rounds = ON_RECORD_ROUNDS.get(mode, ())
     if not rounds:
         raise IllegalCommand("По этим правилам цвета под протокол не записываются.")
     _own_minute(s, seat)

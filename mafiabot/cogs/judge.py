@@ -28,9 +28,11 @@ from engine.kinds import fiim_schedule, fiim_scoring
 from engine.record import play_record
 from mafiabot.bot import MafiaBot
 from mafiabot.cogs._conduct_parts import is_moderator, table_here
+from mafiabot.cogs._play import Reply, player_action
 from mafiabot.cogs._tournament_parts import fit, schedule_csv, schedule_lines, schedule_players
 from mafiabot.errors import UserFacingError, needed
-from mafiabot.game import protocol
+from mafiabot.game import fiim_controls, protocol
+from mafiabot.game.actions import ACTIONS
 from mafiabot.game.records import stored_game_record
 from mafiabot.game.service import GameService
 from mafiabot.i18n import text
@@ -65,9 +67,23 @@ def _text(table: list[fiim_scoring.Standing], name: str) -> str:
     return "\n".join(lines) if table else f"**Турнир «{name}»**: подтверждённых игр пока нет."
 
 
+def _on_record(seat: int, arg: str, values: list[str]) -> tuple[engine.Command, Reply]:
+    """The speaker's own colours «под протокол» from the panel (fiim_controls; D-FI15, [MR 6.7])."""
+    targets, colours = fiim_controls.parse(values)
+    picked = list(zip(targets, colours, strict=True))
+    black = ", ".join(f"№{t}" for t, c in picked if c == "black") or "—"
+    red = ", ".join(f"№{t}" for t, c in picked if c == "red") or "—"
+    command = engine.OnRecord(seat=seat, targets=targets, colours=colours)
+    return command, ("answer-on-record", {"black": black, "red": red})
+
+
 class JudgeCog(commands.Cog, name="Judge"):
     def __init__(self, bot: MafiaBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        fiim_controls.install()
+        ACTIONS["on_record"] = player_action(_on_record)
 
     @property
     def games(self) -> GameService:

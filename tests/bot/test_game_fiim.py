@@ -9,6 +9,7 @@ from fakediscord.world import Channel, ChannelType
 from game_driver import MEMBER_EDIT, TableDriver
 
 from engine.kinds.fiim import best_move
+from engine.kinds.fiim_day import records_on_record
 from mafiabot.bot import MafiaBot
 
 
@@ -131,6 +132,8 @@ async def test_fiim_a_three_foul_player_gets_a_muted_ten_second_turn_to_nominate
             break
         await d.skip_step()
     assert d.state.step.seat == 1
+    # D-FI15's default edition takes no colours on record: no such control on the panel.
+    assert not any("Под протокол" in str(c.get("placeholder")) for c in d.panel().items())
     for _ in range(3):
         given = await fake.slash(d.players[0], "mafia foul", channel=club.text, reason="shouting", seat=3)
         assert given.ephemeral, given.content
@@ -149,3 +152,37 @@ async def test_fiim_a_three_foul_player_gets_a_muted_ten_second_turn_to_nominate
     await d.pass_speech()
     assert (d.state.step.seat, d.state.step.seconds) == (4, 60)
     await d.fake.wait_for(lambda: d.muted_seats() == d.all_seats() - {4}, what="seat 4's voice on")
+
+
+async def test_fiim_the_speaker_leaves_colours_on_record_from_the_panel(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """D-FI15, [MR 6.7–6.8]: where the edition takes colours «под протокол» (`on_record_any`), the speaker
+    leaves up to three seats with a colour each in his speech, once; they go into the game's record. The
+    default edition (`on_record = "none"`) has no such control."""
+    fake.rate_limits.set(MEMBER_EDIT, 200, 1)
+    d = TableDriver(fake, club, bot, club.players[:10])
+    await d.start("fiim", options="on_record_any")
+    for _ in range(8):
+        if d.state.step.kind == "speech" and d.state.step.round == "day":
+            break
+        await d.skip_step()
+    speaker = d.state.step.seat
+
+    def record_select() -> dict[str, object] | None:
+        return next((c for c in d.panel().items() if "Под протокол" in str(c.get("placeholder"))), None)
+
+    select = record_select()
+    assert select is not None and select["max_values"] == 3
+    values = {o["value"] for o in select["options"]}  # type: ignore[attr-defined]
+    assert len(values) == 18 and f"{speaker}b" not in values
+    other = await fake.select(d.member(speaker + 1), d.panel(), str(select["custom_id"]), ["3b"])
+    await d.settled()
+    assert other.ephemeral and records_on_record(d.state) == []  # not his minute
+    done = await fake.select(d.member(speaker), d.panel(), str(select["custom_id"]), ["3b", "5r"])
+    await d.settled()
+    assert done.ephemeral and done.content == "Под протокол: чёрные — №3; красные — №5.", done.content
+    assert records_on_record(d.state) == [(1, speaker, "day", {3: "black", 5: "red"})]
+    assert record_select() is None  # once per speech
+    await d.pass_speech()
+    assert record_select() is not None  # the next speaker's own

@@ -42,3 +42,12 @@ protocol-valid = The protocol of game #{ $game } ({ $ruleset }) is genuine: { $o
     [draw] a draw
    *[other] { $outcome }
 }. SHA-256: `{ $sha }`
+
+# D-FI15, [MR 6.7–6.8]: the speaker's colours «под протокол» on the panel (mafiabot/game/fiim_controls.py).
+control-on-record = For the record: up to { $count ->
+    [one] { $count } player
+   *[other] { $count } players
+} with a colour
+control-on-record-black = #{ $seat } { $name } — black
+control-on-record-red = #{ $seat } { $name } — red
+answer-on-record = For the record: black — { $black }; red — { $red }.

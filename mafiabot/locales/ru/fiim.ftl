@@ -44,3 +44,12 @@ protocol-valid = Протокол игры #{ $game } ({ $ruleset }) подли�
     [draw] ничья
    *[other] { $outcome }
 }. SHA-256: `{ $sha }`
+
+# D-FI15, [MR 6.7–6.8]: the speaker's colours «под протокол» on the panel (mafiabot/game/fiim_controls.py).
+control-on-record = Под протокол: до { $count ->
+    [one] { $count } игрока
+   *[other] { $count } игроков
+} с цветом
+control-on-record-black = №{ $seat } { $name } — чёрный
+control-on-record-red = №{ $seat } { $name } — красный
+answer-on-record = Под протокол: чёрные — { $black }; красные — { $red }.
