@@ -116,7 +116,8 @@ class BestMove:
             raise IllegalTarget("В лучший ход входят три других игрока за столом.")
         seats = tuple(sorted(picked))
         _set_flag(s, BEST_MOVE, f"{seat}:{','.join(map(str, seats))}")
-        out.append(Event("best_move", EVERYONE, {"seat": seat, "seats": list(seats)}))
+        data = {"seat": seat, "seats": list(seats)}
+        out.append(Event("best_move", EVERYONE, data, s.ruleset.phrase("best_move"), dict(data)))
         _last_words(s, seat, out)
 
     @staticmethod

@@ -68,10 +68,9 @@ async def test_fiim_blacks_meet_once_in_private_then_each_picks_alone(
     await fake.select(d.member(victim), prompt, select["custom_id"], [str(x) for x in blacks])
     await d.settled()
     assert best_move(d.state) == (victim, tuple(blacks))
-    named = ", ".join(f"№{x}" for x in blacks)
-    assert any(t.startswith("Лучший ход игрока") and named in t for t in d.public_texts()), d.public_texts()[
-        -5:
-    ]
+    # D-FI13 «Лучший ход: a, b, c», spoken and written (the fiim_best_move line).
+    named = f"Лучший ход игрока номер {victim}: {blacks[0]}, {blacks[1]} и {blacks[2]}."
+    assert any(named in t for t in d.public_texts()), d.public_texts()[-5:]
     assert d.state.step.kind == "speech" and d.state.step.round == "night_words"
 
 

@@ -152,9 +152,9 @@ def test_later_a_lone_nominee_leaves_with_his_minute() -> None:
     assert brief(new, "lone_nominee", "executed") == [("lone_nominee", 8), ("executed", 8)]
     words = [e.data for e in new if e.type == "speech" and e.data["purpose"] == "farewell"]
     assert words == [{"seat": 8, "purpose": "farewell", "seconds": 60}]
-    # «Одна минута.»: the city's farewell line says thirty seconds, so fiim speaks the speech-turn line
+    # F.9: «Последнее слово … Одна минута.» (the city's farewell line says thirty seconds)
     assert [e.phrase for e in new if e.type == "speech" and e.data["purpose"] == "farewell"] == [
-        "city_speech_turn"
+        "fiim_last_word"
     ]
     assert "role" not in next(e for e in new if e.type == "executed").data  # F.10
 
