@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mafiabot.config import WebSettings
-from mafiabot.web import live, pages
+from mafiabot.web import live, pages, tournaments
 from mafiabot.web.server import WebServer
 
 
@@ -14,4 +14,5 @@ def make_server(settings: WebSettings, **options: Any) -> WebServer:
     server = WebServer(settings, **options)
     pages.add_routes(server.app)
     live.add_routes(server.app)
+    tournaments.add_routes(server.app)
     return server

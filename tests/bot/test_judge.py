@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import copy
 import csv
+import html
 import io
 import json
+import re
+from typing import Any
 
+import aiohttp
 import pytest
 from fakediscord import Club, FakeDiscord
 from fakediscord.driver import Upload
@@ -36,6 +40,7 @@ def host_role(fake: FakeDiscord, club: Club) -> Role:
 
 
 @pytest.mark.club(players=10)
+@pytest.mark.web(enabled=True, port=0)
 async def test_a_tournament_of_three_confirmed_games(
     host_role: Role, bot: MafiaBot, fake: FakeDiscord, club: Club
 ) -> None:
@@ -93,6 +98,22 @@ async def test_a_tournament_of_three_confirmed_games(
     assert all(r["games"] == "3" for r in rows) and len(rows) == 10
     assert [float(r["total"]) for r in rows] == sorted((float(r["total"]) for r in rows), reverse=True)
     assert "Турнир «Кубок клуба»" in table.content
+    # The same standings on the club's web pages, and the same CSV.
+    web: Any = bot.get_cog("Web")
+    async with aiohttp.ClientSession() as http:
+        async with http.get(web.server.link(club.id, "/tournaments")) as response:
+            page = await response.text()
+            assert response.status == 200, page
+        assert "Турнир «Кубок клуба»" in page
+        shown = re.findall(r"<td class=\"left\">([^<]+)</td>", page.split('id="standings"')[1])
+        assert [html.unescape(n) for n in shown] == [r["player"] for r in rows]
+        async with http.get(web.server.link(club.id, "/tournament/999.csv")) as response:
+            assert response.status == 404
+        csv_link = re.search(r'href="([^"]+\.csv[^"]*)"', page)
+        assert csv_link is not None
+        async with http.get(web.server.base_url() + html.unescape(csv_link[1])) as response:
+            assert response.status == 200
+            assert await response.text() == table.message.files[name].decode("utf-8")
     closed = await fake.slash(judge, "mafia tournament end", channel=text)
     assert "Турнир закрыт" in closed.content
 

@@ -88,3 +88,10 @@ async def test_the_games_list_links_each_game_of_the_server(site: Site) -> None:
     row = page.split(f"#{site.seeded.running}</a>")[1].split("</tr>")[0]
     assert "идёт" in row and "победа" not in row
     assert "победа: мирные" in page or "победа: мафия" in page
+
+
+async def test_a_server_without_tournaments_says_how_to_open_one(site: Site) -> None:
+    status, page = await site.get(site.server.link(GUILD, "/tournaments"))
+    assert status == 200 and "турниров ещё не было" in page and "/mafia tournament start" in page
+    assert (await site.get(site.server.link(GUILD, "/tournaments", t="7")))[0] == 404
+    assert (await site.get(site.server.link(GUILD, "/tournament/7.csv")))[0] == 404
