@@ -260,6 +260,25 @@ class GameService:
         self.tables[table.voice_channel_id] = table
         table.start_workers()
 
+    async def _scheduled_seats(self, guild_id: int, players: list[int]) -> tuple[list[int], int, str] | None:
+        """The seats of the server's open tournament's next scheduled game with exactly these players
+        (FIIM.md F.2, «fixed by the tournament schedule»), its number and the tournament's name; None
+        when there is no such game (no tournament, no fixed schedule, other players)."""
+        storage = self.storage
+        if storage is None:
+            return None
+        tournament = await asyncio.to_thread(storage.open_tournament, guild_id)
+        if tournament is None or tournament.id is None:
+            return None
+        found = await asyncio.to_thread(storage.schedule, tournament.id)
+        if found is None or found[0].seating != "fixed":
+            return None
+        played = len(await asyncio.to_thread(storage.tournament_protocols, tournament.id))
+        for number, places in enumerate(found[1], 1):
+            if number > played and {p.user_id for p in places} == set(players):
+                return [p.user_id for p in places], number, tournament.name
+        return None
+
     async def start(self, lobby: Lobby, guild: discord.Guild, by: int) -> Table:
         check_start(lobby, guild, by)
         ruleset = lobby.ruleset
@@ -269,6 +288,9 @@ class GameService:
         seed = secrets.randbits(31)
         order = list(lobby.players)
         secrets.SystemRandom().shuffle(order)  # seats are shuffled and announced (D-G9)
+        scheduled = await self._scheduled_seats(guild.id, order)
+        if scheduled is not None:
+            order, game_no, tournament = scheduled
         roles = engine.deal(ruleset, n, seed)
         seats = [SeatInfo(i + 1, uid, lobby.names.get(uid, str(uid))) for i, uid in enumerate(order)]
         started_at = time.time()
@@ -292,6 +314,8 @@ class GameService:
         await self.seat(table)
         table.save_timers()
         await self.host_voice.join(table)
+        if scheduled is not None:
+            table.post(text(table.session.language, "table-seating-scheduled", name=tournament, game=game_no))
         table.post(seating_text(seats, table.session.language))
         async with table.session.lock:
             await self.show(table, table.session.opening_events)

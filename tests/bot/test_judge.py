@@ -17,6 +17,7 @@ import pytest
 from fakediscord import Club, FakeDiscord
 from fakediscord.driver import Upload
 from fakediscord.world import Role
+from game_driver import MEMBER_EDIT, TableDriver
 from leak_games import play
 
 from engine import load_ruleset
@@ -222,3 +223,31 @@ async def test_a_protocol_file_is_verified_and_a_tampered_one_refused(
     assert "подлинный: подписан названным ключом" in said, said
     assert "не подписанный протокол" in await verify(Upload("x.json", b"{not json"))
     assert "не подписанный протокол" in await verify(Upload("x.json", b'{"protocol": 1}'))
+
+
+@pytest.mark.club(players=10)
+async def test_a_game_of_the_schedule_is_seated_as_scheduled(
+    host_role: Role, bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """FIIM.md F.2, «fixed by the tournament schedule»: when the players of the next scheduled game start a
+    game, they sit where the schedule puts them, and the seating says so."""
+    bot.games.storage.update_guild_settings(club.id, host_role_id=host_role.id)  # type: ignore[attr-defined]
+    judge, text = club.players[0], club.text
+    await fake.slash(judge, "mafia tournament start", channel=text, name="Лига")
+    everyone = " ".join(f"<@{p.id}>" for p in club.players)
+    made = await fake.slash(judge, "mafia tournament schedule", channel=text, games=2, players=everyone)
+    assert not made.ephemeral, made.content
+    storage = bot.games.storage
+    assert storage is not None
+    tournament = storage.open_tournament(club.id)
+    assert tournament is not None and tournament.id is not None
+    found = storage.schedule(tournament.id)
+    assert found is not None
+    first = [p.user_id for p in found[1][0]]
+    assert sorted(first) == sorted(p.id for p in club.players)
+
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:10])
+    table = await d.start("fiim")
+    assert [s.user_id for s in table.session.seats] == first
+    assert any("по расписанию турнира «Лига», игра 1" in t for t in d.public_texts())

@@ -98,6 +98,7 @@ table-voice-failed = 🔇 Could not join the voice channel ({ $why }): the host 
 table-seating-title = **Seating**
 table-seating-row = #{ $seat } — <@{ $user }>
 table-seating-dealt = The roles are dealt: press «My role»; a copy is in your private messages.
+table-seating-scheduled = Seats follow the schedule of the tournament «{ $name }», game { $game }.
 table-restarted = The bot has restarted: the game goes on from where it was.
 table-ended-while-down = The game ended while the bot was down: the results are below.
 rating-game-title = **Rating for the game**

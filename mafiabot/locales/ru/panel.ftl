@@ -99,6 +99,7 @@ table-voice-failed = 🔇 Не удалось подключиться к гол
 table-seating-title = **Рассадка**
 table-seating-row = №{ $seat } — <@{ $user }>
 table-seating-dealt = Роли розданы: нажмите «Моя роль», копия — в личных сообщениях.
+table-seating-scheduled = Места — по расписанию турнира «{ $name }», игра { $game }.
 table-restarted = Бот перезапущен: игра продолжается с того же места.
 table-ended-while-down = Игра закончилась, пока бот был недоступен: итоги ниже.
 rating-game-title = **Рейтинг за игру**
