@@ -387,6 +387,10 @@ class GameSession:
             return
         if left is None:
             return
+        if self._ready_to_close():
+            # Its early close was drawn before the restart and is in the time it had left: drawn again
+            # against a clock now set to the step's full length, it closed the step at once (issue 12).
+            self._close_after = float(self.state.step.seconds)
         if timers.get("paused"):
             self.manually_paused = True
             self.paused_left = float(left)

@@ -218,3 +218,33 @@ async def test_each_servers_lengths_are_stored_and_read_back(tmp_path: Any) -> N
         assert storage.guild_values(KEY) == {10: {COMMISSAR: [21.5]}}
     finally:
         storage.close()
+
+
+async def test_a_restart_gives_a_dead_roles_step_the_time_it_had_left() -> None:
+    """The step's early close (D-G8's drawn length) is in the time it had left when the bot went down;
+    the restarted step keeps that time instead of drawing its close again against a clock set to the
+    step's full length (the chaos soak saw a step lose 17 s that way)."""
+    lengths = [24.0 + (i % 5) for i in range(KEEP)]
+    clock = Clock()
+    session = await _session(COMMISSAR_EXECUTED, NightPacing({COMMISSAR: lengths}), 5, clock)
+    clock.now += 3.0
+    timers = session.timer_state()
+    assert timers["left"] is not None and timers["left"] > 10
+    await session.close()
+    clock.now += 20.0  # the bot is down
+    resumed = GameSession(
+        game_id=5,
+        ruleset=load_ruleset("classic"),
+        seats=session.seats,
+        roles=SEATS,
+        seed=5,
+        listener=Quiet(),
+        clock=clock,
+        commands=session.log,
+        pacing=NightPacing({COMMISSAR: lengths}),
+    )
+    assert resumed.serial == timers["serial"]
+    resumed.restore_clock(timers)
+    resumed.arm()
+    assert resumed.timer_state()["left"] == timers["left"]
+    await resumed.close()
