@@ -27,7 +27,9 @@ from chaos.monkey import POINTS, PRESETS, ChaosTable, Figures, named_point_game
 MEMBER_EDIT = "PATCH /guilds/{guild_id}/members/{user_id}"
 
 
-async def soak(kills: int, seed: int, presets: tuple[str, ...], workdir: Path) -> Figures:
+async def soak(
+    kills: int, seed: int, presets: tuple[str, ...], workdir: Path, minutes: float | None = None
+) -> Figures:
     fake = FakeDiscord()
     await fake.start()
     club = fake.create_club(players=12)
@@ -39,7 +41,7 @@ async def soak(kills: int, seed: int, presets: tuple[str, ...], workdir: Path) -
     try:
         await bot.start()
         game = shown = 0
-        while figures.kills < kills:
+        while figures.kills < kills and (minutes is None or time.time() - started < minutes * 60):
             preset = presets[game % len(presets)]
             if game % 4 == 3:
                 point = POINTS[(game // 4) % len(POINTS)]
@@ -97,12 +99,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--presets", default=",".join(PRESETS))
     parser.add_argument("--workdir", type=Path, help="where the database and the bot's log go")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument(
+        "--minutes", type=float, help="or stop once this long has passed (after the game being played)"
+    )
     args = parser.parse_args(argv)
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="mafiabot-chaos-"))
     workdir.mkdir(parents=True, exist_ok=True)
     print(f"workdir {workdir} (bot.db, bot.log)", flush=True)
     started = time.time()
-    figures = asyncio.run(soak(args.kills, args.seed, tuple(args.presets.split(",")), workdir))
+    presets = tuple(args.presets.split(","))
+    figures = asyncio.run(soak(args.kills, args.seed, presets, workdir, args.minutes))
     print(report(figures, time.time() - started))
     if args.json:
         data = {**figures.__dict__, "presets": dict(figures.presets)}
