@@ -59,7 +59,14 @@ def text(language: str, key: str, **args: Any) -> str:
                 break
             # Numbers without digit grouping: a seat, a record's number or a Discord id is not «1 234»
             # (Fluent's default); plural forms are chosen from the number all the same.
-            shown = {k: fluent_number(v, useGrouping=False) if type(v) is int else v for k, v in args.items()}
+            # A number past any seat or Discord id (a forged select's 40 digits) is shown as it came:
+            # Babel's decimal context cannot format it.
+            shown = {
+                k: fluent_number(v, useGrouping=False)
+                if type(v) is int and abs(v) < 10**20
+                else (str(v) if type(v) is int else v)
+                for k, v in args.items()
+            }
             value, errors = found.format_pattern(message.value, shown)
             if errors:
                 log.warning("Message %s (%s) formatted with errors: %s", key, lang, errors)
