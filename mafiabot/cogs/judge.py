@@ -333,9 +333,7 @@ class JudgeCog(commands.Cog, name="Judge"):
 
     async def _table(self, interaction: discord.Interaction[Any]) -> tuple[Any, list[fiim_scoring.Standing]]:
         row = await self._tournament(interaction)
-        protocols = await asyncio.to_thread(self.storage.tournament_protocols, row.id)
-        bodies = [p.signed["protocol"] for p in protocols]
-        return row, await asyncio.to_thread(protocol.tournament_table, bodies, row.scoring)
+        return row, await asyncio.to_thread(protocol.stored_standings, self.storage, row)
 
     @tournament.command(name="table", description="Таблица турнира (и CSV)")
     async def table(self, interaction: discord.Interaction[MafiaBot]) -> None:

@@ -274,6 +274,13 @@ def tournament_table(
     return [replace(row, player=names[row.player]) for row in table]
 
 
+def stored_standings(storage: Any, tournament: Any) -> list[fiim_scoring.Standing]:
+    """A stored tournament's standings from its confirmed games' protocols (blocking: run it in a thread;
+    every game is replayed). What `/mafia tournament table` and the web pages show."""
+    bodies = [p.signed["protocol"] for p in storage.tournament_protocols(int(tournament.id))]
+    return tournament_table(bodies, tournament.scoring) if bodies else []
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m mafiabot.game.protocol", description=__doc__)
     parser.add_argument("file", type=Path)

@@ -4,8 +4,6 @@ in the channel with the judge's signature, so nothing here is a secret of a runn
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Sequence
 from typing import Any
 
 from aiohttp import web
@@ -20,16 +18,11 @@ def add_routes(app: web.Application) -> None:
     app.router.add_get("/g/{guild}/tournament/{tournament}.csv", standings_csv)
 
 
-def _table(bodies: Sequence[Any], scoring: str) -> list[fiim_scoring.Standing]:
-    return protocol.tournament_table(bodies, scoring) if bodies else []
-
-
 async def _standings(server: WebServer, tournament: Any) -> list[fiim_scoring.Standing]:
-    storage = server.storage
-    assert storage is not None
-    protocols = await server.read(storage.tournament_protocols, int(tournament.id))
-    bodies = [p.signed["protocol"] for p in protocols]
-    return await asyncio.to_thread(_table, bodies, tournament.scoring)  # every game replayed: a thread
+    table: list[fiim_scoring.Standing] = await server.read(
+        protocol.stored_standings, server.storage, tournament
+    )
+    return table  # read in a thread: every game is replayed
 
 
 async def _chosen(server: WebServer, club: Club, wanted: str | None) -> tuple[Any, list[Any]]:
