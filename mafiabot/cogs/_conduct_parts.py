@@ -164,9 +164,10 @@ class Confirm(MafiaView):
 
 Withdraw = Callable[[discord.Interaction[Any], int, str], Awaitable[str]]
 WITHDRAW: list[Withdraw] = []  # set by the conduct cog: the review button calls it
-# Set by the conduct cog: raises UserFacingError unless the clicker may withdraw this table's fouls, so
-# that a player who is no moderator is told so at once instead of being handed the reason form.
-MAY_WITHDRAW: list[Callable[[discord.Interaction[Any]], Awaitable[object]]] = []
+# Set by the conduct cog: raises UserFacingError unless the clicker may withdraw this foul of this table
+# now, so that a player who is no moderator (or a click on a foul that is not there, or is withdrawn
+# already) is told so at once instead of being handed the reason form.
+MAY_WITHDRAW: list[Callable[[discord.Interaction[Any], int], Awaitable[object]]] = []
 
 
 class WithdrawReason(discord.ui.Modal, title="Снять замечание"):
@@ -207,7 +208,7 @@ class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ma
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
-            await MAY_WITHDRAW[0](interaction)
+            await MAY_WITHDRAW[0](interaction, self.foul_id)
         except UserFacingError as exc:
             await reply_ephemeral(interaction, exc.message)
             return

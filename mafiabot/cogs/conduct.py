@@ -35,6 +35,7 @@ from mafiabot.cogs._conduct_record import FoulRecords
 from mafiabot.errors import UserFacingError
 from mafiabot.game.table import Table
 from mafiabot.i18n import text
+from mafiabot.storage.models import Foul
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +58,7 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
         self.games.event_hooks.append(self.on_game_events)
         self.games.restore_hooks.append(self.on_game_restored)
         WITHDRAW[:] = [self.withdraw]
-        MAY_WITHDRAW[:] = [self._moderated_table]
+        MAY_WITHDRAW[:] = [self._withdrawable]
         FORGIVE[:] = [self.forgive]
         self.bot.add_dynamic_items(ReviewButton, ForgiveButton)
 
@@ -75,6 +76,21 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
         if table.session.over:
             raise UserFacingError("conduct-game-over")
         return table
+
+    async def _withdrawable(self, interaction: discord.Interaction[Any], foul_id: int) -> tuple[Table, Foul]:
+        """This table and its foul ``foul_id`` if the clicker may withdraw it now; otherwise the refusal,
+        so that the reason form is offered only for a foul that can be withdrawn."""
+        table = await self._moderated_table(interaction)
+        storage = self.games.storage
+        if storage is None:
+            raise UserFacingError("conduct-fouls-no-database")
+        fouls = await asyncio.to_thread(storage.fouls, table.game_id, include_withdrawn=True)
+        foul = next((f for f in fouls if f.id == foul_id), None)
+        if foul is None:
+            raise UserFacingError("conduct-no-such-foul", record=str(foul_id))
+        if foul.withdrawn_at is not None:
+            raise UserFacingError("conduct-foul-withdrawn-already", record=str(foul_id))
+        return table, foul
 
     # -- fouls --------------------------------------------------------------------------------------
 
@@ -126,16 +142,9 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
     async def withdraw(self, interaction: discord.Interaction[Any], foul_id: int, reason: str) -> str:
         """Withdraw a foul of this table's game: stored with who and why; in a running game the foul is
         taken out of the game (replayed without it), so a right it had cost is given back."""
-        table = await self._moderated_table(interaction)
+        table, foul = await self._withdrawable(interaction, foul_id)
         storage = self.games.storage
-        if storage is None:
-            raise UserFacingError("conduct-fouls-no-database")
-        fouls = await asyncio.to_thread(storage.fouls, table.game_id, include_withdrawn=True)
-        foul = next((f for f in fouls if f.id == foul_id), None)
-        if foul is None:
-            raise UserFacingError("conduct-no-such-foul", record=str(foul_id))
-        if foul.withdrawn_at is not None:
-            raise UserFacingError("conduct-foul-withdrawn-already", record=str(foul_id))
+        assert storage is not None  # _withdrawable refuses without one
         session = table.session
         was_seated = foul.seat in session.state.alive
         link = self.commands_of.get(foul_id)

@@ -146,6 +146,13 @@ async def test_forged_clicks_are_answered_privately_and_change_nothing(
         answer = await _forge(fake, who, panel, select, [str(town)], wait=True)
         assert answer.ephemeral
         forged += 1
+    # The table's moderator (its creator) is offered the reason form only for a foul that is there to
+    # withdraw: a forged foul number is refused at once, privately.
+    for foul_id in ("1", "4" * 18):
+        answer = await _forge(fake, club.players[0], panel, f"mafia:foul:{foul_id}", None, wait=True)
+        assert answer.modal is None and answer.ephemeral, answer.callback
+        assert answer.content == d.t("conduct-no-such-foul", record=foul_id)
+        forged += 1
     await d.settled()
     assert dropped and all(record.callback is None for record in dropped)
 
