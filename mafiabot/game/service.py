@@ -273,7 +273,7 @@ class GameService:
         found = await asyncio.to_thread(storage.schedule, tournament.id)
         if found is None or found[0].seating != "fixed":
             return None
-        played = len(await asyncio.to_thread(storage.tournament_protocols, tournament.id))
+        played = await asyncio.to_thread(storage.tournament_games_played, tournament.id)
         for number, places in enumerate(found[1], 1):
             if number > played and {p.user_id for p in places} == set(players):
                 return [p.user_id for p in places], number, tournament.name

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import col, select
+from sqlmodel import Session, col, func, select
 
 from mafiabot.storage.base import NotFound, StorageBase, StorageError
 from mafiabot.storage.models import (
@@ -88,13 +88,7 @@ class JudgingMixin(StorageBase):
             session.add(row)
             open_one = self._open_tournament(session, game.guild_id) if tournament else None
             if open_one is not None and open_one.id is not None:
-                count = len(
-                    list(
-                        session.exec(
-                            select(TournamentGame).where(col(TournamentGame.tournament_id) == open_one.id)
-                        )
-                    )
-                )
+                count = self._games_played(session, open_one.id)
                 session.add(TournamentGame(tournament_id=open_one.id, game_id=game_id, position=count + 1))
             session.flush()
             return row
@@ -176,6 +170,17 @@ class JudgingMixin(StorageBase):
                 .order_by(col(TournamentGame.position))
             )
             return list(session.exec(query))
+
+    def tournament_games_played(self, tournament_id: int) -> int:
+        """How many games a tournament has (each joined it with its signed protocol): the schedule's
+        next game is the one after them."""
+        with self._session() as session:
+            return self._games_played(session, tournament_id)
+
+    @staticmethod
+    def _games_played(session: Session, tournament_id: int) -> int:
+        query = select(func.count()).where(col(TournamentGame.tournament_id) == tournament_id)
+        return int(session.exec(query).one())
 
     # --- the seating schedule -------------------------------------------------------------------------
 
