@@ -19,21 +19,15 @@ from fakediscord import Club, FakeDiscord
 from fakediscord.render import page_html
 from game_driver import MEMBER_EDIT, TableDriver
 from PIL import Image
-from web.chromium import Browser, Page
+from web.chromium import Page, page_in_browser
 
 from mafiabot.bot import MafiaBot
 
 
 @pytest.fixture
 async def page(tmp_path: Path) -> AsyncIterator[Page]:
-    browser = await Browser.launch(tmp_path / "chromium")
-    try:
-        opened = await browser.page()
-        await opened.size(820, 600)
+    async with page_in_browser(tmp_path / "chromium", 820, 600) as opened:
         yield opened
-        await opened.close()
-    finally:
-        await browser.close()
 
 
 async def test_the_panel_and_a_role_card_drawn_as_discord_draws_them(

@@ -15,7 +15,7 @@ import pytest
 from fakediscord import Club, FakeDiscord
 from game_driver import TableDriver
 from PIL import Image
-from web.chromium import Browser, Page
+from web.chromium import Page, page_in_browser
 from web.club_seed import seed_club
 
 from mafiabot.bot import MafiaBot
@@ -35,15 +35,8 @@ def club_games(club: Club, tmp_path: Path) -> list[int]:
 
 @pytest.fixture
 async def page(tmp_path: Path) -> AsyncIterator[Page]:
-    browser = await Browser.launch(tmp_path / "chromium")
-    try:
-        opened = await browser.page()
-        await opened.size(1100, 800)
+    async with page_in_browser(tmp_path / "chromium", 1100, 800) as opened:
         yield opened
-        await opened.close()
-        assert not opened.errors, opened.errors  # no script error on any page
-    finally:
-        await browser.close()
 
 
 def _shots(tmp_path: Path) -> Path:

@@ -11,6 +11,7 @@ import itertools
 import json
 import re
 import shutil
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -179,6 +180,20 @@ class Browser:
                 self.process.kill()
                 await self.process.wait()
         await self._drain
+
+
+@contextlib.asynccontextmanager
+async def page_in_browser(profile: Path, width: int, height: int) -> AsyncIterator[Page]:
+    """A page of a browser of its own, ``width`` by ``height``; afterwards the page had no script error."""
+    browser = await Browser.launch(profile)
+    try:
+        opened = await browser.page()
+        await opened.size(width, height)
+        yield opened
+        await opened.close()
+        assert not opened.errors, opened.errors
+    finally:
+        await browser.close()
 
 
 async def _drain(stream: asyncio.StreamReader) -> None:
