@@ -14,6 +14,10 @@ again on the same database. After every restart it checks what issue 12 promises
 The players: the speaker says «Пас», the creator skips any other step (`/mafia skip`) and now and then
 removes a random living player (`/mafia kick`), so that every preset's games end in a few dozen steps
 while going through speeches, ballots and nights.
+
+It is one file past the usual 400 lines on purpose: `ChaosTable` is one state machine (the players'
+moves, the kills and the checks after each restart share what was acknowledged and what was muted),
+and split across files its checks would read that state from afar.
 """
 
 from __future__ import annotations
