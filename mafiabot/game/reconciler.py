@@ -23,7 +23,7 @@ import discord
 
 from mafiabot.game.crew import Crew
 from mafiabot.game.ledger import Owed, VoiceLedger
-from mafiabot.retry import retried
+from mafiabot.retry import nonce, retried
 
 log = logging.getLogger(__name__)
 
@@ -196,7 +196,9 @@ class Reconciler:
             )
             try:
                 await retried(
-                    functools.partial(channel.send, text, allowed_mentions=discord.AllowedMentions.none()),
+                    functools.partial(
+                        channel.send, text, allowed_mentions=discord.AllowedMentions.none(), nonce=nonce()
+                    ),
                     what="Telling the moderator about members left muted",
                     extra={"guild_id": guild_id},
                 )

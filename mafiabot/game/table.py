@@ -30,7 +30,7 @@ from mafiabot.game.render import render
 from mafiabot.game.session import GameSession
 from mafiabot.game.voice import VoiceController, wanted_mutes
 from mafiabot.i18n import text
-from mafiabot.retry import retried
+from mafiabot.retry import nonce, retried
 
 if TYPE_CHECKING:
     from engine.state import GameState
@@ -224,9 +224,10 @@ class Table:
         game runs; after its end the last lines (winners, roles, the record) stay last, and a stopping
         bot's notice leaves the panel where it is (the next start draws it anew)."""
         running = not self.session.state.over and not self.session.closed
+        once = nonce()  # the send loop repeats a send whose answer was lost: Discord keeps one
 
         async def send() -> None:
-            await self.channel.send(text[:2000], **kwargs)
+            await self.channel.send(text[:2000], nonce=once, **kwargs)
             self._panel_buried = self.panel is not None and running
 
         self.enqueue(send)
@@ -239,6 +240,7 @@ class Table:
         if view is not None:
             view.clear_items()  # its controls move into the layout
         layout = private_layout(text, items, accent(self.session.state))
+        once = nonce()
 
         async def send() -> None:
             member = await self.member(user_id)
@@ -246,7 +248,7 @@ class Table:
                 return
             try:
                 await retried(
-                    lambda: member.send(view=layout),
+                    lambda: member.send(view=layout, nonce=once),
                     what="A private message of the game",
                     extra={"game_id": self.game_id},
                 )
@@ -306,6 +308,7 @@ class Table:
         asked for meanwhile are coalesced into the latest one."""
         self._panel_ticket += 1
         ticket = self._panel_ticket
+        once = nonce()  # for the one new panel message an update may send, however often it is tried
 
         async def update() -> None:
             if ticket != self._panel_ticket:
@@ -324,19 +327,19 @@ class Table:
             # transcript first.
             shown = repr(view.to_components())  # type: ignore[no-untyped-call]  # discord.py leaves it untyped
             if self.panel is None:
-                self.panel = await self.channel.send(view=view)
+                self.panel = await self.channel.send(view=view, nonce=once)
             elif shown == self._panel_shown:
                 return  # unchanged: not even moved (the host's lines come with the step that changes it)
             elif self._panel_buried:  # the change is sent as a new panel below the lines, the old deleted
                 old = self.panel
-                self.panel = await self.channel.send(view=view)
+                self.panel = await self.channel.send(view=view, nonce=once)
                 self._panel_edited_at = loop.time()
                 await self._delete_old_panel(old)
             else:
                 try:
                     await self.panel.edit(view=view)
                 except discord.NotFound:
-                    self.panel = await self.channel.send(view=view)
+                    self.panel = await self.channel.send(view=view, nonce=once)
                 self._panel_edited_at = loop.time()
             self._panel_buried = False
             self._panel_shown = shown
@@ -438,11 +441,13 @@ class Table:
         fails (no Attach Files in the channel) is said in words and never keeps the game from closing."""
         data = json.dumps(record, ensure_ascii=False, indent=1).encode("utf-8")
         name = f"mafia-game-{self.game_id}.json"
+        once = nonce()
         try:
             await retried(
                 lambda: self.channel.send(
                     text(self.session.language, "table-record"),
                     file=discord.File(io.BytesIO(data), filename=name),
+                    nonce=once,
                 ),
                 what="The game's record",
                 extra={"game_id": self.game_id},

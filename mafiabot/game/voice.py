@@ -37,8 +37,13 @@ from engine import queries
 from engine.state import GameState
 from mafiabot.chaos import kill_point
 from mafiabot.game.crew import Crew
+from mafiabot.retry import passing
 
 log = logging.getLogger(__name__)
+
+# After a convergence failed (each edit already retried by mafiabot/retry.py): the next try, doubling.
+RETRY_PAUSE = 1.0
+RETRY_PAUSE_MAX = 30.0
 
 
 def wanted_mutes(
@@ -111,6 +116,7 @@ class VoiceController:
         # (cancelled mid-request, a mute Discord applied would be one the bot does not know it made).
         self._converging = asyncio.Lock()
         self._worker: asyncio.Task[None] | None = None
+        self._retry: asyncio.TimerHandle | None = None  # the next try after a failed convergence
         self.edits = 0  # member edits sent (benchmarks and tests)
 
     @property
@@ -154,18 +160,40 @@ class VoiceController:
             await self.crew.meet(self.guild)  # which helper bots are on this server (crew.py)
         except Exception:
             log.exception("Meeting the helper bots failed", extra={"guild_id": self.guild.id})
+        failures = 0
         while True:
             await self._wake.wait()
             self._wake.clear()
             try:
                 async with self._converging:
                     await self._converge()
+                failures = 0
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("Voice update failed", extra={"guild_id": self.guild.id})
+            except Exception as error:
+                # Discord stayed down through the edit's own retries (a 5xx, a dropped link), or a bug:
+                # the step still wants its mutes, so the table converges again later, whether or not
+                # the game moves meanwhile (a speaker would otherwise stay muted through his speech).
+                failures += 1
+                pause = min(RETRY_PAUSE_MAX, RETRY_PAUSE * 2 ** (failures - 1))
+                extra = {"guild_id": self.guild.id}
+                if passing(error):  # Discord's side: said, without a traceback
+                    log.warning("Voice update failed (%r); trying again in %.0f s", error, pause, extra=extra)
+                else:
+                    log.exception("Voice update failed; trying again in %.0f s", pause, extra=extra)
+                self._retry_later(pause)
             if not self._wake.is_set():
                 self._idle.set()
+
+    def _retry_later(self, pause: float) -> None:
+        if self._retry is not None:
+            self._retry.cancel()
+        self._retry = asyncio.get_running_loop().call_later(pause, self._wake_if_running)
+
+    def _wake_if_running(self) -> None:
+        self._retry = None
+        if not self._released and self._worker is not None:
+            self.update()
 
     async def _converge(self) -> None:
         if self._released:
@@ -270,6 +298,9 @@ class VoiceController:
 
     async def stop(self) -> None:
         """Stop converging and leave every mute as it is (a restart resumes them)."""
+        if self._retry is not None:
+            self._retry.cancel()
+            self._retry = None
         if self._worker is not None:
             self._worker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -285,6 +316,9 @@ class VoiceController:
         the mutes sent whose echo discord.py has not yet cached are handed over as they are: the cache
         alone would take a member muted a moment ago for unmuted and let him go from the ledger."""
         self._released = True
+        if self._retry is not None:
+            self._retry.cancel()
+            self._retry = None
         self._idle.clear()  # settled() waits for the mutes given back
         try:
             async with self._converging:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 
+import aiohttp
 import discord
 import pytest
 from fakediscord import MEMBER_EDIT, MESSAGE_SEND, Club, FakeDiscord
@@ -48,6 +49,28 @@ async def test_a_503_on_a_message_drops_it_unless_someone_retries(
     await channel.send("Игрок №3 убит")
     assert [m.content for m in fake.messages(club.text)] == ["Игрок №3 убит"]
     assert fake.faults.served == [(MESSAGE_SEND, 503)]
+
+
+async def test_a_dropped_connection_raises_and_a_repeated_nonce_is_answered_with_the_same_message(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    channel = bot.get_channel(club.text.id)
+    assert isinstance(channel, discord.TextChannel)
+    fake.faults.drop(MESSAGE_SEND)  # lost on the way there: nothing is sent
+    with pytest.raises(aiohttp.ServerDisconnectedError):
+        await channel.send("Игрок №3 убит", nonce="a1")
+    assert fake.messages(club.text) == []
+    fake.faults.drop(MESSAGE_SEND, served=True)  # carried out, its answer lost
+    with pytest.raises(aiohttp.ServerDisconnectedError):
+        await channel.send("Игрок №3 убит", nonce="a1")
+    [sent] = fake.messages(club.text)
+    again = await channel.send("Игрок №3 убит", nonce="a1")  # discord.py sets enforce_nonce with it
+    assert again.id == sent.id and len(fake.messages(club.text)) == 1
+    other = await channel.send("Игрок №3 убит", nonce="a2")
+    assert other.id != sent.id
+    with pytest.raises(discord.HTTPException) as refused:
+        await channel.send("x", nonce="n" * 26)
+    assert refused.value.status == 400
 
 
 async def test_mute_members_lost_and_given_back(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:

@@ -68,6 +68,9 @@ def check_message(body: dict[str, Any], *, new: bool, had_flags: int = 0) -> Non
         _check_rows(components)
     _check_embeds(embeds)
     _check_allowed_mentions(body.get("allowed_mentions"))
+    nonce = body.get("nonce")
+    if nonce is not None and len(str(nonce)) > 25:  # an integer or a string of at most 25 characters
+        raise _fail("nonce", "Must be 25 or fewer in length.")
     if new and not (
         body.get("content") or embeds or components or body.get("\0files") or body.get("sticker_ids")
     ):

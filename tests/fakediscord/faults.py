@@ -5,17 +5,25 @@
 the handler runs, as Discord's edge does when a backend is down: nothing in the world changes. discord.py
 retries 500, 502, 504 and 524 itself (sleeping 1 + 2·n s) but raises `DiscordServerError` on a 503 at
 once, which is the case the bot must handle; `times=None` keeps failing until `clear()`.
+
+`fake.faults.drop(MESSAGE_SEND, served=True)` closes the connection without an answer, as a reset link or
+a proxy that gives up does: with `served=False` before the request reaches Discord (nothing changes),
+with `served=True` after it was carried out (the message exists, the bot never hears so). aiohttp raises
+`ServerDisconnectedError` for it, which discord.py passes on (it retries only a reset OSError).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+DROP = 0  # the "status" of a dropped connection in `served` and in the plans
+
 
 @dataclass
 class _Plan:
-    status: int
+    status: int  # DROP: the connection is closed without an answer
     left: int | None  # None: for ever
+    served: bool = False  # for a drop: carried out first
 
 
 @dataclass
@@ -29,14 +37,19 @@ class Faults:
             raise ValueError("faults are server errors; permissions and rate limits have their own switches")
         self.plans[route] = _Plan(status, times)
 
+    def drop(self, route: str, *, served: bool = False, times: int | None = 1) -> None:
+        """Close the connection of the next `times` requests to `route` without an answer; with `served`
+        the request is carried out first (only its answer is lost)."""
+        self.plans[route] = _Plan(DROP, times, served)
+
     def clear(self, route: str | None = None) -> None:
         if route is None:
             self.plans.clear()
         else:
             self.plans.pop(route, None)
 
-    def take(self, route: str) -> int | None:
-        """The status to answer this request with instead of serving it, if one is planned."""
+    def take(self, route: str) -> _Plan | None:
+        """What to do with this request instead of answering it, if a fault is planned."""
         plan = self.plans.get(route)
         if plan is None:
             return None
@@ -45,4 +58,4 @@ class Faults:
             if plan.left <= 0:
                 del self.plans[route]
         self.served.append((route, plan.status))
-        return plan.status
+        return plan

@@ -22,6 +22,7 @@ from aiohttp import web
 
 from . import checks
 from . import permissions as perms
+from .faults import DROP
 from .world import Channel, Message, iso_now
 
 if TYPE_CHECKING:
@@ -99,6 +100,15 @@ def _major(params: dict[str, str]) -> str:
     return "+".join(params[key] for key in keys if key in params)
 
 
+def _hang_up(request: web.Request) -> web.StreamResponse:
+    """Close the connection with no answer (a fault: see faults.py). The response returned is never
+    written: its transport is gone."""
+    transport = request.transport
+    if transport is not None:
+        transport.close()
+    return web.Response(status=204)
+
+
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     body = json.dumps(data, ensure_ascii=False).encode()
     return web.Response(body=body, status=status, headers={"Content-Type": JSON, **(headers or {})})
@@ -158,10 +168,15 @@ class Rest:
         if caller is self.world.bot_user:
             token = ""  # the main bot's buckets are the unnamed ones (tests read them that way)
         fault = self.fake.faults.take(call.route)
-        if fault is not None:
-            call.status, call.response = fault, {"message": f"{fault}: Service Unavailable", "code": 0}
+        if fault is not None and fault.status != DROP:
+            status = fault.status
+            call.status, call.response = status, {"message": f"{status}: Service Unavailable", "code": 0}
             self._record(call)
-            return json_response(call.response, status=fault)
+            return json_response(call.response, status=status)
+        if fault is not None and not fault.served:
+            call.status = DROP
+            self._record(call)
+            return _hang_up(request)
         decision = self.fake.rate_limits.check(call.route, _major(call.params), token)
         if not decision.allowed:
             call.status = 429
@@ -189,6 +204,10 @@ class Rest:
             )
         call.status, call.response = (204, None) if result is None else (200, result)
         self.fake.served((authorization or "").removeprefix("Bot "))
+        if fault is not None:  # carried out; the answer is lost on the way
+            call.status = DROP
+            self._record(call)
+            return _hang_up(request)
         self._record(call)
         if result is None:
             return web.Response(status=204, headers=decision.headers)

@@ -15,6 +15,7 @@ from .world import Channel, ChannelType, Message
 
 INITIAL_RESPONSE_DEADLINE = 3.0  # seconds to the first callback
 TOKEN_LIFETIME = 15 * 60.0  # followups and edits of @original
+NONCE_SECONDS = 2 * 60.0  # "the past few minutes" in which a repeated nonce is answered again
 
 # -- login ---------------------------------------------------------------------------------------
 
@@ -164,7 +165,19 @@ async def create_message(rest: Rest, request: Request) -> Any:
         _require_content(rest, channel, body)
         if thread:
             _reopen_for_message(rest, channel)
+    nonce = body.get("nonce")
+    key = (channel.id, rest.caller_id, str(nonce))
+    if nonce is not None and body.get("enforce_nonce"):
+        # Discord: a message of the same author with the same nonce in the last few minutes is
+        # answered again instead of a new one (how a client repeats a send whose answer it lost).
+        known = rest.world.nonces.get(key)
+        if known is not None and time.monotonic() - known[1] < NONCE_SECONDS:
+            same = rest.world.find_message(known[0])
+            if same is not None and not same.deleted:
+                return message_json(same)
     message = rest.message_from(channel, body)
+    if nonce is not None:
+        rest.world.nonces[key] = (message.id, time.monotonic())
     data = message_json(message)
     rest.fake.dispatch("MESSAGE_CREATE", data)
     return data

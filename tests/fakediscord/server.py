@@ -118,12 +118,13 @@ class FakeDiscord(Driver, ServerAdmin, BotAccounts):
 
     @contextlib.asynccontextmanager
     async def connect(
-        self, client: discord.Client, *, timeout: float = 15.0, token: str | None = None
+        self, client: discord.Client, *, timeout: float = 60.0, token: str | None = None
     ) -> AsyncIterator[None]:
         """Run `client` against the stand-in: start it, wait for READY, and close it on exit.
 
         Use a short `guild_ready_timeout` on the client: discord.py waits that long after the last
-        GUILD_CREATE before it is ready. `token`: another bot account's (accounts.py).
+        GUILD_CREATE before it is ready. `token`: another bot account's (accounts.py). The generous
+        `timeout` is for a loaded machine (a bot's first start in a process imports and migrates).
         """
         with self.redirect_discord():
             runner = asyncio.create_task(client.start(token or self.token), name="discord client under test")

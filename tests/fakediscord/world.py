@@ -200,6 +200,8 @@ class World:
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, list[Message]] = {}
         self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
+        # (channel, author, nonce) -> (message id, when): the sends `enforce_nonce` answers again
+        self.nonces: dict[tuple[int, int, str], tuple[int, float]] = {}
         self.bot_user = self.add_user("mafiabot", bot=True)
         self.application_id = self.bot_user.id  # like real bots, the app id is the bot user's id
 
