@@ -13,6 +13,7 @@ import contextlib
 import io
 import json
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -39,6 +40,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CLOCK_EVERY = 0.5  # seconds between two stores of a step's clock
+# The periodic stores fall on a grid of the loop's clock, each table in one of a few slots (by game):
+# the tables of one slot store in the same turn of the loop, so their clocks share one transaction of
+# the group commit. Before, a click woke its table's keeper out of step with the others and from then
+# on it wrote alone, twice a second: a thousand transactions a second at a thousand tables (issue 18).
+# Several slots, not one, so that no turn of the loop has every table's clock to gather.
+CLOCK_SLOTS = 5
 
 _STEP_OPENERS = {"speech", "night_step", "ballot", "announce", "question"}
 
@@ -149,11 +156,17 @@ class Table:
                     stored = shown
                 except Exception:
                     log.warning("Could not store the clock", exc_info=True, extra={"game_id": self.game_id})
-            # Until the game next changes (refresh) or CLOCK_EVERY has passed: a timer, not a poll (a
-            # look every 50 ms per table was most of the CPU of a thousand waiting tables, issue 18).
+            # Until the game next changes (refresh) or the table's next slot on the grid (at most
+            # CLOCK_EVERY): a timer, not a poll (a look every 50 ms per table was most of the CPU of a
+            # thousand waiting tables, issue 18).
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(CLOCK_EVERY):
+                async with asyncio.timeout_at(self._next_clock_slot()):
                     await self._clock_moved.wait()
+
+    def _next_clock_slot(self) -> float:
+        offset = (self.game_id % CLOCK_SLOTS) * CLOCK_EVERY / CLOCK_SLOTS
+        now = asyncio.get_running_loop().time() - offset
+        return (math.floor(now / CLOCK_EVERY) + 1) * CLOCK_EVERY + offset
 
     async def stop_keeping_time(self) -> None:
         task, self._clock_keeper = self._clock_keeper, None
