@@ -287,6 +287,20 @@ class MafiaBot(commands.Bot):
         stop_all_views()
         await super().close()
 
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # Every line, panel and DM the bot sends comes back as a MESSAGE_CREATE, and discord.py starts a
+        # task per `on_message` listener for it (commands.Bot's own and conduct's), each of which at once
+        # ignores a bot's message: two of those a click, at a thousand tables a measurable share of the
+        # CPU (issue 18). A `wait_for("message")` still hears them.
+        if (
+            event_name == "message"
+            and self.user is not None
+            and args[0].author.id == self.user.id
+            and not self._listeners.get("message")
+        ):
+            return
+        super().dispatch(event_name, *args, **kwargs)
+
     async def on_ready(self) -> None:
         assert self.user is not None
         log.info("Connected as %s (id %s) to %d guild(s)", self.user, self.user.id, len(self.guilds))
