@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import os
 import random
 import statistics
@@ -64,6 +65,34 @@ _ = fakediscord
 def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICK  # utime + stime
+
+
+def thread_cpu(pid: int) -> dict[str, float]:
+    """CPU seconds of the event loop's thread (the process's first) and of the others (the database's
+    writes in asyncio.to_thread's workers, the logging thread)."""
+    spent: dict[str, float] = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        name = "event loop" if task.name == str(pid) else "other threads"
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the thread ended meanwhile
+        spent[name] = spent.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / TICK
+    return spent
+
+
+def traffic(fake: FakeDiscord, calls: int, events: int, clicks: int) -> str:
+    """The REST requests the bot made and the gateway events it was sent since (counts), per click."""
+    routes = collections.Counter(call.route for call in fake.calls[calls:])
+    session = fake.gateway.session
+    sent = collections.Counter(p["t"] for p in session.backlog[events:]) if session is not None else {}
+
+    def per(counter: Any) -> str:
+        total = sum(counter.values())
+        top = ", ".join(f"{route} {n / clicks:.2f}" for route, n in counter.most_common(6))
+        return f"{total / clicks:.2f} ({top})"
+
+    return f"per click: requests {per(routes)}; gateway events {per(sent)}"
 
 
 def rss_bytes(pid: int) -> int:
@@ -268,6 +297,9 @@ async def main() -> None:
     parser.add_argument("--startup-only", action="store_true", help="servers without games: start-up only")
     parser.add_argument("--profile", type=Path, help="py-spy's raw samples of the bot during the clicks")
     parser.add_argument(
+        "--profile-gil", action="store_true", help="sample only the thread holding the GIL (its CPU)"
+    )
+    parser.add_argument(
         "--global-limit",
         type=int,
         default=50,
@@ -361,6 +393,7 @@ async def main() -> None:
                 "--nonblocking",
                 "--rate",
                 "50",
+                *(["--gil"] if args.profile_gil else []),
                 stdout=asyncio.subprocess.DEVNULL,
             )
         fake.rate_limits.global_limit.requests = args.global_limit
@@ -368,13 +401,21 @@ async def main() -> None:
         await asyncio.sleep(SETTLE)
         background = (cpu_seconds(pid) - quiet) / (time.monotonic() - quiet_at)
         print(f"the bot's background with every table waiting: {background * 1000:.0f} ms of CPU a second")
-        before = cpu_seconds(pid)
+        before, threads = cpu_seconds(pid), thread_cpu(pid)
+        calls, events = len(fake.calls), len(fake.gateway.session.backlog) if fake.gateway.session else 0
         result = await steady(fake, tables, args.steady, tuple(args.every))  # type: ignore[arg-type]
         spent = cpu_seconds(pid) - before
         print(result.report(spent, args.games), flush=True)
         if result.acks:
             less = (spent - background * args.steady) / len(result.acks) * 1000
             print(f"  (less the background: {less:.1f} ms per click)", flush=True)
+            by_thread = {n: t - threads.get(n, 0.0) for n, t in thread_cpu(pid).items()}
+            print(
+                "  by thread: "
+                + ", ".join(f"{n} {t / len(result.acks) * 1000:.1f} ms" for n, t in by_thread.items() if t),
+                flush=True,
+            )
+            print("  " + traffic(fake, calls, events, len(result.acks)), flush=True)
         for _ in range(args.bursts):
             # The steady clicks' panels and mutes settle first; meanwhile the bot's own background
             # (clocks stored twice a second per table, timers) is measured, and taken out of the burst's
