@@ -381,21 +381,39 @@ class ChaosTable:
         return stored.status != "running" or stored.state().over
 
     async def play(
-        self, *, steps: int = 400, kill_each: tuple[float, float] | None = None, max_kills: int = 10**6
+        self,
+        *,
+        steps: int = 400,
+        kill_each: tuple[float, float] | None = None,
+        max_kills: int = 10**6,
+        stop_after_kill: int | None = None,
     ) -> None:
         """Play the open game to its end; with `kill_each`, SIGKILL the bot at random moments (every
-        `kill_each` seconds of play, at most `max_kills` times)."""
+        `kill_each` seconds of play, at most `max_kills` times). With `stop_after_kill`, the game is
+        stopped (`/mafia stop`, then checked closed like an ended one) that many steps after the first
+        restart: CI's named-point games need the restart and its checks, not the rest of the game."""
         kills = self.figures.kills
         killer = self.random_kill_later(*kill_each) if kill_each else None
+        since_kill: int | None = None
         for _ in range(steps):
             if self.over():
                 break
             if not self.bot.running:
                 self.clock_at_kill = self.stored().timers
                 await self.restart()
+                since_kill = 0 if since_kill is None else since_kill
                 if kill_each and self.figures.kills - kills < max_kills:
                     killer = self.random_kill_later(*kill_each)
                 continue
+            if stop_after_kill is not None and since_kill is not None:
+                if since_kill >= stop_after_kill:
+                    await self.stop_game()
+                    for _ in range(300):  # the stop is answered before it is stored (another process)
+                        if self.over():
+                            break
+                        await asyncio.sleep(0.2)
+                    break
+                since_kill += 1
             self.clock_at_kill = self.stored().timers
             await self.step()
         if killer is not None:
@@ -423,8 +441,11 @@ class ChaosTable:
         await self._answer(record)
 
 
-async def named_point_game(chaos: ChaosTable, point: str, preset: str = "classic") -> None:
-    """A game in which the bot dies at `point` (its n-th pass), then goes on to its end."""
+async def named_point_game(
+    chaos: ChaosTable, point: str, preset: str = "classic", *, stop_after_kill: int | None = None
+) -> None:
+    """A game in which the bot dies at `point` (its n-th pass), then goes on to its end (with
+    `stop_after_kill`, that many steps, and is stopped: see `ChaosTable.play`)."""
     counts = {"command_committed": 3, "mid_transaction": 4, "after_mute": 5, "timers_stored": 6}
     if chaos.bot.running:
         await chaos.bot.terminate()
@@ -440,7 +461,7 @@ async def named_point_game(chaos: ChaosTable, point: str, preset: str = "classic
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(chaos.bot.wait(), 30)
         await chaos.restart()
-    await chaos.play()
+    await chaos.play(stop_after_kill=stop_after_kill)
     if chaos.figures.kills > kills:
         chaos.figures.named_kills += 1
     else:

@@ -29,7 +29,8 @@ async def test_a_kill_at_a_named_point_loses_nothing(
 ) -> None:
     figures = Figures()
     chaos = ChaosTable(fake, club, bot_process, random.Random(point), figures)
-    await named_point_game(chaos, point)
+    # Ten steps after the restart, then stopped: the soak (scripts/chaos) plays these games to their end.
+    await named_point_game(chaos, point, stop_after_kill=10)
     assert figures.named_kills == 1, figures.defects
     _assert_clean(figures)
 
