@@ -409,13 +409,14 @@ async def main() -> None:
         if result.acks:
             less = (spent - background * args.steady) / len(result.acks) * 1000
             print(f"  (less the background: {less:.1f} ms per click)", flush=True)
+            clicked = len(result.acks) + result.expired  # (as the report counts them)
             by_thread = {n: t - threads.get(n, 0.0) for n, t in thread_cpu(pid).items()}
             print(
                 "  by thread: "
-                + ", ".join(f"{n} {t / len(result.acks) * 1000:.1f} ms" for n, t in by_thread.items() if t),
+                + ", ".join(f"{n} {t / clicked * 1000:.1f} ms" for n, t in by_thread.items() if t),
                 flush=True,
             )
-            print("  " + traffic(fake, calls, events, len(result.acks)), flush=True)
+            print("  " + traffic(fake, calls, events, clicked), flush=True)
         for _ in range(args.bursts):
             # The steady clicks' panels and mutes settle first; meanwhile the bot's own background
             # (clocks stored twice a second per table, timers) is measured, and taken out of the burst's
