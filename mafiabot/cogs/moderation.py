@@ -64,8 +64,14 @@ class ModerationCog(commands.Cog, name="Moderation"):
     @app_commands.command(name="stop", description="Остановить игру (все микрофоны будут включены)")
     async def stop(self, interaction: discord.Interaction[MafiaBot]) -> None:
         table = await self._table(interaction)
-        await interaction.response.send_message(text(table.session.language, "mod-stopping"), ephemeral=True)
-        await self.games.stop(table, f"stopped by {interaction.user.id}")
+        # Answered beside the stop, not before it: the table's voice given back waits for no round trip.
+        answer = asyncio.create_task(
+            interaction.response.send_message(text(table.session.language, "mod-stopping"), ephemeral=True)
+        )
+        try:
+            await self.games.stop(table, f"stopped by {interaction.user.id}")
+        finally:
+            await answer
 
     @app_commands.command(name="pause", description="Поставить таймер игры на паузу")
     async def pause(self, interaction: discord.Interaction[MafiaBot]) -> None:

@@ -47,7 +47,7 @@ class Reconciler:
         self._owned = owned  # a running table has this member in its channel: its mutes are the table's
         self._guilds = guilds  # the servers of this process's shards: the others' rows are theirs
         self.interval = interval
-        self._lock = asyncio.Lock()
+        self._locks: dict[int, asyncio.Lock] = {}  # per server (_guild_lock)
         self._task: asyncio.Task[None] | None = None
         self._stopped = False
         self.given_back = 0  # confirmed by Discord (tests and benchmarks)
@@ -103,42 +103,65 @@ class Reconciler:
     ) -> list[Owed]:
         if self._stopped:
             return []  # the bot is closing: the next start settles
-        async with self._lock:
-            if self._stopped:
-                return []
-            rows = await self.ledger.owed(guild_id, user_id=user_id, game_id=game_id)
-            rows = [row for row in rows if self._guilds(row.guild_id)]
-            left: list[Owed] = []
-            refused: dict[tuple[int, str], list[Owed]] = {}
-            to_edit: list[tuple[Owed, discord.Member]] = []
-            for row in rows:
-                found = await self._without_edit(row, sent)
-                if isinstance(found, discord.Member):
-                    to_edit.append((row, found))
-                elif found is not None:
-                    left.append(row)
-            # One guild's edits together (each token has its own bucket there), guild after guild.
-            by_guild: dict[int, list[tuple[Owed, discord.Member]]] = {}
-            for row, member in to_edit:
-                by_guild.setdefault(row.guild_id, []).append((row, member))
-            for guild_rows in by_guild.values():
-                outcomes = await asyncio.gather(
-                    *(self._give_back(row, member) for row, member in guild_rows), return_exceptions=True
-                )
-                for (row, _), outcome in zip(guild_rows, outcomes, strict=True):
-                    if isinstance(outcome, BaseException):
-                        raise outcome  # (the others have finished: nothing is left running)
-                    if outcome is None:
-                        await self.ledger.released(row.guild_id, row.user_id)
-                        self.given_back += 1
-                        continue
-                    left.append(row)
-                    if outcome:
-                        refused.setdefault((row.guild_id, outcome), []).append(row)
-            for (guild, failure), owed in refused.items():
-                await self.ledger.refused(guild, [r.user_id for r in owed], failure)
-                await self._tell(guild, failure, [r for r in owed if not r.told])
-            return left
+        if guild_id is not None:
+            async with self._guild_lock(guild_id):
+                if self._stopped:
+                    return []
+                rows = await self.ledger.owed(guild_id, user_id=user_id, game_id=game_id)
+                return await self._pay(guild_id, rows, sent)
+        # A round over every server: one server after another, each under its own lock. A row another
+        # settle paid meanwhile is seen paid in Discord's state (_without_edit) and only let go again.
+        by_guild: dict[int, list[Owed]] = {}
+        for row in await self.ledger.owed(None, user_id=user_id, game_id=game_id):
+            by_guild.setdefault(row.guild_id, []).append(row)
+        left: list[Owed] = []
+        for guild, rows in by_guild.items():
+            async with self._guild_lock(guild):
+                if self._stopped:
+                    return left
+                left += await self._pay(guild, rows, sent)
+        return left
+
+    def _guild_lock(self, guild_id: int) -> asyncio.Lock:
+        """One server's settles one at a time (no member edited twice at once); servers in parallel: a
+        table's end never waits for another server's give-back (300 tables stopped at once used to
+        give their voice back one server after another)."""
+        lock = self._locks.get(guild_id)
+        if lock is None:
+            lock = self._locks[guild_id] = asyncio.Lock()
+        return lock
+
+    async def _pay(self, guild_id: int, rows: list[Owed], sent: Mapping[int, bool]) -> list[Owed]:
+        """One server's owed rows: given back together, spread over the main bot and its helpers (each
+        token has its own bucket there)."""
+        if not self._guilds(guild_id):
+            return []  # another shard's server: its rows are that process's
+        left: list[Owed] = []
+        to_edit: list[tuple[Owed, discord.Member]] = []
+        for row in rows:
+            found = await self._without_edit(row, sent)
+            if isinstance(found, discord.Member):
+                to_edit.append((row, found))
+            elif found is not None:
+                left.append(row)
+        outcomes = await asyncio.gather(
+            *(self._give_back(row, member) for row, member in to_edit), return_exceptions=True
+        )
+        refused: dict[str, list[Owed]] = {}
+        for (row, _), outcome in zip(to_edit, outcomes, strict=True):
+            if isinstance(outcome, BaseException):
+                raise outcome  # (the others have finished: nothing is left running)
+            if outcome is None:
+                await self.ledger.released(row.guild_id, row.user_id)
+                self.given_back += 1
+                continue
+            left.append(row)
+            if outcome:
+                refused.setdefault(outcome, []).append(row)
+        for failure, owed in refused.items():
+            await self.ledger.refused(guild_id, [r.user_id for r in owed], failure)
+            await self._tell(guild_id, failure, [r for r in owed if not r.told])
+        return left
 
     async def _without_edit(self, row: Owed, sent: Mapping[int, bool]) -> discord.Member | str | None:
         """None: settled (or the table's); "": owed until he connects; the member: Discord must be asked."""

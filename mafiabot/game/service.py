@@ -180,19 +180,27 @@ class GameService:
             table.refresh_panel()
 
     async def show(self, table: Table, events: list[engine.Event]) -> None:
+        ending = table.session.over and not table.finished
+        if ending:  # stored «over»: the voice goes back before the hooks and the end's rendering
+            kill_point("game_over_in_memory")
+            self.give_voice_back(table)
+            await asyncio.sleep(0)  # the give-back starts (its ledger read) before anything else runs
         for hook in self.event_hooks:
             await hook(table, events)
         table.show(events)
-        if table.session.over and not table.finished:
-            kill_point("game_over_in_memory")
-            self.game_over(table)
+        if ending:
+            table.enqueue(lambda: self.end(table))  # after everything the end itself says
 
     def game_over(self, table: Table) -> None:
         """The game's log is over (stored «over» with its last command): the players' voice is given back
         at once, ahead of the table's queue; the results and the close follow the end's messages."""
-        table.finished = True
-        table.give_voice_back()
+        self.give_voice_back(table)
         table.enqueue(lambda: self.end(table))  # after everything the end itself says
+
+    @staticmethod
+    def give_voice_back(table: Table) -> None:
+        table.finished = True  # the table no longer owns its members' mutes: the reconciler pays them
+        table.give_voice_back()
 
     # -- the session's listener ---------------------------------------------------------------------
 

@@ -151,7 +151,7 @@ async def test_the_periodic_round_pays_without_being_asked(
     reconciler.start()
     try:
         await fake.wait_for(lambda: not club.players[0].mute, what="the periodic round")
-        async with reconciler._lock:  # the round under way has written Discord's answer
+        async with reconciler._guild_lock(club.id):  # the round under way has written Discord's answer
             assert await ledger.owed() == []
     finally:
         await reconciler.stop()
