@@ -19,7 +19,7 @@ from discord.ext import commands
 
 import engine
 from mafiabot.bot import MafiaBot, bind_interaction
-from mafiabot.errors import UserFacingError, answering
+from mafiabot.errors import UserFacingError, answering, expired, note_expired
 from mafiabot.game.lobbies import check_start, describe_lobby
 from mafiabot.game.lobby import Lobby
 from mafiabot.game.server_settings import server_settings
@@ -159,8 +159,8 @@ class LobbyCog(commands.Cog, name="Lobby"):
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="lobby timeouts")
 
     async def redraw(self, lobby: Lobby) -> None:
-        """A lobby reopened after a restart: its message drawn again from what is stored (a join stored
-        just before the crash was never answered, so the message did not show it yet)."""
+        """The lobby's message drawn again from the lobby: after a restart (a join stored just before the
+        crash was never answered, so the message did not show it yet), or a click answered too late."""
         guild = self.bot.get_guild(lobby.guild_id)
         channel = guild.get_channel(lobby.text_channel_id) if guild is not None else None
         if guild is None or lobby.message_id is None or not isinstance(channel, discord.TextChannel):
@@ -330,9 +330,19 @@ class LobbyCog(commands.Cog, name="Lobby"):
                 started = text(lobby.language, "lobby-started")
                 await interaction.message.edit(content=f"{lobby.describe()}\n\n{started}", view=None)
             return
-        await interaction.response.edit_message(
-            content=describe_lobby(lobby, interaction.guild), view=lobby_view(lobby)
-        )
+        try:
+            await interaction.response.edit_message(
+                content=describe_lobby(lobby, interaction.guild), view=lobby_view(lobby)
+            )
+        except discord.NotFound as error:
+            if not expired(error):
+                raise
+            # Answered after Discord's 3 s: the join is in the lobby, but the answer that draws it in
+            # the message was refused; drawn directly, or the player's next click only hears «already
+            # in» and the message never shows him (the load model's last openings hung on it).
+            note_expired(interaction)
+            await self.redraw(lobby)
+            return
 
     async def set_options(
         self, interaction: discord.Interaction[Any], voice_channel_id: int, chosen: tuple[str, ...]

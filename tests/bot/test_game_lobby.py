@@ -110,3 +110,28 @@ async def test_a_lobby_whose_message_came_too_late_does_not_hold_the_channel(
     assert opened.callback is not None and any(
         b.get("label") == "Присоединиться" for b in d.lobby_message().buttons()
     )
+
+
+async def test_a_join_answered_too_late_still_shows_the_player_in_the_lobby_s_message(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """A join the loaded bot answered after Discord's 3 s (10062) is in the lobby, and its message shows
+    him all the same: drawn directly, since the answer that draws it was refused. (It used to show him
+    only after someone else joined: his next click heard «already in», and the load model's openings
+    hung on the last player of eight tables.)"""
+    d = TableDriver(fake, club, bot, club.players[:4])
+    await d.seat_everyone()
+    await d.open_lobby("classic")
+    late_player = d.players[1]
+    fake.interaction_delay = 3.5  # the bot sees the click only after Discord's deadline
+    late = await fake.click(late_player, d.lobby_message(), label="Присоединиться", wait=False)
+    callback = "POST /interactions/{interaction_id}/{interaction_token}/callback"
+    [call] = await fake.wait_for_call(callback, lambda c: c.params["interaction_id"] == str(late.id))
+    assert call.status == 404 and call.response["code"] == 10062
+    fake.interaction_delay = 0.0
+    await fake.wait_for(
+        lambda: f"<@{late_player.id}>" in d.lobby_message().content, what="the late join in the message"
+    )
+    assert late_player.id in d.games.lobbies[club.voice.id].players
+    again = await fake.click(late_player, d.lobby_message(), label="Присоединиться")
+    assert again.ephemeral and "уже в списке" in again.content
