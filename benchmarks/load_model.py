@@ -37,6 +37,7 @@ import asyncio
 import collections
 import os
 import random
+import re
 import statistics
 import sys
 import tempfile
@@ -269,6 +270,33 @@ async def open_game(fake: FakeDiscord, table: OutsideTable, muted_after: list[fl
         await whole_table_after(table, True, clicked, muted_after)
 
 
+WAITED = re.compile(
+    r"Requests of (.+?) that waited for Discord's global limit: (\d+) of (\d+) in the last [\d.]+ s, "
+    r"([\d.]+) s on average, the longest ([\d.]+) s"
+)
+
+
+def quota_waits(lines: list[str]) -> str:
+    """What the bot's own quota (mafiabot/quota.py) logged about requests that waited for a place in
+    their token's second, per token (its lines come at most every 10 s, while requests wait)."""
+    tokens: dict[str, list[float]] = {}
+    for line in lines:
+        if (found := WAITED.search(line)) is None:
+            continue
+        delayed, requests, mean, longest = int(found[2]), int(found[3]), float(found[4]), float(found[5])
+        total = tokens.setdefault(found[1], [0, 0, 0.0, 0.0])
+        total[0] += delayed
+        total[1] += requests
+        total[2] += delayed * mean
+        total[3] = max(total[3], longest)
+    if not tokens:
+        return "no request waited for a place in its token's second"
+    return "; ".join(
+        f"{name}: {int(d)} of {int(r)} requests waited (mean {w / d:.2f} s, longest {m:.2f} s)"
+        for name, (d, r, w, m) in sorted(tokens.items())
+    )
+
+
 def scratch_postgres() -> tuple[str, Any]:
     import sqlalchemy as sa
     from sqlalchemy.engine import make_url
@@ -372,7 +400,7 @@ async def main() -> None:
                     return None  # left out of the measurement (a loaded machine, see BENCHMARKS.md)
                 return table
 
-        started = time.monotonic()
+        started, mark = time.monotonic(), len(bot.lines)
         opened = [t for t in await asyncio.gather(*(open_one(t) for t in tables)) if t is not None]
         if len(opened) < len(tables):
             print(
@@ -387,6 +415,7 @@ async def main() -> None:
             flush=True,
         )
         await asyncio.sleep(12)  # the openings' mutes (ten member edits per ten seconds per server)
+        print(f"  the bot's quota while the games opened: {quota_waits(bot.lines[mark:])}", flush=True)
         print(
             f"{args.games} games of {args.players} started in {time.monotonic() - started:.0f} s; "
             f"bot resident memory +{(rss_bytes(pid) - rss_before) / args.games / 1024:.0f} KiB per game "
@@ -417,9 +446,11 @@ async def main() -> None:
         print(f"the bot's background with every table waiting: {background * 1000:.0f} ms of CPU a second")
         before, threads = cpu_seconds(pid), thread_cpu(pid)
         calls, events = len(fake.calls), len(fake.gateway.session.backlog) if fake.gateway.session else 0
+        mark = len(bot.lines)
         result = await steady(fake, tables, args.steady, tuple(args.every))  # type: ignore[arg-type]
         spent = cpu_seconds(pid) - before
         print(result.report(spent, args.games), flush=True)
+        print(f"  the bot's quota meanwhile: {quota_waits(bot.lines[mark:])}", flush=True)
         if result.acks:
             less = (spent - background * args.steady) / len(result.acks) * 1000
             print(f"  (less the background: {less:.1f} ms per click)", flush=True)
@@ -453,7 +484,7 @@ async def main() -> None:
         if args.stop_all:
             await asyncio.sleep(SETTLE)
             unmuted_after: list[float] = []
-            limited = len(fake.rate_limits.limited)
+            limited, mark = len(fake.rate_limits.limited), len(bot.lines)
 
             async def stop(table: OutsideTable) -> None:
                 began = time.monotonic()
@@ -467,6 +498,8 @@ async def main() -> None:
                 f"load average {os.getloadavg()[0]:.1f}",
                 flush=True,
             )
+            await asyncio.sleep(12)  # the last quota lines
+            print(f"  the bot's quota meanwhile: {quota_waits(bot.lines[mark:])}", flush=True)
         global_429s = sum(1 for _, major in fake.rate_limits.limited if major == "global")
         print(
             f"429s served in the whole run: {len(fake.rate_limits.limited)} ({global_429s} global)",

@@ -2,6 +2,7 @@
 the step wants it, with 0–3 helper bots (issue 20; run by hand, not a test: takes a while).
 
 python benchmarks/mute_bursts.py [--players 10 16] [--helpers 0 1 2 3] [--preset hobbyworld] [--seed 1]
+                                 [--advance] [--unstaged]
 
 For each table size and number of helpers: a fresh local Discord (tests/fakediscord) with Discord's
 member-edit limit per token (10 edits per 10 s per guild) and 50 requests a second per token, the real
@@ -16,12 +17,19 @@ player's mute as the new step wants it (and, of that, the time to the transition
 which is the bot's other work — the deal, the final messages —, and the burst from its first edit to
 its last). A second game is started and stopped during its first night
 (the whole table muted → everyone given back) to measure the stop.
+
+A transition made by an Advance (the step's end: its clock ran out, or the moderator's skip) is
+reported on its own, "(by an Advance)": its mutes are staged, they leave beside the command's write
+(Table.stage; its unmutes still wait for the write). With `--advance` the driver ends a speech or a
+free discussion by an Advance the first time each such transition comes, so each is measured that way
+too; `--unstaged` turns the staging off (Table.stage does nothing), to measure what it saves.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import secrets
 import sys
 import tempfile
@@ -42,6 +50,7 @@ sys.path.remove(str(ROOT / "tests"))  # tests/engine would hide the engine packa
 
 import engine  # noqa: E402
 from engine import queries  # noqa: E402
+from engine.commands import Advance  # noqa: E402
 from engine.rng import Rng  # noqa: E402
 from engine.simulate import random_commands  # noqa: E402
 from engine.state import GameState  # noqa: E402
@@ -138,7 +147,28 @@ async def start(d: TableDriver, preset: str) -> tuple[Table, tuple[float, ...]]:
     return table, burst(d.fake, mark, started, time.monotonic() - started, len(d.players))
 
 
-async def play(fake: FakeDiscord, club: Any, bot: MafiaBot, preset: str, seed: int) -> dict[str, list[Any]]:
+BY_ADVANCE = " (by an Advance)"
+
+
+def commands_now(table: Table, rnd: Rng, found: dict[str, list[Any]], advance: bool) -> list[Any]:
+    """The random players' commands; with `advance`, the step's end (an Advance: its clock ran out, or
+    the moderator's skip) first, while its kind of transition has no sample by an Advance yet."""
+    commands = random_commands(table.session.state, rnd)
+    before = table.session.state
+    if advance and label(before) in ("speech", "free discussion"):
+        try:
+            after, _ = engine.apply(before, Advance(at=table.session.clock()))
+        except engine.IllegalCommand:
+            return commands
+        name = kind(before, after)
+        if name is not None and f"{name}{BY_ADVANCE}" not in found and changes(table, before, after) > 2:
+            return [Advance(), *commands]
+    return commands
+
+
+async def play(
+    fake: FakeDiscord, club: Any, bot: MafiaBot, preset: str, seed: int, advance: bool = False
+) -> dict[str, list[Any]]:
     d = TableDriver(fake, club, bot, club.players)
     d.flush_gateway = False  # the table's own settling is enough here; a loaded machine is slow to flush
     found: dict[str, list[Any]] = {}
@@ -149,13 +179,15 @@ async def play(fake: FakeDiscord, club: Any, bot: MafiaBot, preset: str, seed: i
     rnd = Rng(seed)
     commands = 0
     while not table.session.over and commands < 3000:
-        for command in random_commands(table.session.state, rnd):
+        for command in commands_now(table, rnd, found, advance):
             before = table.session.state
             try:
                 after, _ = engine.apply(before, replace(command, at=table.session.clock()))
             except engine.IllegalCommand:
                 continue
             name = kind(before, after)
+            if name is not None and isinstance(command, Advance) and name != "end":
+                name += BY_ADVANCE  # its mutes went beside the write (Table.stage); measured on their own
             n = changes(table, before, after) if name else 0
             measure = name is not None and (
                 name not in found or (name == "hand-over" and len(found[name]) < 3)
@@ -204,7 +236,9 @@ async def play(fake: FakeDiscord, club: Any, bot: MafiaBot, preset: str, seed: i
     return found
 
 
-async def run(players: int, helpers: int, preset: str, seed: int) -> dict[str, list[Any]]:
+async def run(
+    players: int, helpers: int, preset: str, seed: int, advance: bool = False
+) -> dict[str, list[Any]]:
     fake = FakeDiscord()
     await fake.start()
     club = fake.create_club(players=players)
@@ -226,7 +260,7 @@ async def run(players: int, helpers: int, preset: str, seed: int) -> dict[str, l
     bot = MafiaBot(settings, guild_ready_timeout=0.05)
     try:
         async with fake.connect(bot, timeout=120):
-            found = await play(fake, club, bot, preset, seed)
+            found = await play(fake, club, bot, preset, seed, advance)
             found["429s"] = [len([x for x in fake.rate_limits.limited if x[0] == MEMBER_EDIT])]
             return found
     finally:
@@ -239,11 +273,20 @@ async def main() -> None:
     parser.add_argument("--helpers", type=int, nargs="+", default=[0, 1, 2, 3])
     parser.add_argument("--preset", default="hobbyworld")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--advance", action="store_true", help="end speeches and discussions by an Advance")
+    parser.add_argument("--unstaged", action="store_true", help="no staged mutes (Table.stage does nothing)")
     args = parser.parse_args()
+    if args.unstaged:
+        Table.stage = lambda self, after: None  # type: ignore[method-assign]
     for players in args.players:
         for helpers in args.helpers:
-            found = await run(players, helpers, args.preset, args.seed)
-            print(f"## {args.preset}, {players} players, {helpers} helper(s)", flush=True)
+            found = await run(players, helpers, args.preset, args.seed, args.advance)
+            load = os.getloadavg()
+            print(
+                f"## {args.preset}, {players} players, {helpers} helper(s); load average "
+                f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f}{'; staging off' if args.unstaged else ''}",
+                flush=True,
+            )
             for name, samples in found.items():
                 if name == "429s":
                     print(f"   member-edit 429s served: {samples[0]}")

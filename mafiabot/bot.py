@@ -132,7 +132,7 @@ class MafiaBot(commands.Bot):
         # message update, delete and reaction: with a thousand tables' panels in it, a linear walk per event.
         options.setdefault("max_messages", None)
         # Discord's global limit per token, kept before each request leaves (mafiabot/quota.py).
-        self.quota = Quota(settings.requests_per_second)
+        self.quota = Quota(settings.requests_per_second, name="the bot")
         options.setdefault("http_trace", self.quota.trace())
         super().__init__(
             command_prefix=commands.when_mentioned,

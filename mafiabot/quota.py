@@ -46,6 +46,7 @@ log = logging.getLogger(__name__)
 PER_SECOND = 50  # Discord's global limit per token
 STUCK = 30.0  # a request without an answer this long no longer holds its place (a lost trace end)
 WINDOW = 1.0
+REPORT_EVERY = 10.0  # seconds between two log lines about requests that waited (only while they do)
 NEXT_SPEAKER, MAY_SPEAK, MUTE, ORDINARY = 0, 1, 2, 3  # how urgent a request is (lower leaves first)
 _EXEMPT = ("/interactions/", "/webhooks/")  # Discord does not count these towards the global limit
 
@@ -81,9 +82,16 @@ class Place:
 class Quota:
     """One token's requests that may still count in Discord's current second, and those waiting."""
 
-    def __init__(self, per_second: int = PER_SECOND, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        per_second: int = PER_SECOND,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        name: str = "the token",
+    ) -> None:
         self.per_second = per_second
         self._clock = clock
+        self.name = name  # in the log: "the bot", "helper 2" (never the token)
         self._flying: dict[Place, None] = {}  # sent, no answer yet (in departure order)
         self._answered: deque[float] = deque()  # when the answers of the last second came
         self._queue: list[tuple[int, int, asyncio.Future[Place]]] = []  # (urgency, arrival, its turn)
@@ -95,6 +103,11 @@ class Quota:
         self.requests = 0  # requests counted (benchmarks and tests)
         self.delayed = 0  # of them, those that had to wait for a place
         self.refused = 0  # 429s marked global that came all the same
+        self.waited = 0.0  # seconds the delayed requests waited in all
+        self.longest = 0.0  # the longest wait for a place
+        # What the operator reads in the log (at most once per REPORT_EVERY while requests wait): how
+        # long the token's queue makes its requests wait, i.e. whether it needs helpers or a higher limit.
+        self._report = [self._clock(), 0, 0, 0.0, 0.0]  # since, requests, delayed, waited, longest
 
     def _used(self, now: float) -> int:
         while self._answered and now - self._answered[0] >= WINDOW:
@@ -130,11 +143,35 @@ class Quota:
         turn.add_done_callback(lambda _: self._left_queue(level))
         self._schedule()
         try:
-            return await turn
+            place = await turn
         except asyncio.CancelledError:  # a caller's timeout: its place goes to the next one
             if turn.done() and not turn.cancelled():
                 self.answered(turn.result())
             raise
+        self._note_wait(place.left - now)
+        return place
+
+    def _note_wait(self, seconds: float) -> None:
+        self.waited += seconds
+        self.longest = max(self.longest, seconds)
+        report = self._report
+        report[2] += 1
+        report[3] += seconds
+        report[4] = max(report[4], seconds)
+        now = self._clock()
+        if now - report[0] >= REPORT_EVERY:
+            since, requests, delayed, waited, longest = report
+            log.info(
+                "Requests of %s that waited for Discord's global limit: %d of %d in the last %.0f s, "
+                "%.2f s on average, the longest %.2f s",
+                self.name,
+                delayed,
+                self.requests - requests,
+                now - since,
+                waited / delayed,
+                longest,
+            )
+            self._report = [now, self.requests, 0, 0.0, 0.0]
 
     def _seat(self, now: float) -> Place:
         place = Place(now)

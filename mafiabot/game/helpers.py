@@ -44,7 +44,8 @@ class Helper:
     def __init__(self, number: int, token: Secret, *, per_second: int = PER_SECOND) -> None:
         self.number = number
         self._token = token
-        self.quota = Quota(per_second)  # its own token's global limit (mafiabot/quota.py)
+        # Its own token's global limit (mafiabot/quota.py).
+        self.quota = Quota(per_second, name=f"helper {number}")
         # No gateway connection is ever opened; the guilds intent only keeps discord.py from warning.
         # A 429 longer than 30 s (the least discord.py allows) is raised, not slept on: the main bot
         # takes the edit over at once.

@@ -100,3 +100,22 @@ def test_urgency_is_the_task_s_own_and_reset_after() -> None:
     with urgent(NEXT_SPEAKER):
         assert urgency.get() == NEXT_SPEAKER
     assert urgency.get() == ORDINARY
+
+
+async def test_the_waits_for_a_place_are_counted_and_told_in_the_log(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    now = [100.0]
+    quota = Quota(per_second=1, clock=lambda: now[0], name="helper 2")
+    monkeypatch.setattr(quota_module, "REPORT_EVERY", 0.0)  # every wait is told
+    quota.answered(await quota.take())  # the second is full until a second after this answer
+    waiting = asyncio.create_task(quota.take())
+    await asyncio.sleep(0)
+    now[0] += 1.5  # the clock the quota reads: the place is free again
+    quota._let_go()  # (its timer, on the loop's own clock, would come a second from now)
+    with caplog.at_level("INFO", logger="mafiabot.quota"):
+        quota.answered(await waiting)
+    assert quota.delayed == 1 and quota.waited == pytest.approx(1.5) and quota.longest == pytest.approx(1.5)
+    (line,) = [r.getMessage() for r in caplog.records if "waited" in r.getMessage()]
+    assert line.startswith("Requests of helper 2 that waited for Discord's global limit: 1 of 2")
+    assert "1.50 s on average, the longest 1.50 s" in line
