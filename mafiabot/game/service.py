@@ -114,6 +114,9 @@ class GameService:
                 await guild.query_members(user_ids=missing, cache=True)
             except TimeoutError:
                 log.warning("The voice channel's members did not come", extra={"guild_id": guild.id})
+        # The helper bots too, now: met at the table's first burst instead, the start's mutes waited
+        # for the answer (a gateway round trip, more on a loaded bot).
+        await self.crew.meet(guild)
 
     def guild_seen_again(self, guild: discord.Guild) -> None:
         """discord.py made a new object for the guild (a new session after INVALID_SESSION)."""

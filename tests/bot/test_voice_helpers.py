@@ -154,3 +154,33 @@ async def test_a_helper_token_discord_refuses_is_left_out_and_never_logged(
             assert [(h.number, h.user_id) for h in helpers] == [(2, good.id)]
     assert "Helper bot 1 could not log in" in caplog.text
     assert bad not in caplog.text and good.token not in caplog.text
+
+
+@pytest.mark.club(players=12)
+@pytest.mark.helpers(count=2)
+async def test_the_helpers_are_met_when_the_lobby_opens_so_the_start_s_mutes_wait_for_no_member_request(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    # The bot does not fetch member lists at start: the helpers' members are asked for once, when the
+    # lobby opens (they used to be asked for at the table's first burst, which waited for the answer).
+    d = TableDriver(fake, club, bot, club.players)
+    d.without_host_voice()
+    await d.seat_everyone()
+    helpers = {account.id for account in fake.accounts}
+
+    def helpers_asked() -> bool:
+        return any(helpers <= {int(u) for u in r.get("user_ids") or []} for r in fake.gateway.chunk_requests)
+
+    await d.open_lobby("simple")
+    for p in d.players[1:]:
+        await fake.click(p, d.lobby_message(), label="Присоединиться")
+    await fake.wait_for(helpers_asked, what="the helpers' members asked for")
+    asked = len(fake.gateway.chunk_requests)
+    await fake.click(d.players[0], d.lobby_message(), label="Начать игру")
+    await fake.wait_for(lambda: club.voice.id in d.games.tables, what="the table")
+    d.table = d.games.tables[club.voice.id]
+    await d.settled()
+    d.assert_mutes()
+    assert d.muted_seats() == d.all_seats()
+    assert set(_edits_by(fake)) >= helpers  # the helpers made the start's edits
+    assert len(fake.gateway.chunk_requests) == asked  # and nothing was asked for at the start
