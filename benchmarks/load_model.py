@@ -271,8 +271,8 @@ async def open_game(fake: FakeDiscord, table: OutsideTable, muted_after: list[fl
 
 
 WAITED = re.compile(
-    r"Requests of (.+?) that waited for Discord's global limit: (\d+) of (\d+) in the last [\d.]+ s, "
-    r"([\d.]+) s on average, the longest ([\d.]+) s"
+    r"Requests of (.+?) that waited for Discord's global limit: (\d+) got their place in the last "
+    r"[\d.]+ s \((\d+) new requests\), ([\d.]+) s on average, the longest ([\d.]+) s"
 )
 
 
@@ -292,7 +292,8 @@ def quota_waits(lines: list[str]) -> str:
     if not tokens:
         return "no request waited for a place in its token's second"
     return "; ".join(
-        f"{name}: {int(d)} of {int(r)} requests waited (mean {w / d:.2f} s, longest {m:.2f} s)"
+        f"{name}: {int(d)} requests waited for a place ({int(r)} asked for one; mean wait {w / d:.2f} s, "
+        f"longest {m:.2f} s)"
         for name, (d, r, w, m) in sorted(tokens.items())
     )
 

@@ -162,12 +162,12 @@ class Quota:
         if now - report[0] >= REPORT_EVERY:
             since, requests, delayed, waited, longest = report
             log.info(
-                "Requests of %s that waited for Discord's global limit: %d of %d in the last %.0f s, "
-                "%.2f s on average, the longest %.2f s",
+                "Requests of %s that waited for Discord's global limit: %d got their place in the "
+                "last %.0f s (%d new requests), %.2f s on average, the longest %.2f s",
                 self.name,
                 delayed,
-                self.requests - requests,
                 now - since,
+                self.requests - requests,
                 waited / delayed,
                 longest,
             )

@@ -342,7 +342,9 @@ class GameService:
         """A moderator stops the game: nobody wins, everyone is unmuted."""
         if not table.session.over:
             await self.submit(table, Abort(reason=reason))
-            await self.records.abort(table.game_id, reason)
+            # (The end, queued by the submit, stores it too when it comes first: a busy bot's thread
+            # pool can run its write before this one; either stores the same reason.)
+            await self.records.abort(table.game_id, reason, if_running=True)
             kill_point("after_stop")
         await self._close(table)
 
@@ -350,8 +352,11 @@ class GameService:
         """The engine ended the game: the game's file, the results stored, voice given back."""
         await table.send_record(game_record(table.session))
         if "aborted" in table.session.state.flags:
-            # stop() stores the abort itself; this is for a stop the bot crashed in the middle of.
-            await self.records.abort(table.game_id, "stopped", if_running=True)
+            # stop() stores the abort itself; this is for a stop the bot crashed in the middle of (or
+            # one whose own write has not run yet), with the reason its command gave.
+            last = table.session.log[-1] if table.session.log else None
+            reason = last.reason if isinstance(last, Abort) else "stopped"
+            await self.records.abort(table.game_id, reason, if_running=True)
         if await self.records.finish(table.session):
             for finish_hook in self.finish_hooks:
                 await finish_hook(table)

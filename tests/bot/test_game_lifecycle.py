@@ -135,3 +135,39 @@ async def test_the_settings_select_of_a_closed_lobby_says_so(
     await fake.click(club.players[0], opened.message, label="Отменить набор")
     stale = await fake.select(club.players[0], settings.message, custom_id, ["maniac"])
     assert stale.ephemeral and stale.content == "Этот набор уже закрыт."
+
+
+async def test_a_stop_whose_own_write_comes_after_the_end_s_is_stored_once_with_its_reason(
+    bot: MafiaBot, fake: FakeDiscord, club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The end, queued by the stop's command, stores the abort too (for a stop the bot crashed in); on
+    a busy bot its write can run before the stop's own. That used to fail the stop («game is aborted,
+    not running», seen stopping 300 tables at once); now either write stores the command's reason."""
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic")
+    records = d.games.records
+    real = records.abort
+    end_stored = asyncio.Event()
+    writes: list[str] = []
+
+    async def abort(game_id: int, reason: str, *, if_running: bool = False) -> None:
+        writes.append(reason)
+        if len(writes) == 1:  # the stop's own write waits until the end's has run
+            await end_stored.wait()
+        await real(game_id, reason, if_running=if_running)
+        if len(writes) > 1:
+            end_stored.set()
+
+    monkeypatch.setattr(records, "abort", abort)
+    game_id = d.games.tables[club.voice.id].game_id
+    stopped = await fake.slash(d.players[0], "mafia stop", channel=club.text)
+    assert stopped.ephemeral
+    await fake.wait_for(lambda: not d.games.tables, what="the table to close")
+    await fake.wait_for(lambda: len(writes) == 2 and end_stored.is_set(), what="both writes")
+    await d.settled()
+    assert d.muted_seats() == set()
+    storage = d.games.storage
+    assert storage is not None
+    game = storage.game(game_id)
+    assert game.status == "aborted" and game.end_reason == f"stopped by {d.players[0].id}"

@@ -117,5 +117,5 @@ async def test_the_waits_for_a_place_are_counted_and_told_in_the_log(
         quota.answered(await waiting)
     assert quota.delayed == 1 and quota.waited == pytest.approx(1.5) and quota.longest == pytest.approx(1.5)
     (line,) = [r.getMessage() for r in caplog.records if "waited" in r.getMessage()]
-    assert line.startswith("Requests of helper 2 that waited for Discord's global limit: 1 of 2")
+    assert line.startswith("Requests of helper 2 that waited for Discord's global limit: 1 got their place")
     assert "1.50 s on average, the longest 1.50 s" in line
