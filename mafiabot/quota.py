@@ -130,6 +130,11 @@ class Quota:
         ahead = sum(self._waiting[: level + 1])
         return max(0, self.per_second - self._used(now) - ahead)
 
+    def backlog(self, level: int = ORDINARY) -> int:
+        """Requests ahead of a new one of this urgency: those in the last second and those waiting
+        before it (a full token's queue: the longer it is, the later a new request leaves)."""
+        return self._used(self._clock()) + sum(self._waiting[: level + 1])
+
     async def take(self, level: int = ORDINARY) -> Place:
         """Wait for a place (at once when there is one and nobody waits); `answered` gives it back."""
         now = self._clock()

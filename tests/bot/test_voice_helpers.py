@@ -69,6 +69,31 @@ async def test_a_helper_that_vanishes_mid_burst_leaves_nobody_muted(
     assert await d.games.ledger.owed(club.id) == []
 
 
+@pytest.mark.club(players=16)
+@pytest.mark.helpers(count=1)
+async def test_a_helper_that_vanishes_in_the_middle_of_the_give_back_leaves_nobody_muted(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    # The stop's unmutes: the helper's token is reset after two of them; every member it was to
+    # unmute is given back by the main bot, and leaves the ledger only once Discord confirmed it.
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)  # the buckets are not what this tests
+    (helper,) = fake.accounts
+    d = TableDriver(fake, club, bot, club.players)
+    await d.start("simple")
+    assert d.muted_seats() == d.all_seats()
+    d.games.crew.forget_spending()  # (the stand-in's buckets stay lifted: no waiting for a window)
+    fake.revoke_token(helper, after=2)
+    mark = len(fake.calls)
+    await fake.slash(d.players[0], "mafia stop", channel=club.text)
+    await fake.wait_for(lambda: not d.games.tables, what="the table to close")
+    await d.settled()
+    assert d.muted_seats() == set(), "the helper's unmutes are made by the main bot"
+    helper_calls = [c.status for c in fake.calls[mark:] if c.bot_id == helper.id and c.route == MEMBER_EDIT]
+    assert helper_calls[:2] == [200, 200] and 401 in helper_calls[2:]
+    assert _edits_by(fake, mark)[fake.world.bot_user.id] == 14
+    assert await d.games.ledger.owed(club.id) == []
+
+
 @pytest.mark.club(players=12)
 @pytest.mark.helpers(count=2)
 async def test_a_helper_off_the_server_or_without_mute_members_is_skipped_without_asking_discord(
