@@ -7,6 +7,7 @@ A ruleset that ``extends`` another is deep-merged over it: tables merge key by k
 
 from __future__ import annotations
 
+import copy
 import tomllib
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
@@ -60,6 +61,14 @@ def available_presets() -> list[str]:
 
 
 def _read_toml(text: str, source: str) -> dict[str, Any]:
+    """The TOML ``text`` parsed, as a dict of the caller's own: a preset is read once per variant that
+    is loaded (the bot lists every option's player counts at start, over a hundred loads), and parsing
+    was most of the bot's start-up, so a text already parsed is copied instead."""
+    return copy.deepcopy(_parsed(text, source))
+
+
+@lru_cache(maxsize=32)
+def _parsed(text: str, source: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -113,7 +122,7 @@ def _option_names(options: Mapping[str, Any] | Iterable[str] | None) -> tuple[st
     return tuple(sorted(options))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=256)
 def _load_cached(name: str, selected: tuple[str, ...]) -> Ruleset:
     raw, source = _raw_preset(name)
     check_schema(raw, SCHEMA, "", source)

@@ -283,3 +283,15 @@ def test_a_variant_behaves_like_its_parent(tmp_path: Path) -> None:
     variant, city = load_ruleset(path), load_ruleset("city")
     assert variant.id == "club" and variant.teams["mafia"].chat
     assert (variant.summary, variant.phase_names) == (city.summary, city.phase_names)
+
+
+def test_a_preset_text_parsed_once_is_handed_out_as_a_copy_of_its_own() -> None:
+    from engine.rules import loader
+
+    text = '[roles.don]\nside = "mafia"\nlist = [1, 2]\n'
+    first = loader._read_toml(text, "a.toml")
+    first["roles"]["don"]["list"].append(3)
+    first["extra"] = True
+    assert loader._read_toml(text, "a.toml") == {"roles": {"don": {"side": "mafia", "list": [1, 2]}}}
+    with pytest.raises(RulesetError, match="malformed TOML"):
+        loader._read_toml("[roles", "b.toml")
