@@ -66,6 +66,9 @@ class Budget:
         self.quota = quota
         self._sent: dict[int, deque[float]] = {}
         self.resting: dict[int | None, float] = {}  # guild id (None: everywhere) -> until when
+        # Edits given to this token and not yet answered: a burst's edits are all given out before the
+        # first of them reaches the token's quota, which would otherwise still look empty.
+        self.pending = 0
 
     def edits_left(self, guild_id: int) -> int:
         """Edits this token can still make in the guild without meeting its bucket."""
@@ -79,10 +82,18 @@ class Budget:
 
     def room(self, guild_id: int, level: int = MUTE) -> int:
         """Edits it can make at once: within the bucket and within its token's second."""
-        return min(self.edits_left(guild_id), self.quota.room(level))
+        return min(self.edits_left(guild_id), self.quota.room(level) - self.pending)
+
+    def queue(self, level: int = MUTE) -> int:
+        """How long a new edit's wait in the token's second would be (in requests ahead of it)."""
+        return self.quota.backlog(level) + self.pending
 
     def spend(self, guild_id: int) -> None:
         self._sent.setdefault(guild_id, deque()).append(self._clock())
+        self.pending += 1
+
+    def done(self) -> None:
+        self.pending = max(0, self.pending - 1)
 
     def rest(self, guild_id: int | None, seconds: float) -> None:
         self.resting[guild_id] = self._clock() + seconds
@@ -156,12 +167,12 @@ class Crew:
                 best, room = helper, here
         if room > 0:
             return best
-        queue = (self._main.edits_left(guild_id) == 0, self.quota.backlog(level))
+        queue = (self._main.edits_left(guild_id) == 0, self._main.queue(level))
         for helper in self.helpers:
             budget = self._budgets[helper.number]
             if budget.edits_left(guild_id) == 0 or not self.usable(helper, channel):
                 continue
-            theirs = (False, helper.quota.backlog(level))
+            theirs = (False, budget.queue(level))
             if theirs < queue:
                 best, queue = helper, theirs
         return best
@@ -203,14 +214,20 @@ class Crew:
                     gone.why,
                     extra={"guild_id": member.guild.id},
                 )
-        self._main.spend(member.guild.id)
-        async with self._lane(0, member.guild.id):
-            await retried(
-                lambda: member.edit(mute=mute, reason=reason),
-                what=what,
-                attempts=attempts,
-                extra={"guild_id": member.guild.id},
-            )
+            finally:
+                budget.done()
+        main = self._main
+        main.spend(member.guild.id)
+        try:
+            async with self._lane(0, member.guild.id):
+                await retried(
+                    lambda: member.edit(mute=mute, reason=reason),
+                    what=what,
+                    attempts=attempts,
+                    extra={"guild_id": member.guild.id},
+                )
+        finally:
+            main.done()
         self.by_main += 1
 
     def _lane(self, hand: int, guild_id: int) -> asyncio.Semaphore:
