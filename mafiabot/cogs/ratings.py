@@ -34,7 +34,6 @@ from mafiabot.game.service import GameService
 from mafiabot.game.table import Table
 from mafiabot.i18n import DEFAULT, text
 from mafiabot.ratings import POINTS_TRACK, RatingError
-from mafiabot.ratings.chart import rating_chart
 from mafiabot.storage import GameRecord, GameStatus, NotFound, Storage
 from mafiabot.views import MafiaView
 
@@ -217,6 +216,9 @@ class RatingsCog(commands.Cog, name="Ratings"):
         points = await asyncio.to_thread(storage.rating_history, guild_id, who.id, track=track)
         values = [v for _, v in points]
         track_title = track_name(track, language)
+        # matplotlib is imported at the first chart, not at every start of the bot (about 1 s of CPU).
+        from mafiabot.ratings.chart import rating_chart
+
         png = await asyncio.to_thread(rating_chart, points, name=who.display_name, track=track_title)
         file = discord.File(io.BytesIO(png), filename=f"rating-{who.id}-{track}.png")
         digits = 1 if track == POINTS_TRACK else 0
