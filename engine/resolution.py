@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from engine.abilities import abilities_now, actors_of_step, hit_tonight, step_index, uses_of
+from engine.abilities import abilities_now, actors_of_step, hit_tonight, uses_of
 from engine.announce import Out
 from engine.events import HOST_ONLY, Event, to_seats, to_team
 from engine.registry import ABILITY_KINDS, INFORMING_KINDS, ability_kind
@@ -38,12 +38,17 @@ def immediate(s: GameState) -> bool:
 
 def resolve_step(s: Draft, step: StepDef, out: Out) -> bool:
     """Apply the step's actions to the ledger. True when the step opens again (a team's extra shot)."""
-    index = step_index(s, step.id)
+    index = s.ruleset.step_index(step.id)
     if step.team:
         return _resolve_team(s, step, index, out)
-    flush_pending(s)
+    if s.ledger.pending:
+        flush_pending(s)
+    actions = s.ledger.actions
+    if not actions:  # nobody acted: the ledger stays as it is (nothing chosen)
+        _idle_actors(s, step, index, out)
+        return False
     chosen = list(s.ledger.chosen)
-    for seat, act_name, targets in s.ledger.actions:
+    for seat, act_name, targets in actions:
         ab = next(a for a in abilities_now(s, seat, step.id) if a.act == act_name)
         _count_use(s, seat, step.id, targets)
         chosen.append((seat, step.id, targets))
