@@ -79,47 +79,39 @@ class Rng:
 
     def __init__(self, seed: int) -> None:
         self._base = seed_state(seed)  # the state the buffered batch was drawn from
-        self._draws = _batch(self._base)
-        self._used = 0  # values of the batch already handed out
+        # The batch's values not handed out yet, the next one last: a draw is one pop (the simulator
+        # draws a few hundred times a game).
+        self._left = list(reversed(_batch(self._base)))
 
     @property
     def state(self) -> int:
         """The generator state after the values handed out so far (as the pure functions would leave it)."""
-        return (self._base + self._used * 0x9E3779B97F4A7C15) & _MASK
+        return (self._base + (_BATCH - len(self._left)) * 0x9E3779B97F4A7C15) & _MASK
 
-    def _refill(self) -> None:
+    def _refill(self) -> list[int]:
         self._base = self.state
-        self._draws = _batch(self._base)
-        self._used = 0
+        left = self._left = list(reversed(_batch(self._base)))
+        return left
 
     def _next(self) -> int:
         """The next value of :func:`next_u64`."""
-        used = self._used
-        if used == _BATCH:
-            self._refill()
-            used = 0
-        self._used = used + 1
-        return self._draws[used]
+        return (self._left or self._refill()).pop()
 
     def below(self, n: int) -> int:
-        return self._next() % n
+        return (self._left or self._refill()).pop() % n
 
     def choice(self, items: Sequence[T]) -> T:
-        return items[self._next() % len(items)]
+        return items[(self._left or self._refill()).pop() % len(items)]
 
     def shuffled(self, items: Sequence[T]) -> list[T]:
         """:func:`shuffled` on the wrapper's own draws."""
         out = list(items)
-        draw = self._next
+        left = self._left
         for i in range(len(out) - 1, 0, -1):
-            j = draw() % (i + 1)
+            j = (left or self._refill()).pop() % (i + 1)
+            left = self._left
             out[i], out[j] = out[j], out[i]
         return out
 
     def random(self) -> float:
-        used = self._used  # _next, written out (the simulator draws ~100 a game)
-        if used == _BATCH:
-            self._refill()
-            used = 0
-        self._used = used + 1
-        return self._draws[used] / _TWO_64
+        return (self._left or self._refill()).pop() / _TWO_64

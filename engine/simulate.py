@@ -26,6 +26,9 @@ MAX_COMMANDS = 20_000
 _ADVANCE = Advance()  # commands are immutable: every Advance of the simulator is this one
 _PASSES: dict[int, Pass] = {}  # one Pass per seat
 _PICKS: dict[tuple[type[Command], int, int], Command] = {}
+_SKIPS: dict[int, Command] = {}
+_ACTS: dict[tuple[int, tuple[int, ...], str], Command] = {}
+_VOTES: dict[int, dict[int, Command]] = {}  # for each candidate, each seat's Vote
 _PICKED_FIELD: dict[type[Command], str] = {Vote: "candidate", Propose: "target", Nominate: "target"}
 
 
@@ -35,6 +38,37 @@ def _pass(seat: int) -> Pass:
     if found is None:
         found = _PASSES[seat] = Pass(seat=seat)
     return found
+
+
+def _skip(seat: int) -> Command:
+    """``Skip(seat=seat)``, made once per seat (see _pick)."""
+    found = _SKIPS.get(seat)
+    if found is None:
+        found = _SKIPS[seat] = Skip(seat=seat)
+    return found
+
+
+def _act(seat: int, targets: tuple[int, ...], act: str) -> Command:
+    """``Act(seat=seat, targets=targets, act=act)``, made once per seat, targets and act (see _pick)."""
+    key = (seat, targets, act)
+    found = _ACTS.get(key)
+    if found is None:
+        if len(_ACTS) >= 65536:  # a bound for abilities of many targets
+            _ACTS.clear()
+        found = _ACTS[key] = Act(seat=seat, targets=targets, act=act)
+    return found
+
+
+def _voters_in_order(s: GameState) -> list[int]:
+    """``sorted(queries.voters(s))`` at a vote, with the same shortcut as voters where nobody is jailed or
+    bound to another's vote: the living who have not voted yet and may vote, in seat order."""
+    if s.jail or s.vote_links:
+        return sorted(queries.voters(s))
+    voted = {v for v, _ in s.ballots}
+    if not s.ruleset.voting.self_vote:
+        voted.add(s.step.seat)  # the candidate may not vote for himself
+    no_vote = s.no_vote
+    return [x for x in sorted(s.alive) if x not in voted and x not in no_vote]
 
 
 def _pick(kind: type[Command], seat: int, other: int) -> Command:
@@ -76,18 +110,29 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
                 out.append(_pick(Propose, seat, team_pick))
         for seat in actors if not night_step.team else ():
             now = abilities.abilities_now(s, seat, night_step.id)
-            if all(ab.optional for ab in now) and rnd.random() < 0.2:
-                out.append(Skip(seat=seat))
-                continue
-            options = {ab.act: abilities.legal_targets(s, seat, ab) for ab in now}
-            acts = [(name, ts) for name, ts in options.items() if ts]
-            if not acts:
-                continue
-            name, targets = rnd.choice(acts)
-            ab_targets = next((ab.targets for ab in now if ab.act == name), 1)
-            picks = rnd.shuffled(targets)[:ab_targets]
+            if len(now) == 1:  # the common case, the lines below for one ability (the same draws)
+                ab = now[0]
+                if ab.optional and rnd.random() < 0.2:
+                    out.append(_skip(seat))
+                    continue
+                targets = abilities.legal_targets(s, seat, ab)
+                if not targets:
+                    continue
+                rnd.below(1)  # rnd.choice among the abilities with targets, here one: it draws a value
+                name, ab_targets = ab.act, ab.targets
+            else:
+                if all(ab.optional for ab in now) and rnd.random() < 0.2:
+                    out.append(_skip(seat))
+                    continue
+                options = {ab.act: abilities.legal_targets(s, seat, ab) for ab in now}
+                acts = [(name, ts) for name, ts in options.items() if ts]
+                if not acts:
+                    continue
+                name, targets = rnd.choice(acts)
+                ab_targets = next((ab.targets for ab in now if ab.act == name), 1)
+            picks = tuple(rnd.shuffled(targets)[:ab_targets])
             if len(picks) == ab_targets:
-                out.append(Act(seat=seat, targets=tuple(picks), act=name))
+                out.append(_act(seat, picks, name))
     elif step.kind == "speech":
         if step.round == "day":  # a day speech: the speaker may nominate, and (001) permit others to talk
             living = s.living()
@@ -127,9 +172,15 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
     elif step.kind == "vote":
         chance = 1.0 / max(1, len(step.queue) + 1)
         random, candidate = rnd.random, step.seat
-        for seat in sorted(queries.voters(s)):
+        votes = _VOTES.get(candidate)
+        if votes is None:
+            votes = _VOTES[candidate] = {}
+        for seat in _voters_in_order(s):
             if random() < chance:
-                out.append(_pick(Vote, seat, candidate))
+                vote = votes.get(seat)
+                if vote is None:
+                    vote = votes[seat] = Vote(seat=seat, candidate=candidate)
+                out.append(vote)
     elif step.kind == "tiebreak":
         if rnd.random() < 0.8:
             out.append(Vote(seat=step.seat, candidate=rnd.choice(step.candidates)))
