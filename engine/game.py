@@ -133,9 +133,8 @@ def apply(state: GameState, command: Command) -> tuple[GameState, list[Event]]:
     handler(s, command, out)
     if s.step is not before and s.step.started_at != command.at and not same_step(before, s.step):
         s.step = evolve(s.step, started_at=command.at)
-    done = _new(GameState)  # freeze(s), written out
-    _set(done, "__dict__", s.__dict__)
-    return done, out
+    _set(s, "__class__", GameState)  # freeze(s), written out: the draft itself becomes the finished state
+    return s, out
 
 
 def replay(
