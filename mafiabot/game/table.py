@@ -18,6 +18,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 from engine import queries
@@ -468,7 +469,7 @@ class Table:
         except discord.Forbidden:
             log.warning("No permission to attach the game's record", extra={"game_id": self.game_id})
             self.post(text(self.session.language, "table-record-not-attached"))
-        except discord.HTTPException:
+        except (discord.HTTPException, aiohttp.ClientError):  # a link that stayed down through the retries
             log.exception("The game's record could not be sent", extra={"game_id": self.game_id})
 
     def timer_state(self) -> dict[str, Any]:
@@ -578,6 +579,11 @@ class Table:
             await self.speaker.queue.drain()  # the last lines (the winners) are still heard
             await self.speaker.close()
         self._outbox.put_nowait(None)
+
+    async def sent_all(self) -> None:
+        """After release(): every queued line is sent and the sender has stopped."""
+        if self._sender is not None:
+            await asyncio.shield(self._sender)
 
     async def shutdown(self) -> None:
         """Stop every task of this table but leave the voice state as it is (a restart resumes it)."""

@@ -176,6 +176,7 @@ async def test_a_record_that_cannot_be_attached_never_keeps_the_game_open_or_any
 ) -> None:
     g = Game(fake, club, bot)
     await g.start("city")
+    table = g.games.tables[club.voice.id]
     await g.skip_until(lambda s: s.phase == "day")
     assert _muted(fake, club)
     club.text.overwrites.append(Overwrite(club.bot_role.id, 0, deny=perms.ATTACH_FILES))
@@ -185,6 +186,7 @@ async def test_a_record_that_cannot_be_attached_never_keeps_the_game_open_or_any
     await fake.wait_for(lambda: not g.games.tables, what="the game to close")
     await fake.wait_for(lambda: not _muted(fake, club), what="everyone given back")
     await fake.wait_for_message(club.text, lambda m: "Протокол игры не приложен" in m.content)
+    await asyncio.wait_for(table.sent_all(), 30)  # the table's last lines (its close goes on meanwhile)
     storage = g.games.storage
     assert storage is not None and storage.running_games() == []
     assert (MESSAGE_SEND, 403) in [(c.route, c.status) for c in fake.calls]
