@@ -23,7 +23,7 @@ from mafiabot.i18n import DEFAULT, text
 
 Place = Literal["text", "voice", "threads"]
 
-PLACE_NAMES: dict[Place, str] = {"text": "текстовый канал", "voice": "голосовой канал", "threads": "ветки"}
+PLACES: tuple[Place, ...] = ("text", "voice", "threads")  # in the order a report names them (``place-*``)
 
 
 def _chat_presets() -> frozenset[str]:
@@ -52,7 +52,6 @@ class Need:
     permission: str  # a discord.Permissions flag
     place: Place
     label: str  # as Discord's invite screen names it (English), for the README
-    why: str  # without it (Russian), shown with optional needs
     optional: bool = False
     presets: frozenset[str] | None = None  # only games of these presets need it
     nicknames_only: bool = False  # only when the lobby asked for seat numbers in nicknames
@@ -65,13 +64,12 @@ class Need:
 
 
 NEEDS: tuple[Need, ...] = (
-    Need("view_channel", "text", "View Channels", "бот не видит канал"),
-    Need("send_messages", "text", "Send Messages", "бот не может писать в канал"),
+    Need("view_channel", "text", "View Channels"),
+    Need("send_messages", "text", "Send Messages"),
     Need(
         "attach_files",
         "text",
         "Attach Files",
-        "протокол игры не будет выложен файлом (он останется в /mafia game)",
         optional=True,
         without="the game's protocol is not posted as a file (`/mafia game` still shows it)",
     ),
@@ -79,62 +77,58 @@ NEEDS: tuple[Need, ...] = (
         "manage_messages",
         "text",
         "Manage Messages",
-        "при автоматических замечаниях сообщения не по очереди останутся в канале",
         optional=True,
         without="with automatic text fouls on, out-of-turn messages are not deleted",
     ),
-    Need("view_channel", "voice", "View Channels", "бот не видит канал"),
-    Need("connect", "voice", "Connect", "бот не войдёт в канал"),
-    Need("speak", "voice", "Speak", "ведущего не будет слышно"),
-    Need("mute_members", "voice", "Mute Members", "бот не сможет выключать микрофоны"),
+    Need("view_channel", "voice", "View Channels"),
+    Need("connect", "voice", "Connect"),
+    Need("speak", "voice", "Speak"),
+    Need("mute_members", "voice", "Mute Members"),
     Need(
         "create_private_threads",
         "threads",
         "Create Private Threads",
-        "у мафии не будет ночного чата",
         presets=CHAT_PRESETS,
     ),
     Need(
         "send_messages_in_threads",
         "threads",
         "Send Messages in Threads",
-        "у мафии не будет ночного чата",
         presets=CHAT_PRESETS,
     ),
     Need(
         "manage_threads",
         "threads",
         "Manage Threads",
-        "ночной чат мафии не закроется днём",
         presets=CHAT_PRESETS,
     ),
     Need(
         "manage_nicknames",
         "text",
         "Manage Nicknames",
-        "номера мест не появятся в никах",
         optional=True,
         nicknames_only=True,
         without="no seat numbers in nicknames (asked for with `/mafia new nicknames:True`)",
     ),
 )
 
-PERMISSION_NAMES = {
-    "view_channel": "Просматривать канал",
-    "send_messages": "Отправлять сообщения",
-    "attach_files": "Прикреплять файлы",
-    "manage_messages": "Управлять сообщениями",
-    "connect": "Подключаться",
-    "speak": "Говорить",
-    "mute_members": "Отключать участникам микрофон",
-    "deafen_members": "Отключать участникам звук",
-    "move_members": "Перемещать участников",
-    "manage_channels": "Управлять каналами",
-    "create_private_threads": "Создавать приватные ветки",
-    "send_messages_in_threads": "Отправлять сообщения в ветках",
-    "manage_threads": "Управлять ветками",
-    "manage_nicknames": "Управлять никнеймами",
-}
+# Every permission the bot may name to a player (``permission-*`` in the catalogues).
+PERMISSION_NAMES = (
+    "view_channel",
+    "send_messages",
+    "attach_files",
+    "manage_messages",
+    "connect",
+    "speak",
+    "mute_members",
+    "deafen_members",
+    "move_members",
+    "manage_channels",
+    "create_private_threads",
+    "send_messages_in_threads",
+    "manage_threads",
+    "manage_nicknames",
+)
 
 
 def invite_permissions() -> discord.Permissions:
@@ -209,7 +203,7 @@ def required_lines(found: list[Missing], language: str = DEFAULT) -> list[str]:
 
 def _by_place(found: list[Missing], language: str) -> list[str]:
     lines = []
-    for place in PLACE_NAMES:
+    for place in PLACES:
         here = [m for m in found if m.need.place == place]
         if here:
             where = text(language, f"place-{place}", channel=here[0].channel)

@@ -13,9 +13,10 @@ from discord.ext import commands
 
 from mafiabot import needs
 from mafiabot.bot import MafiaBot
-from mafiabot.errors import UserFacingError, reply_ephemeral
+from mafiabot.errors import UserFacingError, language_of, reply_ephemeral
 from mafiabot.game.crew import BUCKET, Crew, helpers_advised, helpers_needed
 from mafiabot.game.speaker import e2ee_status, format_privacy_code
+from mafiabot.i18n import DEFAULT, text
 
 try:  # discord.py speaks DAVE through davey; without it Discord refuses the bot's voice (close 4017)
     from davey import DAVE_PROTOCOL_VERSION
@@ -24,89 +25,100 @@ except ImportError:  # pragma: no cover - davey is a dependency; this is what th
 
 log = logging.getLogger(__name__)
 
-DM_TEXT = "Проверка связи: личные сообщения работают. Во время игры сюда придёт ваша роль."
+DM_TEXT = text(DEFAULT, "check-dm-text")  # (``check-dm-text`` in the catalogues; the Russian for tests)
+
+
+def _first_up(line: str) -> str:
+    return line[:1].upper() + line[1:]
 
 
 def permission_report(
     me: discord.Member,
-    text: discord.abc.GuildChannel | None,
+    channel_text: discord.abc.GuildChannel | None,
     voice: discord.abc.GuildChannel | None,
+    language: str = DEFAULT,
 ) -> list[str]:
     """One line per channel: ✅ when the bot has all it needs, ❌ with what blocks a game, ⚠️ notes."""
-    found = needs.missing(me, text=text, voice=voice)
+    found = needs.missing(me, text=channel_text, voice=voice)
     lines = []
     places: tuple[tuple[needs.Place, discord.abc.GuildChannel | None], ...] = (
-        ("text", text),
+        ("text", channel_text),
         ("voice", voice),
-        ("threads", text),
+        ("threads", channel_text),
     )
     for place, channel in places:
         if channel is None:
             continue
         blocking = [m for m in found if m.need.place == place and not m.need.optional]
-        title = needs.PLACE_NAMES[place]
-        where = f"{title} в {channel.mention}" if place == "threads" else f"{title} {channel.mention}"
+        where = text(language, f"check-place-{place}", channel=channel.mention)
         if blocking:
             only = blocking[0].need.presets
-            suffix = f" (нужно для правил {', '.join(sorted(only))})" if only else ""
-            lines.append(
-                f"❌ {where[0].upper()}{where[1:]}: боту не хватает прав: "
-                f"{needs.names(m.need.permission for m in blocking)}{suffix}."
-            )
+            listed = needs.names((m.need.permission for m in blocking), language)
+            if only:
+                presets = ", ".join(sorted(only))
+                lines.append(
+                    text(language, "check-place-missing-for", place=where, names=listed, presets=presets)
+                )
+            else:
+                lines.append(text(language, "check-place-missing", place=where, names=listed))
         else:
-            lines.append(f"✅ {where[0].upper()}{where[1:]}: все нужные права есть.")
-    lines += [f"⚠️ {note[0].upper()}{note[1:]}." for note in needs.optional_lines(found)]
+            lines.append(text(language, "check-place-ready", place=where))
+    lines += [
+        text(language, "check-optional", note=_first_up(note))
+        for note in needs.optional_lines(found, language)
+    ]
     return lines
 
 
-def _advice(players: int) -> str:
+def _advice(players: int, language: str) -> str:
     needed, advised = helpers_needed(players), helpers_advised(players)
-    return f"{players} игроков — {needed or 'не нужно'}" + (f" (лучше {advised})" if advised > needed else "")
+    size = text(language, "check-helpers-advice-size", players=players, needed=needed)
+    return (
+        text(language, "check-helpers-advice-better", size=size, advised=advised)
+        if advised > needed
+        else size
+    )
 
 
-def helper_lines(crew: Crew, voice: discord.abc.GuildChannel) -> list[str]:
+def helper_lines(crew: Crew, voice: discord.abc.GuildChannel, language: str = DEFAULT) -> list[str]:
     """Which helper bots can mute in this voice channel, and how many a table of its size needs."""
     players = sum(1 for m in getattr(voice, "members", []) if not m.bot)
     sizes = sorted({10, 16, *([players] if players > 1 else [])})
-    advice = (
-        f"Discord даёт каждому боту {BUCKET} изменений микрофона за 10 с на сервере; чтобы весь стол "
-        f"заглушался и включался меньше чем за секунду, ботов-помощников нужно: "
-        + ", ".join(_advice(n) for n in sizes)
-        + ". Помощник — отдельное приложение Discord с правами «Просматривать канал», «Подключаться» и "
-        "«Отключать участникам микрофон»: ссылку-приглашение печатает `mafiabot invite --helper`, "
-        "токен — в `[voice] helper_tokens` у владельца бота."
+    advice = text(
+        language, "check-helpers-advice", bucket=BUCKET, sizes=", ".join(_advice(n, language) for n in sizes)
     )
     if not crew.helpers:
-        return [f"➖ Ботов-помощников нет: больше {BUCKET} микрофонов сразу бот меняет с ожиданием. {advice}"]
+        return [text(language, "check-helpers-none", bucket=BUCKET, advice=advice)]
     ready = crew.ready_helpers(voice)
-    lines = [f"🤝 Боты-помощники в {voice.mention}: готовы {len(ready)} из {len(crew.helpers)}."]
+    lines = [
+        text(
+            language, "check-helpers-ready", channel=voice.mention, ready=len(ready), total=len(crew.helpers)
+        )
+    ]
     for helper in crew.helpers:
         if helper in ready:
             continue
         on_server = helper.user_id is not None and voice.guild.get_member(helper.user_id) is not None
-        why = "нет права «Отключать участникам микрофон» в канале" if on_server else "не приглашён на сервер"
-        lines.append(f"⚠️ Помощник {helper.number}: {why}; его работу делает основной бот.")
+        why = text(language, "check-helper-cannot-mute" if on_server else "check-helper-not-invited")
+        lines.append(text(language, "check-helper-down", number=helper.number, why=why))
     if len(ready) < helpers_needed(max(players, 10)):
-        lines.append(f"⚠️ {advice}")
+        lines.append(text(language, "check-warning", advice=advice))
     else:
-        lines.append(f"ℹ️ {advice}")
+        lines.append(text(language, "check-info", advice=advice))
     return lines
 
 
-def voice_encryption_line(guild: discord.Guild) -> str:
+def voice_encryption_line(guild: discord.Guild, language: str = DEFAULT) -> str:
     voice = guild.voice_client
     if isinstance(voice, discord.VoiceClient) and voice.is_connected():
         encrypted, code = e2ee_status(voice)
         where = voice.channel.mention
         if encrypted and code is not None:
-            return (
-                f"🔒 Голос в {where} защищён сквозным шифрованием (DAVE). Код приватности: "
-                f"{format_privacy_code(code)} — он должен совпасть с кодом в вашем Discord."
-            )
-        return f"⚠️ Голос в {where} пока не защищён сквозным шифрованием: ключи ещё согласуются."
+            return text(language, "check-voice-encrypted", channel=where, code=format_privacy_code(code))
+        return text(language, "check-voice-not-yet", channel=where)
     if DAVE_PROTOCOL_VERSION < 1:
-        return "❌ Бот не умеет сквозное шифрование голоса (DAVE): Discord не пустит его в голосовой канал."
-    return "➖ Бот сейчас не в голосовом канале; голос игры будет защищён сквозным шифрованием (DAVE)."
+        return text(language, "check-voice-no-dave")
+    return text(language, "check-voice-away")
 
 
 class ReadinessCog(commands.Cog):
@@ -118,27 +130,28 @@ class ReadinessCog(commands.Cog):
         member = interaction.user
         guild = interaction.guild
         if not isinstance(member, discord.Member) or guild is None or guild.me is None:
-            raise UserFacingError("Эта команда работает только на сервере.")
+            raise UserFacingError("check-server-only")
+        language = language_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         lines = []
         try:
-            await member.send(DM_TEXT)
+            await member.send(text(language, "check-dm-text"))
         except discord.Forbidden:
-            lines.append("❌ Не могу написать вам в личные сообщения: разрешите их в настройках сервера.")
+            lines.append(text(language, "check-dm-closed"))
         else:
-            lines.append("✅ Личные сообщения: отправил вам проверочное сообщение.")
-        text = interaction.channel if isinstance(interaction.channel, discord.TextChannel) else None
+            lines.append(text(language, "check-dm-open"))
+        channel = interaction.channel if isinstance(interaction.channel, discord.TextChannel) else None
         voice = member.voice.channel if member.voice is not None else None
         if voice is None:
-            lines.append("➖ Вы не в голосовом канале: зайдите в канал, где будет игра, и проверьте снова.")
+            lines.append(text(language, "check-no-voice"))
         elif isinstance(voice, discord.StageChannel):
-            lines.append(f"❌ {voice.mention}: {needs.STAGE_REFUSAL}")
+            lines.append(f"❌ {voice.mention}: {text(language, 'need-stage')}")
             voice = None
-        lines += permission_report(guild.me, text, voice)
+        lines += permission_report(guild.me, channel, voice, language)
         if voice is not None:
             await self.bot.games.crew.meet(guild)  # the helpers' members, if not cached yet
-            lines += helper_lines(self.bot.games.crew, voice)
-        lines.append(voice_encryption_line(guild))
+            lines += helper_lines(self.bot.games.crew, voice, language)
+        lines.append(voice_encryption_line(guild, language))
         log.info("Readiness checked: %s", "; ".join(lines))
         await reply_ephemeral(interaction, "\n".join(lines))
 

@@ -39,6 +39,8 @@ MOVED = [
     "mafiabot/game/team_chat.py",
     "mafiabot/cogs/admin.py",
     "mafiabot/cogs/_conduct_record.py",
+    "mafiabot/cogs/readiness.py",
+    "mafiabot/needs.py",
 ]
 
 
