@@ -8,8 +8,9 @@ from functools import cache
 import engine
 from engine.demo import describe
 from mafiabot.disclosure import HIDDEN, is_over, protocol_events
+from mafiabot.game.describe import describe as describe_in
 from mafiabot.game.render import render
-from mafiabot.i18n import DEFAULT, role_display, text
+from mafiabot.i18n import DEFAULT, preset_title, role_display, text
 from mafiabot.ratings import POINTS_TRACK
 from mafiabot.storage import Board, GameRecord, GameSummary, Profile
 
@@ -19,6 +20,7 @@ TRACK_KEYS = {POINTS_TRACK: "track-points", "elo_red": "track-elo_red", "elo_bla
 TRACKS = {track: text(DEFAULT, key) for track, key in TRACK_KEYS.items()}
 RESULTS = {"win": "result-win", "loss": "result-loss", "draw": "result-draw"}
 STATUSES = {"aborted": "result-aborted"}
+STATUS_NAMES = ("lobby", "running", "over", "finished", "aborted")  # ``game-status-*``
 SIDES = ("town", "mafia", "maniac", "vampires", "hunters")
 PAGE = 10
 
@@ -129,60 +131,83 @@ def board_text(board: Board, track: str, season: str, page: int, language: str =
     return "\n".join([head, *rows])
 
 
-def record_text(record: GameRecord) -> str:
+def record_text(record: GameRecord, language: str = DEFAULT) -> str:
     """A stored game's card; pass it through disclosure.record_shown first (a running game's roles)."""
+    lang = language
     game = record.game
-    winners = ", ".join(side_name(w) for w in game.winners) or "—"
+    winners = ", ".join(side_name(w, lang) for w in game.winners) or "—"
     when = f"<t:{int(game.created_at.timestamp())}:f>"
-    lines = [f"**Игра #{game.id}** · {game.ruleset_id} · {when} · {game.status} · победители: {winners}"]
+    status = text(lang, f"game-status-{game.status}") if game.status in STATUS_NAMES else game.status
+    head = {"game": str(game.id), "rules": game.ruleset_id, "when": when, "status": status}
+    lines = [text(lang, "game-card-head", winners=winners, **head)]
     # Counted from the stored fouls: a seat's `fouls` holds only the last day's count where fouls reset daily.
     standing = [f for f in record.fouls if f.withdrawn_at is None]
     for p in record.participants:
         fouls = sum(1 for f in standing if f.seat == p.seat)
+        left = text(lang, "game-card-left") if p.left else ""
         if p.role_id == HIDDEN:
-            left = ", покинул игру" if p.left else ""
-            lines.append(f"№{p.seat} <@{p.user_id}>, замечаний {fouls}{left}")
+            lines.append(text(lang, "game-card-seat-hidden", seat=p.seat, user=p.user_id, fouls=fouls) + left)
             continue
         lines.append(
-            f"№{p.seat} <@{p.user_id}> — {role_name(game.ruleset_id, p.role_id)} ({side_name(p.side_id)}), "
-            f"{_result(RESULTS.get(p.result or ''), DEFAULT)}, очки {p.points:+.1f}, замечаний {fouls}"
-            + (", удалён" if p.removed else "")
-            + (", покинул игру" if p.left else "")
+            text(
+                lang,
+                "game-card-seat",
+                seat=p.seat,
+                user=p.user_id,
+                role=role_name(game.ruleset_id, p.role_id, lang),
+                side=side_name(p.side_id, lang),
+                result=_result(RESULTS.get(p.result or ""), lang),
+                points=f"{p.points:+.1f}",
+                fouls=fouls,
+            )
+            + (text(lang, "game-card-removed") if p.removed else "")
+            + left
         )
     for f in record.fouls:
-        by = "бот" if f.automatic else f"<@{f.given_by}>"
-        line = f"Замечание №{f.id}: игрок №{f.seat}, день {f.day}, {f.reason} ({by})"
+        by = text(lang, "game-card-by-bot") if f.automatic else f"<@{f.given_by}>"
+        line = text(lang, "game-card-foul", number=f.id, seat=f.seat, day=f.day, reason=f.reason, by=by)
         if f.withdrawn_at is not None:
-            line += f" — снято: {f.withdrawn_reason}"
+            line += text(lang, "game-card-foul-withdrawn", reason=f.withdrawn_reason)
         lines.append(line)
     return "\n".join(lines)
 
 
-def protocol(record: GameRecord, names: dict[int, str]) -> str:
+def protocol(record: GameRecord, names: dict[int, str], language: str = DEFAULT) -> str:
     """The game replayed from its stored command log, every event as a line: the host's view once the game
     is over, the table's (seats and public events) while it runs."""
     game = record.game
     roles, events, problems = protocol_events(record)
-    title = _ruleset(game.ruleset_id)
-    lines = [f"Игра #{game.id} · {title.title if title else game.ruleset_id}"]
+    rules = _ruleset(game.ruleset_id)
+    title = preset_title(language, rules) if rules else game.ruleset_id
+    lines = [text(language, "game-protocol-head", game=str(game.id), title=title)]
     for p in record.participants:
-        role = f" — {role_name(game.ruleset_id, roles[p.seat])}" if p.seat in roles else ""
-        lines.append(f"№{p.seat} {names.get(p.seat, '')}{role}")
+        role = f" — {role_name(game.ruleset_id, roles[p.seat], language)}" if p.seat in roles else ""
+        lines.append(text(language, "game-protocol-seat", seat=p.seat, name=names.get(p.seat, ""), role=role))
     if not is_over(game.status):
-        lines.append("(игра идёт: роли и ночные ходы откроются после её окончания)")
+        lines.append(text(language, "game-protocol-running"))
     lines.append("")
-    lines += _lines(events, names)
-    lines += [f"(команда {problem} не применилась)" for problem in problems]
+    lines += _lines(events, names, rules, language)
+    lines += [text(language, "game-protocol-not-applied", command=problem) for problem in problems]
     return "\n".join(lines) + "\n"
 
 
-def _lines(events: Sequence[engine.Event], names: dict[int, str]) -> list[str]:
+def _lines(
+    events: Sequence[engine.Event], names: dict[int, str], rules: engine.Ruleset | None, language: str
+) -> list[str]:
+    # In Russian the engine's own words (as the protocol always read); elsewhere the game's language.
+    ruleset = rules if language != DEFAULT else None
+    private = text(language, "game-protocol-private")
     out = []
     for ev in events:
         if ev.type == "role_dealt":
             continue
-        line = render(ev, lambda seat: names.get(seat, ""))
-        text = line.text if line is not None else describe(ev, names)
-        if text:
-            out.append(("" if ev.audience.kind == "public" else "[лично] ") + text.strip())
+        line = render(ev, lambda seat: names.get(seat, ""), ruleset, language)
+        if line is not None:
+            said: str | None = line.text
+        elif ruleset is None:
+            said = describe(ev, names)
+        else:
+            said = describe_in(ev, names, ruleset, language)
+        if said:
+            out.append(("" if ev.audience.kind == "public" else private + " ") + said.strip())
     return out

@@ -30,15 +30,15 @@ from mafiabot.bot import MafiaBot
 from mafiabot.cogs._conduct_parts import is_moderator, table_here
 from mafiabot.cogs._play import Reply, player_action
 from mafiabot.cogs._tournament_parts import fit, schedule_csv, schedule_lines, schedule_players
-from mafiabot.errors import UserFacingError, needed
+from mafiabot.errors import UserFacingError, engine_refusal, language_of, needed
 from mafiabot.game import fiim_controls, protocol
 from mafiabot.game.actions import ACTIONS
 from mafiabot.game.records import stored_game_record
 from mafiabot.game.service import GameService
-from mafiabot.i18n import text
+from mafiabot.i18n import DEFAULT, text
 from mafiabot.storage import Storage, StorageError
 
-_COLOURS = {"ч": "black", "к": "red", "b": "black", "r": "red"}
+_COLOURS = {"ч": "black", "к": "red", "b": "black", "r": "red"}  # i18n: what players type
 MAX_PROTOCOL_BYTES = 2 * 1024 * 1024  # a fiim game's signed protocol is some 50 KB
 
 
@@ -48,23 +48,24 @@ def parse_colours(text: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
     for part in text.replace(",", " ").split():
         number, mark = part[:-1], part[-1:].lower()
         if not number.isdigit() or mark not in _COLOURS:
-            raise UserFacingError(f"Не понимаю «{part}»: пишите номер и цвет, например «3ч 5к».")
+            raise UserFacingError("judge-colours-unclear", part=part)
         targets.append(int(number))
         colours.append(_COLOURS[mark])
     if not targets:
-        raise UserFacingError("Назовите хотя бы одного игрока, например «3ч».")
+        raise UserFacingError("judge-colours-none")
     return tuple(targets), tuple(colours)
 
 
-def _text(table: list[fiim_scoring.Standing], name: str) -> str:
-    lines = [f"**Турнир «{name}»**", "```", "№  игрок                игры  поб.  итого  (ЛХ, доп., штр.)"]
+def _text(table: list[fiim_scoring.Standing], name: str, language: str = DEFAULT) -> str:
+    title, head = text(language, "tournament-table-title", name=name), text(language, "tournament-table-head")
+    lines = [title, "```", head]
     for place, row in zip(fiim_scoring.places(table), table, strict=True):
         lines.append(
             f"{place:<3}{row.player[:20]:<21}{row.games:>4}{row.wins:>6}{row.total:>7.2f}"
             f"  ({row.best_move:g}, {row.extra:g}, {row.penalty:g})"
         )
     lines.append("```")
-    return "\n".join(lines) if table else f"**Турнир «{name}»**: подтверждённых игр пока нет."
+    return "\n".join(lines) if table else text(language, "tournament-table-empty", name=name)
 
 
 def _on_record(seat: int, arg: str, values: list[str]) -> tuple[engine.Command, Reply]:
@@ -91,21 +92,19 @@ class JudgeCog(commands.Cog, name="Judge"):
 
     @property
     def storage(self) -> Storage:
-        return needed(self.games.storage, "База данных недоступна: судейские записи сейчас не сохранить.")
+        return needed(self.games.storage, "judge-no-database")
 
     async def _judge(self, interaction: discord.Interaction[Any]) -> discord.Member:
         member = interaction.user
         if not isinstance(member, discord.Member):
-            raise UserFacingError("Эта команда работает только на сервере.")
+            raise UserFacingError("judge-server-only")
         table = self.games.tables.in_text_channel(interaction.channel_id)
         if await is_moderator(member, self.games, table):
             return member
         open_one = await asyncio.to_thread(self.storage.open_tournament, member.guild.id)
         if open_one is not None and open_one.judge_id == member.id:
             return member
-        raise UserFacingError(
-            "Это может сделать судья: тот, кто начал игру, ведущий с ролью ведущего или судья турнира."
-        )
+        raise UserFacingError("judge-not-judge")
 
     async def _finished_game(self, interaction: discord.Interaction[Any], game_id: int | None) -> Any:
         """The game meant: ``game_id`` of this server, or the last game of this channel that ended."""
@@ -114,13 +113,13 @@ class JudgeCog(commands.Cog, name="Judge"):
         if game_id is None:
             game = await asyncio.to_thread(storage.last_finished_game, guild_id, interaction.channel_id or 0)
             if game is None:
-                raise UserFacingError("В этом канале нет законченной игры.")
+                raise UserFacingError("judge-no-finished-game")
             game_id = game.id
         record = await asyncio.to_thread(storage.game_record, int(game_id or 0))
         if record.game.guild_id != guild_id:
-            raise UserFacingError(f"Игры #{game_id} на этом сервере нет.")
+            raise UserFacingError("judge-no-such-game", game=str(game_id))
         if record.game.status != "finished":
-            raise UserFacingError(f"Игра #{game_id} не окончена по правилам: её результат не подтверждают.")
+            raise UserFacingError("judge-not-finished", game=str(game_id))
         return record
 
     def _names(self, interaction: discord.Interaction[Any], record: Any) -> dict[int, str]:
@@ -144,7 +143,7 @@ class JudgeCog(commands.Cog, name="Judge"):
         speaker = table.session.state.step.seat
         await self.games.submit(table, engine.OnRecord(seat=speaker, targets=targets, colours=marks))
         await interaction.response.send_message(
-            f"Записано под протокол от игрока №{speaker}.", ephemeral=True
+            text(language_of(interaction), "judge-recorded", seat=speaker), ephemeral=True
         )
 
     @judge.command(name="points", description="Дополнительные баллы игроку законченной игры")
@@ -170,31 +169,35 @@ class JudgeCog(commands.Cog, name="Judge"):
         )
         profiles = ruleset.params.get("scoring_profiles")
         if not profiles:
-            raise UserFacingError(
-                "В этих правилах нет дополнительных баллов (они есть в «Спортивной мафии»)."
-            )
+            raise UserFacingError("judge-no-extra-points")
         if not 1 <= seat <= len(record.participants):
-            raise UserFacingError(f"За столом нет места №{seat}.")
+            raise UserFacingError("judge-no-seat", seat=seat)
         profile = profiles[str(ruleset.params.get("scoring", ""))]
         if await asyncio.to_thread(self.storage.protocol, gid) is not None:
-            raise UserFacingError(
-                f"Результат игры #{gid} уже подтверждён: баллы не записаны, они окончательны."
-            )
+            raise UserFacingError("judge-points-final", game=str(gid))
         given = await asyncio.to_thread(self.storage.awards, gid)
         total = round(sum(a.points for a in given if a.seat == seat) + points, 4)
         try:
             fiim_scoring.check_extra(points, profile)
             fiim_scoring.check_extra(total, profile)
         except engine.IllegalCommand as exc:
-            raise UserFacingError(str(exc)) from None
+            raise UserFacingError(engine_refusal(exc, language_of(interaction))) from None
         try:
             await asyncio.to_thread(
                 self.storage.add_award, gid, seat=seat, points=points, reason=reason, by=member.id
             )
         except StorageError:  # confirmed meanwhile: a signed protocol's points are final
-            raise UserFacingError(f"Результат игры #{gid} уже подтверждён: баллы не записаны.") from None
+            raise UserFacingError("judge-points-late", game=str(gid)) from None
         await interaction.response.send_message(
-            f"Игра #{gid}: игроку №{seat} {points:+g} ({reason}); всего доп. баллов у него {total:+g}.",
+            text(
+                language_of(interaction),
+                "judge-points-given",
+                game=str(gid),
+                seat=seat,
+                points=f"{points:+g}",
+                reason=reason,
+                total=f"{total:+g}",
+            ),
             ephemeral=True,
         )
 
@@ -206,7 +209,7 @@ class JudgeCog(commands.Cog, name="Judge"):
         gid = int(record.game.id)
         storage = self.storage
         if await asyncio.to_thread(storage.protocol, gid) is not None:
-            raise UserFacingError(f"Результат игры #{gid} уже подтверждён.")
+            raise UserFacingError("judge-confirmed-already", game=str(gid))
         names = self._names(interaction, record)
         game_file = stored_game_record(record, names)
         awards = [
@@ -230,11 +233,13 @@ class JudgeCog(commands.Cog, name="Judge"):
         )
         data = json.dumps(signed, ensure_ascii=False, indent=1).encode("utf-8")
         file = discord.File(io.BytesIO(data), filename=f"mafia-protocol-{gid}.json")
-        lines = [f"Судья {member.display_name} подтвердил результат игры #{gid}."]
+        lang = language_of(interaction)
+        lines = [text(lang, "judge-confirmed", judge=member.display_name, game=str(gid))]
         for row in body["points"]:
             if "won" in row:
-                lines.append(f"№{row['seat']} {names.get(row['seat'], '')}: {row['total']:g}")
-        lines.append(f"SHA-256 протокола: `{signed['sha256']}`")
+                name, total = names.get(row["seat"], ""), f"{row['total']:g}"
+                lines.append(text(lang, "judge-confirmed-seat", seat=row["seat"], name=name, total=total))
+        lines.append(text(lang, "judge-confirmed-sha", sha=signed["sha256"]))
         await interaction.response.send_message(
             "\n".join(lines)[:2000], file=file, allowed_mentions=discord.AllowedMentions.none()
         )
@@ -243,8 +248,7 @@ class JudgeCog(commands.Cog, name="Judge"):
     async def key(self, interaction: discord.Interaction[MafiaBot]) -> None:
         seed = await asyncio.to_thread(self.storage.protocol_key, None, protocol.new_key)
         await interaction.response.send_message(
-            f"Ключ протоколов (Ed25519): `{protocol.public_key(seed)}`\n"
-            "Проверка файла: `python -m mafiabot.game.protocol ФАЙЛ --key КЛЮЧ`.",
+            text(language_of(interaction), "judge-key", public=protocol.public_key(seed)),
             ephemeral=True,
         )
 
@@ -253,7 +257,7 @@ class JudgeCog(commands.Cog, name="Judge"):
     async def verify(
         self, interaction: discord.Interaction[MafiaBot], file: discord.Attachment, key: str | None = None
     ) -> None:
-        lang = self.games.settings.game.language
+        lang = language_of(interaction)
         if file.size > MAX_PROTOCOL_BYTES:
             raise UserFacingError(text(lang, "protocol-too-big", kb=MAX_PROTOCOL_BYTES // 1024))
         await interaction.response.defer(ephemeral=True, thinking=True)  # the file is fetched first
@@ -296,15 +300,11 @@ class JudgeCog(commands.Cog, name="Judge"):
     ) -> None:
         member = interaction.user
         if not isinstance(member, discord.Member) or not await is_moderator(member, self.games):
-            raise UserFacingError(
-                "Турнир открывает тот, кто управляет сервером, или ведущий с ролью ведущего."
-            )
+            raise UserFacingError("tournament-start-not-allowed")
         chosen = judge or member
         open_one = await asyncio.to_thread(self.storage.open_tournament, member.guild.id)
         if open_one is not None:
-            raise UserFacingError(
-                f"На сервере уже идёт турнир «{open_one.name}»: сначала /mafia tournament end."
-            )
+            raise UserFacingError("tournament-already-open", name=open_one.name)
         try:
             row = await asyncio.to_thread(
                 self.storage.start_tournament,
@@ -314,10 +314,9 @@ class JudgeCog(commands.Cog, name="Judge"):
                 scoring="fiim_mr19",
             )
         except StorageError:
-            raise UserFacingError("Турнир не открыт: на сервере уже идёт другой.") from None
+            raise UserFacingError("tournament-other-open") from None
         await interaction.response.send_message(
-            f"Открыт турнир «{row.name}». Судья: {chosen.display_name}. Каждая игра «Спортивной мафии», "
-            "результат которой судья подтвердит (/mafia judge confirm), входит в таблицу.",
+            text(language_of(interaction), "tournament-opened", name=row.name, judge=chosen.display_name),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
@@ -327,7 +326,7 @@ class JudgeCog(commands.Cog, name="Judge"):
         if found is None:
             every = await asyncio.to_thread(self.storage.tournaments, guild_id)
             if not every:
-                raise UserFacingError("На этом сервере турниров ещё не было (/mafia tournament start).")
+                raise UserFacingError("tournament-never")
             found = every[-1]
         return found
 
@@ -341,7 +340,9 @@ class JudgeCog(commands.Cog, name="Judge"):
         csv = fiim_scoring.standings_csv(standings).encode("utf-8")
         file = discord.File(io.BytesIO(csv), filename=f"tournament-{row.id}.csv")
         await interaction.response.send_message(
-            _text(standings, row.name)[:2000], file=file, allowed_mentions=discord.AllowedMentions.none()
+            _text(standings, row.name, language_of(interaction))[:2000],
+            file=file,
+            allowed_mentions=discord.AllowedMentions.none(),
         )
 
     @tournament.command(name="end", description="Закрыть турнир: таблица остаётся итоговой")
@@ -349,11 +350,13 @@ class JudgeCog(commands.Cog, name="Judge"):
         await self._judge(interaction)
         row = await asyncio.to_thread(self.storage.open_tournament, interaction.guild_id or 0)
         if row is None:
-            raise UserFacingError("Открытого турнира нет.")
+            raise UserFacingError("tournament-none-open")
         await asyncio.to_thread(self.storage.close_tournament, int(row.id or 0))
         _, standings = await self._table(interaction)
         await interaction.response.send_message(
-            "Турнир закрыт.\n" + _text(standings, row.name)[:1900],
+            text(lang := language_of(interaction), "tournament-closed")
+            + "\n"
+            + _text(standings, row.name, lang)[:1900],
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
@@ -379,7 +382,7 @@ class JudgeCog(commands.Cog, name="Judge"):
         players: str | None = None,
     ) -> None:
         member = await self._judge(interaction)
-        lang = self.games.settings.game.language
+        lang = language_of(interaction)
         row = await asyncio.to_thread(self.storage.open_tournament, member.guild.id)
         if row is None:
             raise UserFacingError(text(lang, "tournament-schedule-no-tournament"))
@@ -390,7 +393,7 @@ class JudgeCog(commands.Cog, name="Judge"):
                 [str(uid) for uid, _ in people], games, seed, fixed=seating == "fixed"
             )
         except engine.IllegalCommand as exc:
-            raise UserFacingError(str(exc)) from None
+            raise UserFacingError(engine_refusal(exc, lang)) from None
         names = dict((str(uid), name) for uid, name in people)
         places = [[(int(uid), names[uid]) for uid in g.players] for g in drawn]
         tid = int(row.id or 0)
@@ -400,7 +403,7 @@ class JudgeCog(commands.Cog, name="Judge"):
     @tournament.command(name="seating", description="Расписание рассадки турнира")
     async def seating(self, interaction: discord.Interaction[MafiaBot]) -> None:
         row = await self._tournament(interaction)
-        await self._send_schedule(interaction, row, self.games.settings.game.language)
+        await self._send_schedule(interaction, row, language_of(interaction))
 
     async def _send_schedule(
         self, interaction: discord.Interaction[Any], row: Any, lang: str, made: int = 0

@@ -93,11 +93,11 @@ class BoardView(MafiaView):
         await interaction.response.edit_message(content=await self.render(), view=self)
 
 
-def _game_texts(record: GameRecord, names: dict[int, str]) -> tuple[str, str]:
+def _game_texts(record: GameRecord, names: dict[int, str], language: str = DEFAULT) -> tuple[str, str]:
     """The card and the protocol of a stored game as anyone may see them (a running game's seats and public
     events; roles only as its rules have shown them)."""
     state = None if is_over(record.game.status) else replay(record)[0]
-    return record_text(record_shown(record, state)), protocol(record, names)
+    return record_text(record_shown(record, state), language), protocol(record, names, language)
 
 
 def _season_name(storage: Storage, guild_id: int, season_id: int, language: str = DEFAULT) -> str:
@@ -289,7 +289,8 @@ class RatingsCog(commands.Cog, name="Ratings"):
         for p in record.participants:
             member = guild.get_member(p.user_id) if guild else None
             names[p.seat] = member.display_name if member else stored.get(p.seat, str(p.user_id))
-        card, text = await asyncio.to_thread(_game_texts, record, names)
+        language = await self._language(guild_id)
+        card, text = await asyncio.to_thread(_game_texts, record, names, language)
         files = [discord.File(io.BytesIO(text.encode("utf-8")), filename=f"mafia-game-{game_id}.txt")]
         if is_over(record.game.status):
             # The game record beside the protocol: `python -m engine replay` replays it to the game's

@@ -51,7 +51,7 @@ class Game(TableDriver):
 
     async def skip(self) -> None:
         record = await self.command("skip")
-        assert record.content == "Шаг завершён.", record.content
+        assert record.content == self.t("mod-skipped"), record.content
 
     async def skip_until(self, done: Any, limit: int = 80) -> None:
         for _ in range(limit):

@@ -7,8 +7,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from conduct_helpers import Game
 from fakediscord import Club, FakeDiscord
 from fakediscord import permissions as perms
+from fakediscord.world import Role
 
 from mafiabot.bot import MafiaBot
 
@@ -41,3 +43,81 @@ async def test_check_in_english_names_what_is_missing(bot: MafiaBot, fake: FakeD
     assert threads in report.content, report.content
     assert "⚠️ Without «Manage Messages» in " in report.content, report.content
     assert CYRILLIC.findall(report.content) == [], report.content
+
+
+@pytest.fixture
+def host(fake: FakeDiscord, club: Club) -> Role:
+    """The server's host role (made before the bot connects, like any existing role)."""
+    role = fake.world.add_role(club.guild, "Judge")
+    club.players[0].roles.append(role.id)
+    return role
+
+
+def _russian(*texts: str) -> list[str]:
+    return [t[:200] for t in texts if CYRILLIC.search(t)]
+
+
+@pytest.mark.game(language="en")
+async def test_a_stored_games_card_and_protocol_in_english(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """`/mafia game` while the game runs (seats, no roles) and once it is stopped (roles, results)."""
+    g = Game(fake, club, bot, players=7)
+    table = await g.start("classic")
+    await g.skip_until(lambda s: s.phase == "night")
+    record = await fake.slash(g.players[3], "mafia game", channel=club.text, game_id=table.game_id)
+    assert record.content.startswith(f"**Game #{table.game_id}** · classic · "), record.content
+    assert " · in progress · winners: —" in record.content, record.content
+    assert f"#1 <@{g.member(1).id}>, fouls: 0" in record.content, record.content
+    protocol = record.message.files[f"mafia-game-{table.game_id}.txt"].decode()
+    assert protocol.startswith(f"Game #{table.game_id} · "), protocol[:200]
+    assert "(the game is on: the roles and night moves are shown once it is over)" in protocol
+    said = [record.content, protocol]
+
+    await g.command("stop")
+    await fake.wait_for(lambda: not g.games.tables, what="the table to close")
+    await g.settled()
+    record = await fake.slash(g.players[3], "mafia game", channel=club.text, game_id=table.game_id)
+    assert " · stopped · " in record.content, record.content
+    mafia = g.seats_with("mafioso")[0]
+    assert f"#{mafia} <@{g.member(mafia).id}> — Mafia (mafia), " in record.content, record.content
+    protocol = record.message.files[f"mafia-game-{table.game_id}.txt"].decode()
+    assert f"#{mafia} {g.member(mafia).user.username} — Mafia" in protocol, protocol[:400]
+    assert "[private] " in protocol, protocol
+    said += [record.content, protocol]
+    assert _russian(*said) == [], _russian(*said)
+
+
+@pytest.mark.game(language="en")
+async def test_the_judges_and_tournaments_answers_in_english(
+    host: Role, bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    bot.games.storage.update_guild_settings(club.id, host_role_id=host.id)  # type: ignore[attr-defined]
+    owner = club.players[0]
+    said = []
+
+    async def ask(command: str, **options: object) -> str:
+        answer = await fake.slash(owner, command, channel=club.text, **options)
+        said.append(answer.content)
+        return answer.content
+
+    assert await ask("mafia tournament table") == (
+        "There have been no tournaments on this server yet (/mafia tournament start)."
+    )
+    assert (await ask("mafia tournament start", name="Autumn")).startswith(
+        "Tournament «Autumn» is open. Judge: "
+    )
+    assert (await ask("mafia tournament start", name="Winter")).startswith(
+        "The tournament «Autumn» is already on"
+    )
+    assert await ask("mafia tournament table") == "**Tournament «Autumn»**: no confirmed games yet."
+    assert (await ask("mafia judge key")).startswith("The protocols' key (Ed25519): `")
+    assert await ask("mafia judge confirm") == "There is no finished game in this channel."
+    assert await ask("mafia judge points", seat=1, points=0.3, reason="x") == (
+        "There is no finished game in this channel."
+    )
+    assert (await ask("mafia tournament end")).startswith(
+        "The tournament is closed.\n**Tournament «Autumn»**"
+    )
+    assert await ask("mafia tournament end") == "No tournament is open."
+    assert _russian(*said) == [], said

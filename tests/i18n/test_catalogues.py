@@ -41,6 +41,7 @@ MOVED = [
     "mafiabot/cogs/_conduct_record.py",
     "mafiabot/cogs/readiness.py",
     "mafiabot/needs.py",
+    "mafiabot/cogs/judge.py",
 ]
 
 
@@ -135,12 +136,23 @@ def _inline_russian(path: Path) -> list[str]:
         for outer in [*node.decorator_list, *getattr(node, "keywords", [])]
         for inner in ast.walk(outer)
     }
+    # …and so is a command group's (``app_commands.Group(name=…, description="…")``).
+    commands |= {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "Group"
+        for inner in ast.walk(node)
+    }
+    # What players type (the judge's «3ч 5к») is input, not text shown: its line says so.
+    lines = path.read_text(encoding="utf-8").splitlines()
+    typed = {n + 1 for n, line in enumerate(lines) if "# i18n: what players type" in line}
     found = []
     for node in ast.walk(tree):
         text = node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else ""
         if (
             id(node) not in docstrings
             and id(node) not in commands
+            and getattr(node, "lineno", 0) not in typed
             and any("а" <= ch.lower() <= "я" or ch in "ёЁ" for ch in text)
         ):
             found.append(f"{path.relative_to(REPO)}:{node.lineno}: {node.value[:40]!r}")
