@@ -9,7 +9,7 @@ import discord
 
 from mafiabot.config import AudioSettings
 from mafiabot.game.records import GameRecords
-from mafiabot.game.speaker import Speaker
+from mafiabot.game.speaker import E2EE_REQUIRED_TEXT, Speaker
 from mafiabot.game.table import Table
 from mafiabot.i18n import text
 
@@ -73,4 +73,6 @@ class HostVoice:
         else:
             await speaker.close()
             why = speaker.failure
+            if why == E2EE_REQUIRED_TEXT:
+                why = text(table.session.language, why)
             table.post(text(table.session.language, "table-voice-failed", why=why))

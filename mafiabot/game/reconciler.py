@@ -23,11 +23,22 @@ import discord
 
 from mafiabot.game.crew import Crew
 from mafiabot.game.ledger import Owed, VoiceLedger
+from mafiabot.i18n import DEFAULT, known_language, text
 from mafiabot.retry import nonce, retried
 
 log = logging.getLogger(__name__)
 
-NO_MUTE_PERMISSION = "у бота нет права «Отключать участникам микрофон»"
+# Why Discord refused, as the ledger keeps it (a code, said in the server's language when told):
+# ``no-permission`` or ``http-<status>``; a row stored before the codes keeps its words.
+NO_MUTE_PERMISSION = "no-permission"
+
+
+def failure_text(failure: str, language: str) -> str:
+    if failure == NO_MUTE_PERMISSION:
+        return text(language, "unmute-failed-no-permission")
+    if failure.startswith("http-") and failure[5:].isdigit():
+        return text(language, "unmute-failed-http", status=failure[5:])
+    return failure
 
 
 class Reconciler:
@@ -184,7 +195,7 @@ class Reconciler:
             await self.crew.set_mute(
                 member,
                 row.original_mute,
-                reason="Мафия: возвращаем микрофон",
+                reason=text(self._language(row.guild_id), "audit-unmute"),
                 what="Giving a member his voice back",
             )
         except discord.Forbidden:
@@ -196,8 +207,13 @@ class Reconciler:
             if error.status == 400:  # he left voice meanwhile: his next connect
                 return ""
             log.warning("Cannot give a member his voice back: %s", error, extra={"guild_id": row.guild_id})
-            return f"Discord ответил ошибкой {error.status}"
+            return f"http-{error.status}"
         return None
+
+    def _language(self, guild_id: int) -> str:
+        """The server's language (as last read), else the bot's."""
+        settings = getattr(self.client, "settings", None)
+        return known_language(guild_id, getattr(getattr(settings, "game", None), "language", DEFAULT))
 
     async def _tell(self, guild_id: int, failure: str, rows: list[Owed]) -> None:
         """Once per member and refusal: say in the game's channel who is still muted and why."""
@@ -213,14 +229,12 @@ class Reconciler:
                     "Members left muted (%s), no channel to say so", failure, extra={"guild_id": guild_id}
                 )
                 continue
-            text = (
-                f"⚠️ Не удалось вернуть микрофон: {who} — {failure}. "
-                "Бот вернёт его сам, как только сможет (или снимите заглушение вручную)."
-            )
+            language = self._language(guild_id)
+            said = text(language, "unmute-failed", who=who, why=failure_text(failure, language))
             try:
                 await retried(
                     functools.partial(
-                        channel.send, text, allowed_mentions=discord.AllowedMentions.none(), nonce=nonce()
+                        channel.send, said, allowed_mentions=discord.AllowedMentions.none(), nonce=nonce()
                     ),
                     what="Telling the moderator about members left muted",
                     extra={"guild_id": guild_id},

@@ -198,13 +198,11 @@ class GameSession:
         since stay good). Raises UserFacingError, changing nothing, when the rest no longer follows."""
         state = self._replay(set())
         if state != self.state:  # the log does not rebuild this game: change nothing
-            raise UserFacingError("Снять это замечание в идущей игре нельзя: запись игры не воспроизводится.")
+            raise UserFacingError("withdraw-not-replayed")
         try:
             state = self._replay(positions)
         except engine.IllegalCommand:
-            raise UserFacingError(
-                "Снять это замечание в идущей игре нельзя: игра уже пошла дальше с его последствиями."
-            ) from None
+            raise UserFacingError("withdraw-too-late") from None
         self.state = state
         self.log = [c for i, c in enumerate(self.log) if i not in positions]
         if not keep_controls:

@@ -28,9 +28,7 @@ from audio.scheduler import AnnouncementQueue, Played
 log = logging.getLogger(__name__)
 
 CLOSE_E2EE_REQUIRED = 4017  # Discord's voice gateway: this client does not speak DAVE
-E2EE_REQUIRED_TEXT = (
-    "Discord пускает в голос только со сквозным шифрованием (DAVE), а боту нечем: нужен пакет davey"
-)
+E2EE_REQUIRED_TEXT = "voice-e2ee-required"  # a message id: the table says it in its language
 E2EE_WAIT = 5.0  # seconds the first line waits for the voice group's key; then it is said regardless
 E2EE_POLL = 0.05  # discord.py signals no event when the group is ready; its state is polled
 

@@ -37,6 +37,7 @@ from engine import queries
 from engine.state import GameState
 from mafiabot.chaos import kill_point
 from mafiabot.game.crew import Crew
+from mafiabot.i18n import DEFAULT, LANGUAGES, known_language, text
 from mafiabot.retry import passing
 
 log = logging.getLogger(__name__)
@@ -71,6 +72,10 @@ def order_edits(current: Mapping[int, bool], wanted: Mapping[int, bool]) -> list
     """The edits to make, mutes first: nobody talks over the next speaker (see the module's note)."""
     changes = [(user, want) for user, want in wanted.items() if current.get(user) != want]
     return sorted(changes, key=lambda change: (not change[1], change[0]))
+
+
+# The audit log's reason for a game's mute, in each language (formatted once, not per mute).
+_REASONS = {language: text(language, "audit-mute") for language in LANGUAGES}
 
 
 class VoiceController:
@@ -269,7 +274,11 @@ class VoiceController:
         try:
             next_speaker = not mute and self._first is not None and self._first() == member.id
             await self.crew.set_mute(
-                member, mute, reason="Мафия: ход игры", what="A mute of the game", next_speaker=next_speaker
+                member,
+                mute,
+                reason=_REASONS.get(known_language(member.guild.id, DEFAULT), _REASONS[DEFAULT]),
+                what="A mute of the game",
+                next_speaker=next_speaker,
             )
         except discord.Forbidden:
             log.warning("Missing permission to mute", extra={"guild_id": member.guild.id})

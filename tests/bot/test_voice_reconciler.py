@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from fakediscord import MEMBER_EDIT, Club, FakeDiscord
 from fakediscord import permissions as perms
 
@@ -114,6 +115,22 @@ async def test_without_mute_members_the_moderator_is_told_once_and_the_unmute_wa
     await fake.set_role_permissions(club, club.bot_role, perms.BOT_DEFAULT)
     assert await reconciler.settle(club.id) == []
     assert not first.mute and not second.mute
+
+
+@pytest.mark.game(language="en")
+async def test_the_moderator_of_an_english_server_is_told_in_english(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    ledger = VoiceLedger(None)
+    await _muted_in_voice(fake, bot, club, 0)
+    await _owed(club, ledger, club.players[0].id)
+    await fake.set_role_permissions(club, club.bot_role, perms.BOT_DEFAULT & ~perms.MUTE_MEMBERS)
+    assert len(await _reconciler(bot, ledger).settle()) == 1
+    [told] = [m for m in fake.messages(club.text) if "Could not give the microphone back" in m.content]
+    assert told.content == (
+        f"⚠️ Could not give the microphone back: <@{club.players[0].id}> — the bot lacks the «Mute Members» "
+        "permission. The bot gives it back by itself as soon as it can (or unmute them by hand)."
+    )
 
 
 async def test_a_member_already_given_his_state_by_someone_else_is_released_without_an_edit(

@@ -42,6 +42,11 @@ MOVED = [
     "mafiabot/cogs/readiness.py",
     "mafiabot/needs.py",
     "mafiabot/cogs/judge.py",
+    "mafiabot/game/reconciler.py",
+    "mafiabot/game/speaker.py",
+    "mafiabot/game/session.py",
+    "mafiabot/game/voice.py",
+    "mafiabot/cogs/_rating_texts.py",
 ]
 
 
