@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from mafiabot.errors import UserFacingError, refusal, reply_ephemeral
+from mafiabot.errors import UserFacingError, language_of, refusal, reply_ephemeral
 from mafiabot.i18n import DEFAULT, has, text
 from mafiabot.views import MafiaView
 
@@ -112,7 +112,7 @@ def table_here(games: GameService, interaction: discord.Interaction[Any]) -> Tab
     if table is None and isinstance(member, discord.Member) and member.voice and member.voice.channel:
         table = games.tables.get(member.voice.channel.id)
     if table is None:
-        raise UserFacingError("Здесь сейчас нет игры.")
+        raise UserFacingError("mod-no-game")
     return table
 
 
@@ -120,46 +120,51 @@ def resolve_seat(table: Table, seat: int | None, member: discord.Member | None) 
     if member is not None:
         found = table.session.seat_of(member.id)
         if found is None:
-            raise UserFacingError(f"{member.display_name} не играет в этой партии.")
+            raise UserFacingError("conduct-not-playing", name=member.display_name)
         return found
     if seat is None:
-        raise UserFacingError("Укажите номер игрока или участника.")
+        raise UserFacingError("conduct-which-seat")
     if not 1 <= seat <= len(table.session.seats):
-        raise UserFacingError(f"За столом нет места №{seat}.")
+        raise UserFacingError("conduct-no-seat", seat=seat)
     return seat
 
 
 class Confirm(MafiaView):
     """«Подтвердить» / «Отмена» for the moderator who asked; the action runs once, on confirmation."""
 
-    def __init__(self, moderator_id: int, action: Callable[[], Awaitable[str]]) -> None:
+    def __init__(
+        self, moderator_id: int, action: Callable[[], Awaitable[str]], language: str = DEFAULT
+    ) -> None:
         super().__init__(timeout=120)
         self.moderator_id = moderator_id
         self.action = action
+        self.language = language
+        self.confirm.label = text(language, "conduct-confirm")
+        self.cancel.label = text(language, "conduct-cancel")
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         await super().interaction_check(interaction)
         if interaction.user.id != self.moderator_id:
-            await reply_ephemeral(interaction, "Подтвердить может только тот, кто вызвал команду.")
+            await reply_ephemeral(interaction, text(self.language, "conduct-confirm-not-yours"))
             return False
         return True
 
-    @discord.ui.button(label="Подтвердить", style=discord.ButtonStyle.danger)
+    @discord.ui.button(label="-", style=discord.ButtonStyle.danger)  # (labelled in the table's language)
     async def confirm(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
         self.stop()
         try:
-            text = await self.action()
+            said = await self.action()
         except Exception as exc:  # a refusal (the engine's too) takes the question's place
-            answer = refusal(exc)
+            answer = refusal(exc, self.language)
             if answer is None:
                 raise
-            text = answer
-        await interaction.response.edit_message(content=text, view=None)
+            said = answer
+        await interaction.response.edit_message(content=said, view=None)
 
-    @discord.ui.button(label="Отмена", style=discord.ButtonStyle.secondary)
+    @discord.ui.button(label="-", style=discord.ButtonStyle.secondary)
     async def cancel(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
         self.stop()
-        await interaction.response.edit_message(content="Отменено.", view=None)
+        await interaction.response.edit_message(content=text(self.language, "conduct-cancelled"), view=None)
 
 
 Withdraw = Callable[[discord.Interaction[Any], int, str], Awaitable[str]]
@@ -170,30 +175,29 @@ WITHDRAW: list[Withdraw] = []  # set by the conduct cog: the review button calls
 MAY_WITHDRAW: list[Callable[[discord.Interaction[Any], int], Awaitable[object]]] = []
 
 
-class WithdrawReason(discord.ui.Modal, title="Снять замечание"):
-    reason: discord.ui.TextInput[Any] = discord.ui.TextInput(
-        label="Причина", custom_id="reason", max_length=200
-    )
+class WithdrawReason(discord.ui.Modal, title="-"):  # (titled in the server's language)
+    reason: discord.ui.TextInput[Any] = discord.ui.TextInput(label="-", custom_id="reason", max_length=200)
 
-    def __init__(self, foul_id: int) -> None:
-        super().__init__(timeout=600)
+    def __init__(self, foul_id: int, language: str = DEFAULT) -> None:
+        super().__init__(title=text(language, "conduct-withdraw-button"), timeout=600)
+        self.reason.label = text(language, "conduct-withdraw-reason")
         self.foul_id = foul_id
 
     async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
         try:
-            text = await WITHDRAW[0](interaction, self.foul_id, self.reason.value)
+            said = await WITHDRAW[0](interaction, self.foul_id, self.reason.value)
         except UserFacingError as exc:
-            text = exc.message
-        await reply_ephemeral(interaction, text)
+            said = exc.text(language_of(interaction))
+        await reply_ephemeral(interaction, said)
 
 
 class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mafia:foul:(?P<id>\d+)"):
     """«Снять замечание» under an automatic foul; survives a restart (the foul id is in the custom_id)."""
 
-    def __init__(self, foul_id: int) -> None:
+    def __init__(self, foul_id: int, language: str = DEFAULT) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Снять замечание",
+                label=text(language, "conduct-withdraw-button"),
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"mafia:foul:{foul_id}",
             )
@@ -210,9 +214,9 @@ class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ma
         try:
             await MAY_WITHDRAW[0](interaction, self.foul_id)
         except UserFacingError as exc:
-            await reply_ephemeral(interaction, exc.message)
+            await reply_ephemeral(interaction, exc.text(language_of(interaction)))
             return
-        await interaction.response.send_modal(WithdrawReason(self.foul_id))
+        await interaction.response.send_modal(WithdrawReason(self.foul_id, language_of(interaction)))
 
 
 Forgive = Callable[[discord.Interaction[Any], int, int], Awaitable[str]]
@@ -225,10 +229,10 @@ class ForgiveButton(
     """«Снять штраф за уход» under the announcement that a player left voice (D-F4: −5), for a moderator
     who knows the player had a good reason (a dropped connection)."""
 
-    def __init__(self, game_id: int, seat: int) -> None:
+    def __init__(self, game_id: int, seat: int, language: str = DEFAULT) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Снять штраф за уход",
+                label=text(language, "conduct-forgive-button"),
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"mafia:left:{game_id}:{seat}",
             )
@@ -243,19 +247,19 @@ class ForgiveButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
-            text = await FORGIVE[0](interaction, self.game_id, self.seat)
+            said = await FORGIVE[0](interaction, self.game_id, self.seat)
         except UserFacingError as exc:
-            text = exc.message
-        await reply_ephemeral(interaction, text)
+            said = exc.text(language_of(interaction))
+        await reply_ephemeral(interaction, said)
 
 
-def forgive_view(game_id: int, seat: int) -> discord.ui.View:
+def forgive_view(game_id: int, seat: int, language: str = DEFAULT) -> discord.ui.View:
     view = MafiaView(timeout=None)
-    view.add_item(ForgiveButton(game_id, seat))
+    view.add_item(ForgiveButton(game_id, seat, language))
     return view
 
 
-def review_view(foul_id: int) -> discord.ui.View:
+def review_view(foul_id: int, language: str = DEFAULT) -> discord.ui.View:
     view = MafiaView(timeout=None)
-    view.add_item(ReviewButton(foul_id))
+    view.add_item(ReviewButton(foul_id, language))
     return view

@@ -119,7 +119,7 @@ class FoulRecords:
             post: Any = lambda: table.post(shown)  # noqa: E731
         else:
             shown = text(lang, "conduct-auto-foul-record", record=str(foul_id), **said)
-            post = lambda: table.post(shown, view=review_view(foul_id))  # noqa: E731
+            post = lambda: table.post(shown, view=review_view(foul_id, lang))  # noqa: E731
         # After the engine's own announcement of the foul, which the table posts once the hooks are done.
         asyncio.get_running_loop().call_soon(post)
 
@@ -130,7 +130,7 @@ class FoulRecords:
             await asyncio.to_thread(storage.mark_participant, table.game_id, seat, removed=True, left=left)
         if reason == "left":
             shown = text(table.session.language, "conduct-left", seat=seat, name=table.session.name_of(seat))
-            view = forgive_view(table.game_id, seat)
+            view = forgive_view(table.game_id, seat, table.session.language)
             asyncio.get_running_loop().call_soon(lambda: table.post(shown, view=view))
 
     async def forgive(self, interaction: discord.Interaction[Any], game_id: int, seat: int) -> str:
@@ -141,6 +141,8 @@ class FoulRecords:
         member = interaction.user
         if not isinstance(member, discord.Member) or not await is_moderator(member, self.games, table):
             raise UserFacingError("conduct-moderators")
+        if not 1 <= seat <= len(table.session.seats):  # a forged button: no such seat at this table
+            raise UserFacingError("conduct-no-seat", seat=seat)
         storage = self.games.storage
         if storage is None:
             raise UserFacingError("conduct-no-database")

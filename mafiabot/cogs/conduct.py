@@ -273,7 +273,9 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
             log.info("%s confirmed by %s", command.to_json(), moderator, extra={"game_id": table.game_id})
             return done
 
-        await interaction.response.send_message(question, view=Confirm(moderator, act), ephemeral=True)
+        await interaction.response.send_message(
+            question, view=Confirm(moderator, act, table.session.language), ephemeral=True
+        )
 
     @conduct.command(
         name="immunity", description="Снять иммунитет (город: вскрылся, прикрываясь иммунитетом)"

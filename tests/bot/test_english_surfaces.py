@@ -4,6 +4,7 @@ Russian twins are checked where the Russian is tested (tests/bot/test_bot_member
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -120,4 +121,27 @@ async def test_the_judges_and_tournaments_answers_in_english(
         "The tournament is closed.\n**Tournament «Autumn»**"
     )
     assert await ask("mafia tournament end") == "No tournament is open."
+    assert _russian(*said) == [], said
+
+
+@pytest.mark.game(language="en")
+async def test_an_automatic_fouls_button_and_form_in_english(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    g = Game(fake, club, bot)
+    await g.start("city")
+    await g.skip_until(lambda s: s.phase == "day" and s.step.kind == "speech")
+    speaker = g.state.step.seat
+    await g.nominate(speaker, speaker)
+    [note] = [m for m in fake.messages(club.text) if m.content.startswith("🤖 ")]
+    assert note.components[0]["components"][0]["label"] == "Withdraw the foul", note.components
+    refused = await fake.click(club.players[8], note, label="Withdraw the foul")
+    assert refused.modal is None and refused.ephemeral
+    opened = await fake.click(g.moderator, note, label="Withdraw the foul")
+    assert opened.modal is not None and opened.modal["title"] == "Withdraw the foul", opened.modal
+    assert json.dumps(opened.modal).count('"Reason"') == 1, opened.modal
+    done = await fake.submit_modal(g.moderator, opened, {"reason": "wrong seat"})
+    await g.settled()
+    assert g.state.fouls_of(speaker) == 0
+    said = [note.content, refused.content, done.content, json.dumps(opened.modal, ensure_ascii=False)]
     assert _russian(*said) == [], said

@@ -31,3 +31,14 @@ conduct-penalty-done = The victory is awarded to the opposing teams.
 conduct-immunity-revoked = Player #{ $seat } loses immunity.
 conduct-text-fouls-on = Fouls for messages are on.
 conduct-text-fouls-off = Fouls for messages are off.
+# The conduct commands' shared parts (mafiabot/cogs/_conduct_parts.py).
+conduct-not-playing = { $name } is not playing in this game.
+conduct-which-seat = Name a seat number or a member.
+conduct-no-seat = There is no seat #{ $seat } at the table.
+conduct-confirm = Confirm
+conduct-cancel = Cancel
+conduct-confirm-not-yours = Only the one who used the command can confirm it.
+conduct-cancelled = Cancelled.
+conduct-withdraw-button = Withdraw the foul
+conduct-withdraw-reason = Reason
+conduct-forgive-button = Lift the leaving penalty

@@ -31,3 +31,14 @@ conduct-penalty-done = Победа присуждена противополо�
 conduct-immunity-revoked = Игрок №{ $seat } лишён иммунитета.
 conduct-text-fouls-on = Замечания за сообщения включены.
 conduct-text-fouls-off = Замечания за сообщения выключены.
+# The conduct commands' shared parts (mafiabot/cogs/_conduct_parts.py).
+conduct-not-playing = { $name } не играет в этой партии.
+conduct-which-seat = Укажите номер игрока или участника.
+conduct-no-seat = За столом нет места №{ $seat }.
+conduct-confirm = Подтвердить
+conduct-cancel = Отмена
+conduct-confirm-not-yours = Подтвердить может только тот, кто вызвал команду.
+conduct-cancelled = Отменено.
+conduct-withdraw-button = Снять замечание
+conduct-withdraw-reason = Причина
+conduct-forgive-button = Снять штраф за уход
