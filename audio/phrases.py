@@ -247,8 +247,9 @@ def render(
     if speakable is not None:
         values = _speakable_names(values, speakable)
         if "name" not in values:
-            # «номер три, Имя, …»: in English the name's clause closes with a comma of its own.
-            text = (_NAME_CLAUSE_EN if english else _NAME_CLAUSE).sub("", text)
+            # «номер три, Имя, признан…»: the name's clause goes with both its commas (in either
+            # language), or «игрок номер три, признан виновным» keeps a pause where nothing is said.
+            text = _NAME_CLAUSE.sub("", text)
     missing = [name for name in phrase.placeholders if name not in values and "{" + name + "}" in text]
     if missing:
         raise MissingPlaceholder(f"{phrase_id} needs {', '.join(missing)}; got {sorted(values)}")
@@ -265,8 +266,7 @@ def render(
     )
 
 
-_NAME_CLAUSE = re.compile(r",? \{name\}")
-_NAME_CLAUSE_EN = re.compile(r",? \{name\}(?:,(?= ))?")
+_NAME_CLAUSE = re.compile(r",? \{name\}(?:,(?= ))?")
 
 
 def _speakable_names(values: dict[str, Any], speakable: Callable[[str], bool]) -> dict[str, Any]:

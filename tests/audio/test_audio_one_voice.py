@@ -120,3 +120,20 @@ def test_the_offline_voice_is_rhvoice_where_installed(tmp_path: Path) -> None:
         assert pcm.rms(decoded) > 500 and pcm.peak(decoded) > 5000
     english = RHVoiceEngine(language="en")
     assert english.source == "rhvoice:en-alan" and english.synthesize("The town falls asleep.").duration > 0.5
+
+
+@pytest.mark.parametrize(
+    ("phrase", "expected"),
+    [
+        ("cl_lynched_hidden", "Игрок номер три признан виновным и покидает игровое поле."),
+        ("hw_judge_acquits", "Игрок номер три оправдан."),
+        ("hw_vote_candidate", "Кто за то, чтобы предать суду Линча игрока номер три?"),
+        ("bl_player_killed", "Этой ночью найдено тело: игрок номер три. Роль игрока: Вампир."),
+    ],
+)
+def test_a_dropped_name_takes_its_commas_with_it(phrase: str, expected: str) -> None:
+    """«Игрок номер три, признан виновным» would pause where the name was: the clause goes whole."""
+    params = {"seat": 3, "name": "xX_Slayer_Xx 🔥", "role": "Вампир"}
+    assert phrases.render(phrase, params, speakable=pronounceable) == expected
+    kept = phrases.render(phrase, {**params, "name": "Анна"}, speakable=pronounceable)
+    assert "номер три, Анна" in kept
