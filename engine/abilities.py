@@ -125,16 +125,21 @@ def act(s: Draft, seat: int, targets: tuple[int, ...], act_name: str, out: Out) 
         raise NotYourTurn("Вы заблокированы этой ночью.", key="blocked")
     options = abilities_now(s, seat, step.id)
     if not options:
-        refusal = IllegalCommand(f"Игрок {seat} не может использовать способность этой ночью.")
+        refusal = IllegalCommand(
+            f"Игрок {seat} не может использовать способность этой ночью.", key="no-ability-tonight", seat=seat
+        )
         refusal.rule = "RULESETS.md 4: an ability is used from the night and as often as its rulebook says"
         raise refusal
     if act_name:
         chosen = [a for a in options if a.act == act_name]
         if not chosen:
-            raise IllegalCommand(f"Нет действия «{act_name}» у этой роли.")
+            raise IllegalCommand(
+                f"Нет действия «{act_name}» у этой роли.", key="no-such-act", act_name=act_name
+            )
         ab = chosen[0]
     elif len(options) > 1:
-        raise IllegalCommand("Выберите действие: " + ", ".join(a.act for a in options))
+        acts = ", ".join(a.act for a in options)
+        raise IllegalCommand("Выберите действие: " + acts, key="choose-act", acts=acts)
     else:
         ab = options[0]
     if len(targets) != ab.targets or len(set(targets)) != len(targets):
@@ -142,7 +147,9 @@ def act(s: Draft, seat: int, targets: tuple[int, ...], act_name: str, out: Out) 
     legal = legal_targets(s, seat, ab)
     for t in targets:
         if t not in legal:
-            refusal = IllegalTarget(f"Игрока {t} нельзя выбрать для этого действия.")
+            refusal = IllegalTarget(
+                f"Игрока {t} нельзя выбрать для этого действия.", key="bad-target-for-act", t=t
+            )
             refusal.rule = _why_not(s, seat, ab, t)
             raise refusal
     actions = (*tuple(a for a in s.ledger.actions if a[0] != seat), (seat, ab.act, targets))

@@ -131,10 +131,10 @@ def vote(s: Draft, seat: int, candidate: int, out: Out) -> None:
             candidate=candidate,
         )
     if seat in dict(s.ballots):  # the ballots by voter
-        refuse(s, seat, "second_vote", AlreadyActed("Вы уже проголосовали."), out)
+        refuse(s, seat, "second_vote", AlreadyActed("Вы уже проголосовали.", key="voted-already"), out)
         return
     if seat == candidate and not s.ruleset.voting.self_vote:
-        refuse(s, seat, "self_vote", IllegalTarget("Нельзя голосовать за себя."), out)
+        refuse(s, seat, "self_vote", IllegalTarget("Нельзя голосовать за себя.", key="no-vote-for-self"), out)
         return
     s.ballots = (*s.ballots, (seat, candidate))
     out.append(Event("voted", EVERYONE, {"seat": seat, "candidate": candidate}))

@@ -27,13 +27,24 @@ def composition(ruleset: Ruleset, players: int) -> dict[str, int]:
     table = ruleset.compositions.get(players)
     if table is None:
         counts = ", ".join(str(n) for n in player_counts(ruleset))
-        raise IllegalCommand(f"Правила «{ruleset.id}» рассчитаны на {counts} игроков, а не на {players}.")
+        raise IllegalCommand(
+            f"Правила «{ruleset.id}» рассчитаны на {counts} игроков, а не на {players}.",
+            key="players-for-rules",
+            id=ruleset.id,
+            counts=counts,
+            players=players,
+        )
     out = dict(table)
     for source, target in ruleset.composition_split.items():
         total = out.get(source, 0)
         moved = total // 2
         if moved < 2:
-            raise IllegalCommand(f"Слишком мало ролей «{source}», чтобы выделить «{target}».")
+            raise IllegalCommand(
+                f"Слишком мало ролей «{source}», чтобы выделить «{target}».",
+                key="too-few-to-split",
+                source=source,
+                target=target,
+            )
         out[source] = total - moved
         out[target] = out.get(target, 0) + moved
     for extra in ruleset.composition_extras:
@@ -41,10 +52,17 @@ def composition(ruleset: Ruleset, players: int) -> dict[str, int]:
             continue
         if extra == "ninja" and not out.get("yakuza"):
             # D-CL1: «the ninja, if enabled, is one of the yakuza» («вместе с вариантом «якудза»»).
-            raise IllegalCommand("Ниндзя играет только в клане якудза: включите вариант «якудза».")
+            raise IllegalCommand(
+                "Ниндзя играет только в клане якудза: включите вариант «якудза».", key="ninja-needs-yakuza"
+            )
         replaced = "yakuza" if extra == "ninja" else "civilian"
         if out.get(replaced, 0) < 1:
-            raise IllegalCommand(f"Нет места для роли «{extra}» при {players} игроках.")
+            raise IllegalCommand(
+                f"Нет места для роли «{extra}» при {players} игроках.",
+                key="no-seat-for-role",
+                extra=extra,
+                players=players,
+            )
         out[replaced] -= 1
         out[extra] = out.get(extra, 0) + 1
     return {r: n for r, n in out.items() if n > 0}

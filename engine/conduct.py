@@ -26,16 +26,18 @@ def _set_fouls(s: Draft, seat: int, count: int) -> None:
 def _at_table(s: GameState, seat: int) -> None:
     """A seat beyond the table was never dealt: «уже выбыл» would be untrue (issue 13)."""
     if not 1 <= seat <= s.n_seats:
-        raise IllegalCommand(f"За столом нет места №{seat}.")
+        raise IllegalCommand(f"За столом нет места №{seat}.", key="no-seat-number", seat=seat)
 
 
 def give_foul(s: Draft, seat: int, reason: str, out: Out) -> None:
     conduct = s.ruleset.conduct
     if conduct.kind == "none":
-        raise IllegalCommand("В этих правилах нет замечаний (включите правила клуба в настройках).")
+        raise IllegalCommand(
+            "В этих правилах нет замечаний (включите правила клуба в настройках).", key="no-fouls-in-rules"
+        )
     _at_table(s, seat)
     if seat not in s.alive:
-        raise DeadPlayer(f"Игрок {seat} уже выбыл.")
+        raise DeadPlayer(f"Игрок {seat} уже выбыл.", key="player-out", seat=seat)
     if s.phase == "night" and reason in s.ruleset.params.get("removed_at_night", ()):
         # D-F2: «клятвы, споры»: a foul by day, removal after «в городе ночь».
         remove(s, seat, reason, out)
@@ -68,7 +70,7 @@ def remove(s: Draft, seat: int, reason: str, out: Out) -> None:
     happens before voting; the win check follows."""
     _at_table(s, seat)
     if seat not in s.alive:
-        raise DeadPlayer(f"Игрок {seat} уже выбыл.")
+        raise DeadPlayer(f"Игрок {seat} уже выбыл.", key="player-out", seat=seat)
     key = {
         "fouls": "banned_out" if s.ruleset.conduct.kind == "bans" else "removed",
         "confession": "confessed",
@@ -107,9 +109,11 @@ def award_victory(s: Draft, seat: int, reason: str, out: Out) -> None:
     """D-F3: «присуждение победы противоположным командам, сидящим за игровым столом» — every side other
     than the offender's with a living member wins (if none is living, every other side dealt)."""
     if s.ruleset.conduct.kind == "none":
-        raise IllegalCommand("В этих правилах нет правил клуба (включите их в настройках).")
+        raise IllegalCommand(
+            "В этих правилах нет правил клуба (включите их в настройках).", key="no-club-rules"
+        )
     if not 1 <= seat <= s.n_seats:
-        raise IllegalCommand(f"Нет игрока {seat}.")
+        raise IllegalCommand(f"Нет игрока {seat}.", key="no-player", seat=seat)
     own = s.ruleset.roles[s.role_of(seat)].side
     order = list(s.ruleset.sides)
     living = {s.ruleset.roles[s.role_of(x)].side for x in s.alive} - {own}

@@ -116,7 +116,13 @@ def nominate(s: Draft, seat: int, target: int, out: Out) -> None:
     if target not in s.alive:
         raise IllegalTarget(f"Игрок {target} не за столом.", key="not-at-table", seat=target)
     if target == seat and not voting.self_nomination:
-        refuse(s, seat, "self_nomination", IllegalTarget("Нельзя выставлять себя."), out)
+        refuse(
+            s,
+            seat,
+            "self_nomination",
+            IllegalTarget("Нельзя выставлять себя.", key="no-self-nomination"),
+            out,
+        )
         return
     if any(t == target for _, t in s.nominations):
         raise AlreadyActed(f"Игрок {target} уже выставлен.", key="already-nominated", seat=target)
@@ -158,15 +164,25 @@ def permit(s: Draft, seat: int, target: int, allow: bool, out: Out) -> None:
     """001: «В свою минуту игрок может также разрешить говорить другому игроку, а затем отозвать
     разрешение (например, - «разрешаю 5», «запрещаю 5»)»."""
     if not s.ruleset.params.get("speech_permissions"):
-        raise IllegalCommand("В этих правилах нельзя разрешать говорить другим игрокам.")
+        raise IllegalCommand(
+            "В этих правилах нельзя разрешать говорить другим игрокам.", key="no-speech-permits"
+        )
     _own_minute(s, seat)
     permitted = set(s.step.permitted)
     if target not in s.alive or target == seat:
-        raise IllegalTarget(f"Игроку {target} нельзя {'разрешить' if allow else 'запретить'} говорить.")
+        raise IllegalTarget(
+            f"Игроку {target} нельзя {'разрешить' if allow else 'запретить'} говорить.",
+            key="cannot-allow-speech" if allow else "cannot-forbid-speech",
+            target=target,
+        )
     if allow and target in s.no_speech:
-        raise IllegalTarget(f"Игрок {target} сегодня лишён слова.")
+        raise IllegalTarget(f"Игрок {target} сегодня лишён слова.", key="silenced-today", target=target)
     if allow == (target in permitted):
-        raise AlreadyActed(f"Игроку {target} уже {'разрешено' if allow else 'не разрешено'} говорить.")
+        raise AlreadyActed(
+            f"Игроку {target} уже {'разрешено' if allow else 'не разрешено'} говорить.",
+            key="speech-allowed-already" if allow else "speech-forbidden-already",
+            target=target,
+        )
     permitted = permitted | {target} if allow else permitted - {target}
     put_step(s, permitted=tuple(sorted(permitted)))
     key = "speech_allow" if allow else "speech_forbid"
@@ -177,7 +193,9 @@ def permit(s: Draft, seat: int, target: int, allow: bool, out: Out) -> None:
 def ask_nominees(s: GameState, seat: int, out: Out) -> None:
     """001: «Также игрок может спросить у ведущего: «Кто выставлен?»» (in his own minute)."""
     if not s.ruleset.phrase("nominees_list"):
-        raise IllegalCommand("В этих правилах ведущий не отвечает на вопрос «Кто выставлен?».")
+        raise IllegalCommand(
+            "В этих правилах ведущий не отвечает на вопрос «Кто выставлен?».", key="no-who-is-nominated"
+        )
     _own_minute(s, seat)
     seats = candidates(s)
     phrase = s.ruleset.phrase("nominees_list") if seats else s.ruleset.phrase("no_nominees")

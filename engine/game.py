@@ -49,9 +49,15 @@ def new_game(
     is large enough)."""
     for i, role in enumerate(roles):
         if role not in ruleset.roles:
-            raise IllegalCommand(f"Роль {role!r} (место {i + 1}) не входит в правила «{ruleset.id}».")
+            raise IllegalCommand(
+                f"Роль {role!r} (место {i + 1}) не входит в правила «{ruleset.id}».",
+                key="role-not-in-rules",
+                role=f"{role!r}",
+                place=i + 1,
+                id=ruleset.id,
+            )
     if len(roles) < 2:
-        raise IllegalCommand("Нужно хотя бы два игрока.")
+        raise IllegalCommand("Нужно хотя бы два игрока.", key="two-players-at-least")
     s = fresh_state(  # thaw(GameState(...)), without the generated __init__
         ruleset=ruleset,
         seed=seed,
@@ -97,7 +103,7 @@ def _immune(ruleset: Ruleset, players: int, seats: Iterable[int]) -> frozenset[i
     wanted = frozenset(seats)
     for seat in wanted:
         if not 1 <= seat <= players:
-            raise IllegalCommand(f"Нет места {seat} для иммунитета.")
+            raise IllegalCommand(f"Нет места {seat} для иммунитета.", key="no-seat-for-immunity", seat=seat)
     minimum = ruleset.params.get("immunity_from")
     if minimum is None or players < int(minimum):
         return frozenset()
@@ -125,7 +131,9 @@ def apply(state: GameState, command: Command) -> tuple[GameState, list[Event]]:
         raise GameOver("Игра уже окончена.", key="game-over")
     handler = _HANDLERS.get(command.__class__)
     if handler is None:
-        raise IllegalCommand(f"Неизвестная команда {command.type!r}.")
+        raise IllegalCommand(
+            f"Неизвестная команда {command.type!r}.", key="unknown-command", type=f"{command.type!r}"
+        )
     s = _new(Draft)  # thaw(state), written out: this runs for every command
     _set(s, "__dict__", state.__dict__.copy())
     out: list[Event] = []
@@ -259,7 +267,7 @@ def _ask_nominees(s: GameState, c: Command, out: list[Event]) -> None:
 def _revoke_immunity(s: Draft, c: Command, out: list[Event]) -> None:
     assert isinstance(c, RevokeImmunity)
     if c.seat not in s.immune:
-        raise IllegalCommand(f"У игрока {c.seat} нет иммунитета.")
+        raise IllegalCommand(f"У игрока {c.seat} нет иммунитета.", key="no-immunity", seat=c.seat)
     s.immune = s.immune - {c.seat}
     phrase = s.ruleset.phrase("immunity_lost")
     out.append(Event("immunity_lost", EVERYONE, {"seat": c.seat}, phrase, {"seat": c.seat}))

@@ -52,7 +52,11 @@ def pick_composition(
     vampires, lords, sv_low, sv_high, hunters, sh_low, sh_high = table_row(ruleset, players)
     params: dict[str, Any] = dict(ruleset.params)
     if lord not in params["lords"]:
-        raise IllegalCommand(f"«{lord}» — не повелитель вампиров. Повелитель в игре только один.")
+        raise IllegalCommand(
+            f"«{lord}» — не повелитель вампиров. Повелитель в игре только один.",
+            key="not-vampire-lord",
+            lord=lord,
+        )
     sv = pick_specials(
         special_vampires, sv_low, sv_high, params["special_vampires"], "особый вампир", decision="D-B3"
     )
@@ -65,7 +69,7 @@ def pick_composition(
     ordinary = hunters - len(sh)
     if werewolf:
         if werewolf not in params["werewolves"]:
-            raise IllegalCommand(f"«{werewolf}» — не оборотень.")
+            raise IllegalCommand(f"«{werewolf}» — не оборотень.", key="not-werewolf", werewolf=werewolf)
         if players < 10:
             warnings.append("Оборотня не рекомендуют вводить в игру меньше чем на десять участников.")
         deck[werewolf] = 1
@@ -75,7 +79,7 @@ def pick_composition(
             deck[sh[-1]] = 0  # «Оборотень заменяет одного из охотников»: a special one if no other is left
     deck["hunter"] = ordinary
     if deck["vampire"] < 0:
-        raise IllegalCommand("Особых ролей больше, чем вампиров.")
+        raise IllegalCommand("Особых ролей больше, чем вампиров.", key="specials-over-vampires")
     return {r: n for r, n in sorted(deck.items()) if n > 0}, warnings
 
 

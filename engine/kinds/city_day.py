@@ -160,12 +160,12 @@ class LiftVote:
     @staticmethod
     def vote(s: Draft, seat: int, candidate: int, out: Out) -> None:
         if seat not in s.alive:
-            raise DeadPlayer(f"Игрок {seat} выбыл и не голосует.")
+            raise DeadPlayer(f"Игрок {seat} выбыл и не голосует.", key="out-no-vote", seat=seat)
         if not may_vote(s, seat):
-            raise NotYourTurn(f"Игрок {seat} сегодня не голосует.")
+            raise NotYourTurn(f"Игрок {seat} сегодня не голосует.", key="not-voting-today", seat=seat)
         if any(v == seat for v, _ in s.ballots):
             # «повторное голосование – замечание», answered like a second vote on the day's ballot
-            refuse(s, seat, "second_vote", AlreadyActed("Вы уже проголосовали."), out)
+            refuse(s, seat, "second_vote", AlreadyActed("Вы уже проголосовали.", key="voted-already"), out)
             return
         s.ballots = (*s.ballots, (seat, 0))
         out.append(Event("voted", EVERYONE, {"seat": seat, "candidate": 0}))
@@ -173,7 +173,7 @@ class LiftVote:
     @staticmethod
     def advance(s: Draft, out: Out) -> None:
         if s.step.kind != "lift":
-            raise WrongPhase("Сейчас нет голосования.")
+            raise WrongPhase("Сейчас нет голосования.", key="no-vote-now")
         say(s, out, "vote_thanks")
         tied = [x for x in s.step.candidates if x in s.alive]
         eligible = [x for x in s.living() if may_vote(s, x)]

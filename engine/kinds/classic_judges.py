@@ -102,9 +102,16 @@ class Court:
     @staticmethod
     def vote(s: Draft, seat: int, candidate: int, out: Out) -> None:
         if seat not in Court.voters(s):
-            raise NotYourTurn(f"Игрок {seat} не судит игрока {s.step.seat}.")
+            raise NotYourTurn(
+                f"Игрок {seat} не судит игрока {s.step.seat}.",
+                key="not-judging",
+                seat=seat,
+                accused=s.step.seat,
+            )
         if candidate not in (s.step.seat, 0):
-            raise IllegalTarget(f"Суд решает судьбу игрока {s.step.seat}.")
+            raise IllegalTarget(
+                f"Суд решает судьбу игрока {s.step.seat}.", key="court-decides-on", seat=s.step.seat
+            )
         s.ballots = (*tuple(b for b in s.ballots if b[0] != seat), (seat, candidate))
         out.append(Event("court_vote", HOST_ONLY, {"seat": seat, "kill": candidate != 0}))
         out.append(
@@ -199,9 +206,13 @@ class CourtChoice:
     @staticmethod
     def vote(s: Draft, seat: int, candidate: int, out: Out) -> None:
         if seat not in CourtChoice.voters(s):
-            raise NotYourTurn(f"Игрок {seat} не входит в суд.")
+            raise NotYourTurn(f"Игрок {seat} не входит в суд.", key="not-in-court", seat=seat)
         if candidate not in CourtChoice.choices(s, seat):
-            raise IllegalTarget(f"Суд выбирает среди помилованных сегодня: {list(s.step.candidates)}.")
+            raise IllegalTarget(
+                f"Суд выбирает среди помилованных сегодня: {list(s.step.candidates)}.",
+                key="court-chooses-among",
+                candidates=", ".join(str(x) for x in s.step.candidates),
+            )
         s.ballots = (*tuple(b for b in s.ballots if b[0] != seat), (seat, candidate))
         out.append(Event("court_vote", HOST_ONLY, {"seat": seat, "candidate": candidate}))
         out.append(

@@ -65,11 +65,15 @@ class GoldenMinute:
     @staticmethod
     def act(s: Draft, seat: int, targets: tuple[int, ...], out: Out) -> None:
         if f"{GOLDEN}{seat}" in s.flags:
-            raise AlreadyActed("Золотая минута даётся только один раз за игру.")
+            raise AlreadyActed("Золотая минута даётся только один раз за игру.", key="golden-minute-once")
         if seat not in GoldenMinute.actors(s):
-            raise NotYourTurn(f"Игрок {seat} не кандидат и не может взять золотую минуту.")
+            raise NotYourTurn(
+                f"Игрок {seat} не кандидат и не может взять золотую минуту.",
+                key="golden-minute-not-candidate",
+                seat=seat,
+            )
         if targets != (seat,):
-            raise IllegalTarget("Золотую минуту берут только для себя.")
+            raise IllegalTarget("Золотую минуту берут только для себя.", key="golden-minute-own")
         s.flags = s.flags | {f"{GOLDEN}{seat}"}
         s.agenda = ("golden_minute", *s.agenda)
         phrase = s.ruleset.phrase("golden_minute")
@@ -130,9 +134,9 @@ class Bets:
     @staticmethod
     def act(s: Draft, seat: int, targets: tuple[int, ...], out: Out) -> None:
         if seat not in Bets.actors(s):
-            raise AlreadyActed(f"Игрок {seat} уже заключил пари.")
+            raise AlreadyActed(f"Игрок {seat} уже заключил пари.", key="bet-made", seat=seat)
         if len(targets) != 1 or targets[0] not in Bets.targets(s, seat):
-            raise IllegalTarget("Пари заключают на одного другого игрока за столом.")
+            raise IllegalTarget("Пари заключают на одного другого игрока за столом.", key="bet-on-other")
         s.flags = s.flags | {f"{BET}{seat}:{targets[0]}"}
         data = {"seat": seat, "target": targets[0]}
         out.append(Event("bet", EVERYONE, data, s.ruleset.phrase("bet_recorded"), dict(data)))
@@ -180,7 +184,11 @@ def _reduced(ruleset: Ruleset, players: int) -> dict[str, int]:
         return {"civilian": 2, "mafioso": 1}
     if 3 <= players <= 6:
         return {"mafioso": 1, "civilian": players - 1}
-    raise IllegalCommand(f"Игры в уменьшенном составе — для 2–6 игроков, а не для {players}.")
+    raise IllegalCommand(
+        f"Игры в уменьшенном составе — для 2–6 игроков, а не для {players}.",
+        key="short-table-size",
+        players=players,
+    )
 
 
 @day_step("reduced_start")
@@ -251,18 +259,20 @@ class TwoCards:
     @staticmethod
     def act(s: Draft, seat: int, targets: tuple[int, ...], out: Out) -> None:
         if seat not in s.alive:
-            raise NotYourTurn(f"Игрок {seat} не играет.")
+            raise NotYourTurn(f"Игрок {seat} не играет.", key="not-playing", seat=seat)
         if len(targets) != 1 or targets[0] not in TwoCards.targets(s, seat):
-            raise IllegalTarget("Обвинить можно только соперника.")
+            raise IllegalTarget("Обвинить можно только соперника.", key="accuse-rival-only")
         out.append(Event("accused", EVERYONE, {"seat": seat, "target": targets[0]}))
         TwoCards._open(s, targets[0], s.role_of(targets[0]), out)
 
     @staticmethod
     def vote(s: Draft, seat: int, candidate: int, out: Out) -> None:
         if seat not in TwoCards.voters(s):
-            raise AlreadyActed(f"Игрок {seat} уже высказался.")
+            raise AlreadyActed(f"Игрок {seat} уже высказался.", key="spoken-already", seat=seat)
         if candidate != 0:
-            raise IllegalTarget("Голосуют только за то, что мафия — закрытая карта.")
+            raise IllegalTarget(
+                "Голосуют только за то, что мафия — закрытая карта.", key="vote-closed-card-only"
+            )
         s.ballots = (*s.ballots, (seat, 0))
         out.append(Event("hidden_card_vote", EVERYONE, {"seat": seat}))
         if not TwoCards.voters(s):
@@ -320,8 +330,15 @@ def _whole_deck(ruleset: Ruleset, players: int) -> dict[str, int]:
             deck[str(card)] = deck.get(str(card), 0) + 1
     size = sum(deck.values())
     if not 2 <= players <= size:
-        raise IllegalCommand(f"В колоде {size} карт: на {players} игроков её не хватит.")
+        raise IllegalCommand(
+            f"В колоде {size} карт: на {players} игроков её не хватит.",
+            key="deck-too-small",
+            size=size,
+            players=players,
+        )
     for role in deck:
         if role not in ruleset.roles:
-            raise IllegalCommand(f"В колоде роль «{role}», которой нет в правилах.")
+            raise IllegalCommand(
+                f"В колоде роль «{role}», которой нет в правилах.", key="deck-unknown-role", role=role
+            )
     return deck

@@ -108,12 +108,14 @@ class BestMove:
     @staticmethod
     def act(s: Draft, seat: int, targets: tuple[int, ...], out: Out) -> None:
         if seat != s.step.seat:
-            raise NotYourTurn("Лучший ход называет только игрок, убитый в первую ночь.")
+            raise NotYourTurn(
+                "Лучший ход называет только игрок, убитый в первую ночь.", key="best-move-first-killed"
+            )
         picked = tuple(targets)
         if len(picked) != 3 or len(set(picked)) != 3:
-            raise IllegalTarget("Назовите ровно трёх разных игроков.")
+            raise IllegalTarget("Назовите ровно трёх разных игроков.", key="best-move-three")
         if seat in picked or not all(1 <= x <= s.n_seats for x in picked):
-            raise IllegalTarget("В лучший ход входят три других игрока за столом.")
+            raise IllegalTarget("В лучший ход входят три других игрока за столом.", key="best-move-others")
         seats = tuple(sorted(picked))
         _set_flag(s, BEST_MOVE, f"{seat}:{','.join(map(str, seats))}")
         data = {"seat": seat, "seats": list(seats)}
@@ -123,7 +125,7 @@ class BestMove:
     @staticmethod
     def advance(s: Draft, out: Out) -> None:
         if s.step.kind != "best_move":
-            raise WrongPhase("Сейчас не лучший ход.")
+            raise WrongPhase("Сейчас не лучший ход.", key="no-best-move-now")
         _last_words(s, s.step.seat, out)
 
 

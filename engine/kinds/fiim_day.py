@@ -60,9 +60,9 @@ def _next_living(living: list[int], after: int) -> int:
 def _own_minute(s: GameState, seat: int) -> None:
     step = s.step
     if s.phase != "day" or step.kind != "speech":
-        raise WrongPhase("Сейчас никто не говорит.")
+        raise WrongPhase("Сейчас никто не говорит.", key="nobody-speaks")
     if seat != step.seat:
-        raise NotYourTurn(f"Сейчас говорит игрок {step.seat}.")
+        raise NotYourTurn(f"Сейчас говорит игрок {step.seat}.", key="speaking-now", seat=step.seat)
 
 
 def withdraw(s: Draft, seat: int, out: Out) -> None:
@@ -71,13 +71,17 @@ def withdraw(s: Draft, seat: int, out: Out) -> None:
     «Отозвать кандидатуру невозможно»."""
     mode = s.ruleset.params.get("withdraw", "none")
     if mode == "none":
-        raise IllegalCommand("По этим правилам выставленную кандидатуру отозвать нельзя.")
+        raise IllegalCommand(
+            "По этим правилам выставленную кандидатуру отозвать нельзя.", key="no-withdrawal"
+        )
     _own_minute(s, seat)
     if s.step.round != "day":
-        raise WrongPhase("Отозвать кандидатуру можно только в своей минуте дневного обсуждения.")
+        raise WrongPhase(
+            "Отозвать кандидатуру можно только в своей минуте дневного обсуждения.", key="withdraw-own-minute"
+        )
     own = [t for by, t in s.nominations if by == seat]
     if not own:
-        raise IllegalCommand("Вы никого не выставляли.")
+        raise IllegalCommand("Вы никого не выставляли.", key="nominated-nobody")
     _take_back(s, seat, own[-1], out)
 
 
@@ -124,24 +128,31 @@ def on_record(s: Draft, seat: int, targets: tuple[int, ...], colours: tuple[str,
     mode = str(s.ruleset.params.get("on_record", "none"))
     rounds = ON_RECORD_ROUNDS.get(mode, ())
     if not rounds:
-        raise IllegalCommand("По этим правилам цвета под протокол не записываются.")
+        raise IllegalCommand("По этим правилам цвета под протокол не записываются.", key="no-on-record")
     _own_minute(s, seat)
     if seat in s.no_speech and s.step.round == "day":
-        raise NotYourTurn("Без речи цвета под протокол не оставляют: у вас только выставление (D-FI8).")
+        raise NotYourTurn(
+            "Без речи цвета под протокол не оставляют: у вас только выставление (D-FI8).",
+            key="on-record-needs-speech",
+        )
     if s.step.round not in rounds:
-        raise WrongPhase("В этой речи цвета под протокол не записываются.")
+        raise WrongPhase("В этой речи цвета под протокол не записываются.", key="on-record-not-this-speech")
     limit = int(s.ruleset.params.get("on_record_count", 3))
     if not targets or len(targets) != len(colours):
-        raise IllegalTarget("Назовите игроков и цвет каждого.")
+        raise IllegalTarget("Назовите игроков и цвет каждого.", key="on-record-name-colours")
     if len(targets) > limit:
-        raise IllegalTarget(f"Под протокол можно оставить не больше {limit} игроков.")
+        raise IllegalTarget(
+            f"Под протокол можно оставить не больше {limit} игроков.", key="on-record-limit", limit=limit
+        )
     if len(set(targets)) != len(targets) or seat in targets:
-        raise IllegalTarget("Назовите разных игроков, кроме себя.")
+        raise IllegalTarget("Назовите разных игроков, кроме себя.", key="on-record-others")
     if not all(1 <= t <= s.n_seats for t in targets) or not all(c in COLOURS for c in colours):
-        raise IllegalTarget("Игроки — номера за столом, цвет — «красный» или «чёрный».")
+        raise IllegalTarget(
+            "Игроки — номера за столом, цвет — «красный» или «чёрный».", key="on-record-format"
+        )
     key = f"{ON_RECORD}{s.day}:{seat}:{s.step.round}:"
     if any(f.startswith(key) for f in s.flags):
-        raise AlreadyActed("Цвета под протокол в этой речи уже оставлены.")
+        raise AlreadyActed("Цвета под протокол в этой речи уже оставлены.", key="on-record-done")
     pairs = ",".join(f"{t}={c}" for t, c in zip(targets, colours, strict=True))
     s.flags = s.flags | {key + pairs}
     data = {"seat": seat, "targets": list(targets), "colours": list(colours)}

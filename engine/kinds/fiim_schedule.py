@@ -37,11 +37,21 @@ def seating_schedule(
     players: Sequence[str], games: int, seed: int, *, fixed: bool = True, seats: int = SEATS
 ) -> list[ScheduledGame]:
     if len(set(players)) != len(players):
-        raise IllegalCommand("В списке турнира игрок назван дважды.")
+        raise IllegalCommand("В списке турнира игрок назван дважды.", key="schedule-twice")
     if len(players) < seats:
-        raise IllegalCommand(f"Для расписания нужно не меньше {seats} игроков, а не {len(players)}.")
+        raise IllegalCommand(
+            f"Для расписания нужно не меньше {seats} игроков, а не {len(players)}.",
+            key="schedule-too-few",
+            seats=seats,
+            count=len(players),
+        )
     if not 1 <= games <= MAX_GAMES:
-        raise IllegalCommand(f"Игр в расписании — от 1 до {MAX_GAMES}, а не {games}.")
+        raise IllegalCommand(
+            f"Игр в расписании — от 1 до {MAX_GAMES}, а не {games}.",
+            key="schedule-games",
+            most=MAX_GAMES,
+            games=games,
+        )
     rng = seed_state(seed)
     if len(players) == seats and fixed:
         return _latin(list(players), games, rng)

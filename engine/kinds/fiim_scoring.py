@@ -106,7 +106,10 @@ def profile_of(state: GameState, name: str | None = None) -> Mapping[str, float]
     key = name or str(params.get("scoring", ""))
     if key not in profiles:
         raise IllegalCommand(
-            f"Нет профиля подсчёта очков «{key}»; есть: {', '.join(sorted(profiles)) or 'никаких'}."
+            f"Нет профиля подсчёта очков «{key}»; есть: {', '.join(sorted(profiles)) or 'никаких'}.",
+            key="no-scoring-profile",
+            profile=key,
+            known=", ".join(sorted(profiles)) or "—",
         )
     return profiles[key]
 
@@ -115,9 +118,17 @@ def check_extra(points: float, profile: Mapping[str, float]) -> float:
     """D-FI15: the judge's extra points, a real number in [extra_min, extra_max] in steps of extra_step."""
     low, high, step = float(profile["extra_min"]), float(profile["extra_max"]), float(profile["extra_step"])
     if not low <= points <= high:
-        raise IllegalCommand(f"Дополнительные баллы — от {low:g} до {high:g}, а не {points:g}.")
+        raise IllegalCommand(
+            f"Дополнительные баллы — от {low:g} до {high:g}, а не {points:g}.",
+            key="extra-range",
+            low=f"{low:g}",
+            high=f"{high:g}",
+            points=f"{points:g}",
+        )
     if abs(points / step - round(points / step)) > 1e-9:
-        raise IllegalCommand(f"Дополнительные баллы ставятся с шагом {step:g}.")
+        raise IllegalCommand(
+            f"Дополнительные баллы ставятся с шагом {step:g}.", key="extra-step", step=f"{step:g}"
+        )
     return points
 
 
@@ -145,14 +156,19 @@ def score_game(
     move +0.4 (3 blacks of 3) or +0.25 (2 of 3); −0.5 for leaving by 4 fouls, for a removal, and for the
     offender of a team defeat; the judge's extra points."""
     if not state.over:
-        raise IllegalCommand("Очки считаются только по окончании игры.")
+        raise IllegalCommand("Очки считаются только по окончании игры.", key="points-after-end")
     if len(players) != state.n_seats:
-        raise IllegalCommand(f"Нужно {state.n_seats} имён игроков, а не {len(players)}.")
+        raise IllegalCommand(
+            f"Нужно {state.n_seats} имён игроков, а не {len(players)}.",
+            key="points-names",
+            n_seats=state.n_seats,
+            count=len(players),
+        )
     prof = profile_of(state, profile)
     extra = dict(extra or {})
     for seat, points in extra.items():
         if not 1 <= seat <= state.n_seats:
-            raise IllegalCommand(f"Нет игрока {seat}.")
+            raise IllegalCommand(f"Нет игрока {seat}.", key="no-player", seat=seat)
         check_extra(points, prof)
     roles = state.ruleset.roles
     winners = set(state.winners or ())
@@ -206,7 +222,9 @@ def standings(
     if ci_name:
         table: Mapping[str, Mapping[str, float]] = games[0].state.ruleset.params.get("ci_profiles", {})
         if ci_name not in table:
-            raise IllegalCommand(f"Нет профиля компенсации «{ci_name}».")
+            raise IllegalCommand(
+                f"Нет профиля компенсации «{ci_name}».", key="no-compensation-profile", ci_name=ci_name
+            )
         c = table[ci_name]
         played: dict[str, int] = {}
         shot: dict[str, int] = {}
@@ -270,7 +288,11 @@ def tie_breaks_of(state: GameState, profile: str | None = None) -> tuple[str, ..
     named: Any = profile_of(state, profile).get("tie_breaks", DEFAULT_TIE_BREAKS)
     unknown = [k for k in named if k not in TIE_BREAKS]
     if unknown:
-        raise IllegalCommand(f"Неизвестный порядок мест при равенстве очков: {', '.join(unknown)}.")
+        raise IllegalCommand(
+            f"Неизвестный порядок мест при равенстве очков: {', '.join(unknown)}.",
+            key="unknown-tie-order",
+            unknown=", ".join(unknown),
+        )
     return tuple(named)
 
 

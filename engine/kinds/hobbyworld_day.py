@@ -254,11 +254,18 @@ class Acquittal:
     def act(s: Draft, seat: int, targets: tuple[int, ...], out: Out) -> None:
         condemned = s.step.seat
         if seat not in Acquittal._judges(s):
-            raise NotYourTurn(f"Игрок {seat} не может оправдать осуждённого.")
+            raise NotYourTurn(f"Игрок {seat} не может оправдать осуждённого.", key="cannot-acquit", seat=seat)
         if targets != (condemned,):
-            raise IllegalTarget(f"Оправдать можно только осуждённого игрока {condemned}.")
+            raise IllegalTarget(
+                f"Оправдать можно только осуждённого игрока {condemned}.",
+                key="acquit-condemned-only",
+                condemned=condemned,
+            )
         if (seat, condemned) in s.ballots:
-            raise AlreadyActed("Вы голосовали за осуждение этого игрока и не можете его оправдать.")
+            raise AlreadyActed(
+                "Вы голосовали за осуждение этого игрока и не можете его оправдать.",
+                key="acquit-voted-against",
+            )
         s.flags = s.flags | {ACQUITTED, f"{ACQUITTED}:{condemned}"}
         out.append(
             Event(

@@ -27,7 +27,12 @@ def table_row(ruleset: Ruleset, players: int) -> list[int]:
     """The book's table row for ``players`` (000, and 003 with its columns substituted)."""
     row = ruleset.params.get("table", {}).get(str(players))
     if row is None:
-        raise IllegalCommand(f"В «{ruleset.title}» играют от 6 до 16 человек, а не {players}.")
+        raise IllegalCommand(
+            f"В «{ruleset.title}» играют от 6 до 16 человек, а не {players}.",
+            key="hobbyworld-players",
+            title=ruleset.title,
+            players=players,
+        )
     return [int(x) for x in row]
 
 
@@ -47,16 +52,32 @@ def pick_specials(
     if isinstance(wanted, int):
         picks = [r for r in catalogue if r not in skip][:wanted]
         if len(picks) < wanted:
-            raise IllegalCommand(f"Не хватает ролей «{what}»: нужно {wanted}.")
+            raise IllegalCommand(
+                f"Не хватает ролей «{what}»: нужно {wanted}.",
+                key="deck-lacks-roles",
+                what=what,
+                wanted=wanted,
+            )
     else:
         picks = list(wanted)
         for role in picks:
             if role not in catalogue:
-                raise IllegalCommand(f"«{role}» — не {what}.")
+                raise IllegalCommand(f"«{role}» — не {what}.", key="deck-not-kind", role=role, what=what)
         if len(set(picks)) != len(picks):
-            raise IllegalCommand(f"Каждая роль «{what}» бывает в игре только одна ({decision}).")
+            raise IllegalCommand(
+                f"Каждая роль «{what}» бывает в игре только одна ({decision}).",
+                key="deck-unique-role",
+                what=what,
+                decision=decision,
+            )
     if not low <= len(picks) <= high:
-        raise IllegalCommand(f"Ролей «{what}» при этом числе игроков должно быть от {low} до {high}.")
+        raise IllegalCommand(
+            f"Ролей «{what}» при этом числе игроков должно быть от {low} до {high}.",
+            key="deck-role-count",
+            what=what,
+            low=low,
+            high=high,
+        )
     return picks
 
 
@@ -80,12 +101,16 @@ def pick_composition(
     if leader is None:
         warnings.append("Игра без лидера: книга советует всегда играть с лидером (D-H3).")
     elif leader not in params["leaders"]:
-        raise IllegalCommand(f"«{leader}» — не лидер. В игре может быть только один лидер.")
+        raise IllegalCommand(
+            f"«{leader}» — не лидер. В игре может быть только один лидер.", key="not-leader", leader=leader
+        )
     if yakuza:
         if players < 12:
-            raise IllegalCommand("Якудза используется только при 12 и более игроках.")
+            raise IllegalCommand("Якудза используется только при 12 и более игроках.", key="yakuza-twelve")
         if loner or special_mafiosi:
-            raise IllegalCommand("В игре с якудзой не используются одиночки и особые мафиози.")
+            raise IllegalCommand(
+                "В игре с якудзой не используются одиночки и особые мафиози.", key="yakuza-no-loners"
+            )
         sm_low = sm_high = 0
     civ = pick_specials(
         special_civilians, sc_low, sc_high, params["special_civilians"], "особый мирный житель"
@@ -112,7 +137,7 @@ def pick_composition(
     mafiosi = criminals - len(maf)
     if loner:
         if loner not in params["loners"]:
-            raise IllegalCommand(f"«{loner}» — не одиночка.")
+            raise IllegalCommand(f"«{loner}» — не одиночка.", key="not-loner", loner=loner)
         if players < 10:
             warnings.append("Одиночку не рекомендуют вводить в игру меньше чем на десять участников.")
         deck[loner] = 1
@@ -126,7 +151,7 @@ def pick_composition(
         mafiosi -= mafiosi // 2
     deck["mafioso"] = mafiosi
     if deck["civilian"] < 0:
-        raise IllegalCommand("Особых ролей больше, чем мирных жителей.")
+        raise IllegalCommand("Особых ролей больше, чем мирных жителей.", key="specials-over-civilians")
     return {r: n for r, n in sorted(deck.items()) if n > 0}, warnings
 
 

@@ -60,6 +60,12 @@ def test_every_id_the_engine_names_is_in_both_catalogues() -> None:
                 for kw in node.keywords:
                     if kw.arg == "key" and isinstance(kw.value, ast.Constant):
                         keys.add(str(kw.value.value))
+                    elif kw.arg == "key" and isinstance(kw.value, ast.IfExp):  # one id or another
+                        keys |= {
+                            str(c.value)
+                            for c in (kw.value.body, kw.value.orelse)
+                            if isinstance(c, ast.Constant)
+                        }
     assert keys, "the engine names its refusals"
     for language in i18n.LANGUAGES:
         assert sorted(k for k in keys if not i18n.has(language, f"illegal-{k}")) == [], language
@@ -85,3 +91,60 @@ def test_every_foul_and_removal_reason_has_english() -> None:
     ]
     assert missing == []
     assert reason_shown("ru", "swearing", FOUL_REASONS["swearing"]) == "Маты"
+
+
+_REFUSALS = {
+    "IllegalCommand",
+    "WrongPhase",
+    "NotYourTurn",
+    "DeadPlayer",
+    "IllegalTarget",
+    "AlreadyActed",
+    "GameOver",
+}
+
+
+def _refusal_calls() -> list[tuple[str, ast.Call]]:
+    calls = []
+    for path in sorted((REPO / "engine").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                name = (
+                    node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+                )
+                if name in _REFUSALS:
+                    calls.append((f"{path.relative_to(REPO)}:{node.lineno}", node))
+    return calls
+
+
+def test_every_engine_refusal_names_a_message_id() -> None:
+    """A refusal with only its Russian sentence would reach an English server as its kind's vague words."""
+    assert [
+        where
+        for where, call in _refusal_calls()
+        if call.args and not any(k.arg == "key" for k in call.keywords)
+    ] == []
+
+
+def test_every_refusal_passes_what_its_messages_name() -> None:
+    """Each message's variables are among the arguments its refusal passes, in both languages (a missing
+    one would be said as «{$seat}»)."""
+    catalogues = {language: i18n.catalogue(language) for language in i18n.LANGUAGES}
+    problems = []
+    for where, call in _refusal_calls():
+        for kw in call.keywords:
+            if kw.arg != "key":
+                continue
+            keys = [kw.value] if not isinstance(kw.value, ast.IfExp) else [kw.value.body, kw.value.orelse]
+            passed = {k.arg for k in call.keywords if k.arg not in ("key", None)}
+            for node in keys:
+                assert isinstance(node, ast.Constant), where
+                for language, messages in catalogues.items():
+                    wanted = messages.get(f"illegal-{node.value}")
+                    if wanted is None:
+                        problems.append(f"{where}: {language} lacks illegal-{node.value}")
+                    elif not wanted <= passed:
+                        problems.append(
+                            f"{where}: {language} illegal-{node.value} names {sorted(wanted - passed)}"
+                        )
+    assert problems == []
