@@ -19,7 +19,7 @@ from discord.ext import commands
 
 import engine
 from mafiabot.bot import MafiaBot, bind_interaction
-from mafiabot.errors import UserFacingError, answering, expired, note_expired
+from mafiabot.errors import UserFacingError, answering, engine_refusal, expired, note_expired
 from mafiabot.game.lobbies import check_start, describe_lobby
 from mafiabot.game.lobby import Lobby
 from mafiabot.game.server_settings import server_settings
@@ -358,7 +358,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
             if len(lobby.players) in engine.player_counts(ruleset):
                 engine.composition(ruleset, len(lobby.players))  # the book's rules for this table
         except (engine.RulesetError, engine.IllegalCommand) as exc:
-            why = exc.message if isinstance(exc, engine.RulesetError) else str(exc)
+            why = exc.message if isinstance(exc, engine.RulesetError) else engine_refusal(exc, lobby.language)
             raise UserFacingError("lobby-variants-refused", why=why.rstrip(".")) from None
         await self.games.lobbies.set_options(lobby, chosen)
         assert interaction.guild is not None
@@ -366,7 +366,11 @@ class LobbyCog(commands.Cog, name="Lobby"):
         if lobby.message_id is not None and isinstance(channel, discord.TextChannel):
             shown = describe_lobby(lobby, interaction.guild)
             await channel.get_partial_message(lobby.message_id).edit(content=shown, view=lobby_view(lobby))
-        summary = ", ".join(chosen) or text(lobby.language, "lobby-variants-none")
+        # The variants in words (the catalogue's, or the rulebook's without decision codes), not their ids.
+        about = lobby.base_ruleset.options
+        summary = "; ".join(
+            variant_about(lobby.language, lobby.ruleset_id, o, about.get(o, o)) for o in chosen
+        ) or text(lobby.language, "lobby-variants-none")
         await interaction.response.send_message(
             text(
                 lobby.language, "lobby-variants-chosen", options=summary, composition=lobby.composition_text()

@@ -13,14 +13,15 @@ from discord.ext import commands
 
 from mafiabot.bot import MafiaBot
 from mafiabot.cogs._conduct_parts import is_moderator
-from mafiabot.errors import UserFacingError
+from mafiabot.errors import UserFacingError, language_of
+from mafiabot.i18n import DEFAULT, text
 from mafiabot.web import links
 from mafiabot.web.app import make_server
 from mafiabot.web.server import PUBLIC_KEY, WebServer
 
 log = logging.getLogger(__name__)
 
-OFF = "Веб-страницы клуба выключены: владелец бота включает их в разделе [web] настроек (enabled = true)."
+OFF = text(DEFAULT, "web-off")  # (``web-off`` in the catalogues; the Russian for tests)
 
 
 class WebCog(commands.Cog, name="Web"):
@@ -62,43 +63,39 @@ class WebCog(commands.Cog, name="Web"):
     async def web(self, interaction: discord.Interaction[MafiaBot], public: bool | None = None) -> None:
         member = interaction.user
         if interaction.guild is None or not isinstance(member, discord.Member):
-            raise UserFacingError("Эта команда работает только на сервере.")
+            raise UserFacingError("check-server-only")
         server = self.server
         if server is None:
-            raise UserFacingError(OFF)
+            raise UserFacingError("web-off")
         storage = self.bot.games.storage
         if storage is None:
-            raise UserFacingError("База данных недоступна: страниц нет.")
+            raise UserFacingError("web-no-database")
         guild_id = interaction.guild.id
         if public is not None:
             if not await is_moderator(member, self.bot.games):
-                raise UserFacingError("Это для ведущих: право «Управлять сервером» или роль ведущего.")
+                raise UserFacingError("ratings-moderators")
             await asyncio.to_thread(storage.set_guild_value, guild_id, PUBLIC_KEY, public)
         is_public = await asyncio.to_thread(server.is_public, guild_id)
         known = await asyncio.to_thread(storage.player_known, guild_id, member.id)
+        lang = language_of(interaction)
         lines = []
         if public is not None:
-            lines.append(
-                "Страницы сервера теперь открыты всем, у кого есть адрес."
-                if public
-                else "Страницы сервера теперь закрыты: только по ссылкам, которые даёт /mafia web."
-            )
-        lines.append(f"Таблица сезона: {server.link(guild_id, '/top', public=is_public)}")
+            lines.append(text(lang, "web-now-public" if public else "web-now-private"))
+        lines.append(text(lang, "web-board", link=server.link(guild_id, "/top", public=is_public)))
         if known:
-            lines.append(f"Ваш профиль: {server.link(guild_id, f'/player/{member.id}', public=is_public)}")
-        lines.append(f"Игры: {server.link(guild_id, '/games', public=is_public)}")
+            mine = server.link(guild_id, f"/player/{member.id}", public=is_public)
+            lines.append(text(lang, "web-profile", link=mine))
+        lines.append(text(lang, "web-games", link=server.link(guild_id, "/games", public=is_public)))
         running = sorted(t.game_id for t in self.bot.games.tables.in_guild(guild_id) if t.dealt)
         for game_id in running:  # the stream's overlay: the transparent one is for OBS's browser source
             path = f"/live/{game_id}"
-            lines.append(f"Стол игры #{game_id}: {server.link(guild_id, path, public=is_public)}")
-            lines.append(
-                f"Для OBS (#{game_id}): {server.link(guild_id, path, public=is_public, transparent=1)}"
-            )
+            table = server.link(guild_id, path, public=is_public)
+            lines.append(text(lang, "web-table", game=str(game_id), link=table))
+            obs = server.link(guild_id, path, public=is_public, transparent=1)
+            lines.append(text(lang, "web-obs", game=str(game_id), link=obs))
         if not is_public:
             until = int(server.clock()) + server.settings.link_hours * 3600
-            lines.append(
-                f"Ссылки действуют до <t:{until}:f>; не пересылайте их тем, кому не следует их видеть."
-            )
+            lines.append(text(lang, "web-links-until", until=str(until)))
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
 

@@ -132,7 +132,7 @@ async def test_an_automatic_fouls_button_and_form_in_english(
     await g.start("city")
     await g.skip_until(lambda s: s.phase == "day" and s.step.kind == "speech")
     speaker = g.state.step.seat
-    await g.nominate(speaker, speaker)
+    own = await g.nominate(speaker, speaker)
     [note] = [m for m in fake.messages(club.text) if m.content.startswith("🤖 ")]
     assert note.components[0]["components"][0]["label"] == "Withdraw the foul", note.components
     refused = await fake.click(club.players[8], note, label="Withdraw the foul")
@@ -143,5 +143,49 @@ async def test_an_automatic_fouls_button_and_form_in_english(
     done = await fake.submit_modal(g.moderator, opened, {"reason": "wrong seat"})
     await g.settled()
     assert g.state.fouls_of(speaker) == 0
-    said = [note.content, refused.content, done.content, json.dumps(opened.modal, ensure_ascii=False)]
+    said = [
+        own.content,
+        note.content,
+        refused.content,
+        done.content,
+        json.dumps(opened.modal, ensure_ascii=False),
+    ]
     assert _russian(*said) == [], said
+
+
+@pytest.mark.game(language="en")
+async def test_the_lobbys_variants_are_answered_in_english_words(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    members = club.players[:7]
+    for member in members:
+        await fake.join_voice(member, club.voice)
+    opened = await fake.slash(members[0], "mafia new", channel=club.text, ruleset="classic")
+    lobby_id = opened.message.id
+    for member in members[1:]:
+        await fake.click(member, next(m for m in fake.messages(club.text) if m.id == lobby_id), label="Join")
+    lobby = next(m for m in fake.messages(club.text) if m.id == lobby_id)
+    settings = await fake.click(members[0], lobby, label="Settings")
+    custom_id = settings.message.components[0]["components"][0]["custom_id"]
+    bad = await fake.select(members[0], settings.message, custom_id, ["ninja"])
+    assert bad.content == (
+        "These variants do not go together: "
+        "The ninja plays only in the yakuza clan: turn on the «yakuza» variant."
+    ), bad.content
+    chosen = await fake.select(members[0], settings.message, custom_id, ["maniac"])
+    assert chosen.content.startswith("Variants: A maniac instead of one honest citizen. Roles: "), (
+        chosen.content
+    )
+    assert _russian(bad.content, chosen.content) == []
+
+
+@pytest.mark.game(language="en")
+@pytest.mark.web(enabled=True, port=0)
+async def test_the_web_command_in_english(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
+    answer = await fake.slash(club.players[1], "mafia web", channel=club.text)
+    lines = answer.content.splitlines()
+    assert lines[0].startswith("Season table: http") and lines[1].startswith("Games: http"), lines
+    assert lines[2].startswith("The links work until <t:"), lines
+    refused = await fake.slash(club.players[1], "mafia web", channel=club.text, public=True)
+    assert refused.content.startswith("This is for hosts"), refused.content
+    assert _russian(answer.content, refused.content) == []

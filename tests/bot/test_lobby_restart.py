@@ -27,7 +27,7 @@ async def test_an_open_lobby_survives_a_restart_and_its_buttons_still_work(
     settings = await fake.click(d.players[0], d.lobby_message(), label="Настройки")
     custom_id = settings.message.components[0]["components"][0]["custom_id"]
     chosen = await fake.select(d.players[0], settings.message, custom_id, ["maniac"])
-    assert chosen.content.startswith("Варианты: maniac"), chosen.content
+    assert chosen.content.startswith("Варианты: Маньяк вместо одного честного горожанина"), chosen.content
     before = bot.games.lobbies[club.voice.id]
     players = list(before.players)
 

@@ -30,7 +30,9 @@ async def test_the_creator_chooses_variants_and_the_composition_follows(
     select = settings.message
     custom_id = select.components[0]["components"][0]["custom_id"]
     answer = await fake.select(club.players[0], select, custom_id, ["maniac", "doctor"])
-    assert answer.ephemeral and "maniac" in answer.content
+    # The variants in the rulebook's words, not their ids (issue 16).
+    assert answer.ephemeral and "Маньяк вместо одного честного горожанина" in answer.content, answer.content
+    assert "maniac" not in answer.content
     lobby = next(iter(bot.games.lobbies.values()))  # type: ignore[attr-defined]
     assert lobby.options == ("doctor", "maniac")
     await fake.wait_for(

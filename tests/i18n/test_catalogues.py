@@ -47,6 +47,7 @@ MOVED = [
     "mafiabot/game/session.py",
     "mafiabot/game/voice.py",
     "mafiabot/cogs/_rating_texts.py",
+    "mafiabot/cogs/web.py",
 ]
 
 
