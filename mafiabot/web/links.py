@@ -40,12 +40,13 @@ def signed_for(secret: bytes, guild_id: int, key: str) -> bool:
 
 
 def check(secret: bytes, guild_id: int, key: str, now: float) -> str | None:
-    """Why ``key`` does not open ``guild_id``'s pages at ``now`` (a Russian sentence), or None if it does."""
+    """Why ``key`` does not open ``guild_id``'s pages at ``now`` (``damaged``, ``foreign``, ``expired``:
+    the pages say it in the server's language, ``web-link-*``), or None if it does."""
     expiry, _, signature = key.partition(".")
     if not expiry.isdigit() or len(expiry) > 12 or not signature:
-        return "Ссылка повреждена."
+        return "damaged"
     if not signed_for(secret, guild_id, key):
-        return "Ссылка не подходит к этому серверу или повреждена."
+        return "foreign"
     if int(expiry) <= now:
-        return "Срок действия ссылки истёк."
+        return "expired"
     return None

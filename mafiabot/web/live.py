@@ -49,15 +49,15 @@ def public_table(table: Table) -> dict[str, Any]:
     over = view["winners"] is not None
     return {
         "game_id": table.game_id,
-        "rules": protocol.ruleset_title(view["ruleset"]),
-        "phase": "Игра окончена" if over else phase_title(state, session.language),
+        "rules": protocol.ruleset_title(view["ruleset"], session.language),
+        "phase": text(session.language, "web-live-over") if over else phase_title(state, session.language),
         "step": ""
         if over or step["kind"] not in PANEL_STEPS
         else text(session.language, f"step-{step['kind']}", seat=step["seat"], phase=phase_name),
         "night": night,
         "deadline": deadline,
         "paused": session.manually_paused,
-        "winners": [protocol.side_name(w) for w in view["winners"] or []],
+        "winners": [protocol.side_name(w, session.language) for w in view["winners"] or []],
         "seats": [
             {
                 "seat": seat,
@@ -67,7 +67,9 @@ def public_table(table: Table) -> dict[str, Any]:
                 "nominee": seat in nominees,
                 "fouls": int(view["fouls"].get(str(seat), 0)),
                 # Only a card the rules have turned face up for everyone (a lynch in hobbyworld…).
-                "role": protocol.role_name(roles[str(seat)], view["ruleset"]) if str(seat) in roles else "",
+                "role": protocol.role_name(roles[str(seat)], view["ruleset"], session.language)
+                if str(seat) in roles
+                else "",
             }
             for seat in range(1, view["seats"] + 1)
         ],
@@ -112,7 +114,7 @@ async def _ended_or_missing(request: web.Request) -> web.StreamResponse:
             game = None
         if game is not None and game.guild_id == club.guild_id:
             raise web.HTTPFound(club.href(f"/game/{game_id}"))
-    raise web.HTTPNotFound(text="Эта игра сейчас не идёт.")
+    raise web.HTTPNotFound(text=text(club.language, "web-live-not-running"))
 
 
 async def tables(request: web.Request) -> web.StreamResponse:
@@ -142,7 +144,7 @@ async def stream(request: web.Request) -> web.StreamResponse:
     """Server-sent events: a ``table`` event with the whole public table each time it changes."""
     table = _table(request)
     if table is None:
-        raise web.HTTPNotFound(text="Эта игра сейчас не идёт.")
+        raise web.HTTPNotFound(text=text(request[CLUB].language, "web-live-not-running"))
     server = request.app[SERVER]
     response = web.StreamResponse(
         headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no"}

@@ -12,22 +12,24 @@ from aiohttp import web
 
 from mafiabot.disclosure import HIDDEN, is_over
 from mafiabot.game.records import stored_game_record
+from mafiabot.i18n import text
 from mafiabot.ratings import POINTS_TRACK
 from mafiabot.storage import GameRecord, NotFound
 from mafiabot.web import protocol
 from mafiabot.web.server import CLUB, SERVER, Club, WebServer
 
 # The leaderboard's columns: the key of its sort link, its heading, and how a row sorts by it.
+# (The heading is a catalogue key: ``web-col-<key>``.)
 COLUMNS: dict[str, tuple[str, Any]] = {
-    "name": ("Игрок", lambda r: r.display_name.casefold()),
-    "points": ("Очки", lambda r: r.points),
-    "elo_red": ("Эло красн.", lambda r: r.elo_red),
-    "elo_black": ("Эло чёрн.", lambda r: r.elo_black),
-    "games": ("Игры", lambda r: r.games),
-    "wins": ("Победы", lambda r: r.wins),
-    "red_wins": ("Победы за красных", lambda r: r.red_wins),
-    "black_wins": ("Победы за чёрных", lambda r: r.black_wins),
-    "fouls": ("Замечания", lambda r: r.fouls),
+    "name": ("web-col-name", lambda r: r.display_name.casefold()),
+    "points": ("web-col-points", lambda r: r.points),
+    "elo_red": ("web-col-elo_red", lambda r: r.elo_red),
+    "elo_black": ("web-col-elo_black", lambda r: r.elo_black),
+    "games": ("web-col-games", lambda r: r.games),
+    "wins": ("web-col-wins", lambda r: r.wins),
+    "red_wins": ("web-col-red_wins", lambda r: r.red_wins),
+    "black_wins": ("web-col-black_wins", lambda r: r.black_wins),
+    "fouls": ("web-col-fouls", lambda r: r.fouls),
 }
 HISTORY = 30  # games on a profile
 
@@ -73,7 +75,7 @@ async def _season(server: WebServer, club: Club, number: int | None) -> tuple[An
         return current, seasons or [current]
     chosen = next((s for s in seasons if s.number == number), None)
     if chosen is None:
-        raise web.HTTPNotFound(text=f"Сезона {number} нет.")
+        raise web.HTTPNotFound(text=text(club.language, "web-no-season", season=number))
     return chosen, seasons
 
 
@@ -120,9 +122,9 @@ async def games(request: web.Request) -> web.StreamResponse:
         request,
         "games.html",
         games=rows,
-        title=protocol.ruleset_title,
-        statuses=protocol.STATUSES,
-        sides=protocol.side_name,
+        title=lambda ruleset_id: protocol.ruleset_title(ruleset_id, club.language),
+        statuses=protocol.statuses(club.language),
+        sides=lambda side: protocol.side_name(side, club.language),
         is_over=is_over,
         more=rows[-1].id if len(rows) == 30 else None,
     )
@@ -132,7 +134,7 @@ async def _player(server: WebServer, club: Club, user_text: str) -> int:
     user_id = _number(user_text)
     assert user_id is not None and server.storage is not None
     if not await server.read(server.storage.player_known, club.guild_id, user_id):
-        raise web.HTTPNotFound(text="Этот игрок не играл на сервере.")
+        raise web.HTTPNotFound(text=text(club.language, "web-no-player"))
     return user_id
 
 
@@ -156,13 +158,13 @@ async def profile(request: web.Request) -> web.StreamResponse:
         season=season,
         seasons=seasons,
         track=track,
-        tracks=protocol.TRACKS,
+        tracks=protocol.tracks(club.language),
         history=history,
         hidden=HIDDEN,
-        role_name=protocol.role_name,
-        side_name=protocol.side_name,
-        results=protocol.RESULTS,
-        title=protocol.ruleset_title,
+        role_name=lambda role, ruleset_id="": protocol.role_name(role, ruleset_id, club.language),
+        side_name=lambda side: protocol.side_name(side, club.language),
+        results=protocol.results(club.language),
+        title=lambda ruleset_id: protocol.ruleset_title(ruleset_id, club.language),
         win_rate=_rate,
     )
 
@@ -182,7 +184,8 @@ async def chart(request: web.Request) -> web.StreamResponse:
     name = (await server.read(storage.display_names, club.guild_id, [user_id]))[user_id]
     from mafiabot.ratings.chart import rating_chart
 
-    png = await asyncio.to_thread(rating_chart, points, name=name, track=protocol.TRACKS[track])
+    label = protocol.tracks(club.language)[track]
+    png = await asyncio.to_thread(rating_chart, points, name=name, track=label)
     return web.Response(body=png, content_type="image/png")
 
 
@@ -195,7 +198,7 @@ async def _record(server: WebServer, club: Club, game_text: str) -> tuple[GameRe
     except NotFound:
         stored = None
     if stored is None or stored.game.guild_id != club.guild_id:
-        raise web.HTTPNotFound(text=f"Игры #{game_id} на этом сервере нет.")
+        raise web.HTTPNotFound(text=text(club.language, "ratings-no-game", game=str(game_id)))
     names = await server.read(storage.display_names, club.guild_id, [p.user_id for p in stored.participants])
     return stored, {p.seat: names.get(p.user_id, str(p.user_id)) for p in stored.participants}
 
@@ -203,9 +206,10 @@ async def _record(server: WebServer, club: Club, game_text: str) -> tuple[GameRe
 async def game(request: web.Request) -> web.StreamResponse:
     server, club = request.app[SERVER], request[CLUB]
     stored, names = await _record(server, club, request.match_info["game"])
-    shown = await asyncio.to_thread(protocol.build, stored, names)
+    shown = await asyncio.to_thread(protocol.build, stored, names, club.language)
     live = server.games is not None and server.games.table_by_id(shown.game_id) is not None
-    return server.render(request, "game.html", game=shown, tracks=protocol.TRACKS, live=live)
+    tracks = protocol.tracks(club.language)
+    return server.render(request, "game.html", game=shown, tracks=tracks, live=live)
 
 
 async def record(request: web.Request) -> web.StreamResponse:
@@ -214,7 +218,7 @@ async def record(request: web.Request) -> web.StreamResponse:
     server, club = request.app[SERVER], request[CLUB]
     stored, names = await _record(server, club, request.match_info["game"])
     if not is_over(stored.game.status):
-        raise web.HTTPNotFound(text="Запись игры появится после её окончания.")
+        raise web.HTTPNotFound(text=text(club.language, "web-record-later"))
     data = json.dumps(stored_game_record(stored, names), ensure_ascii=False, indent=1)
     return web.Response(
         text=data,

@@ -13,14 +13,30 @@ from functools import cache
 import engine
 from engine.demo import describe
 from mafiabot.disclosure import is_over, protocol_events, record_shown, replay
+from mafiabot.game.describe import describe as describe_in
 from mafiabot.game.render import render
+from mafiabot.i18n import DEFAULT, preset_title, role_display, text
 from mafiabot.ratings import POINTS_TRACK
 from mafiabot.storage import GameRecord
 
-SIDES = {"town": "мирные", "mafia": "мафия", "maniac": "маньяк", "vampires": "вампиры", "hunters": "охотники"}
-RESULTS = {"win": "победа", "loss": "поражение", "draw": "ничья"}
-TRACKS = {POINTS_TRACK: "Очки сезона", "elo_red": "Эло за красных", "elo_black": "Эло за чёрных"}
-STATUSES = {"running": "идёт", "finished": "окончена", "aborted": "остановлена"}
+# The pages' words, in the server's language (the ratings' own catalogue entries: ratings.ftl).
+SIDES = ("town", "mafia", "maniac", "vampires", "hunters")  # ``rating-side-*``
+TRACK_IDS = (POINTS_TRACK, "elo_red", "elo_black")  # ``track-*``
+
+
+def tracks(language: str = DEFAULT) -> dict[str, str]:
+    return {track: text(language, f"track-{track}") for track in TRACK_IDS}
+
+
+def results(language: str = DEFAULT) -> dict[str, str]:
+    return {result: text(language, f"result-{result}") for result in ("win", "loss", "draw")}
+
+
+def statuses(language: str = DEFAULT) -> dict[str, str]:
+    return {status: text(language, f"game-status-{status}") for status in ("running", "finished", "aborted")}
+
+
+TRACKS = tracks()
 
 # The host's opening lines of a phase: where the protocol starts a new section.
 _DAY_OPENERS = {"intro_day", "day_breaks", "day_starts", "small_day_start", "two_players_start"}
@@ -60,23 +76,23 @@ def _ruleset(ruleset_id: str) -> engine.Ruleset | None:
         return None
 
 
-def ruleset_title(ruleset_id: str) -> str:
+def ruleset_title(ruleset_id: str, language: str = DEFAULT) -> str:
     rules = _ruleset(ruleset_id)
-    return rules.title if rules else ruleset_id
+    return preset_title(language, rules) if rules else ruleset_id
 
 
 @cache
-def role_name(role_id: str, ruleset_id: str = "") -> str:
+def role_name(role_id: str, ruleset_id: str = "", language: str = DEFAULT) -> str:
     """A role's name in the game's rules, else in the first bundled preset that has it."""
     for preset in (ruleset_id, *engine.available_presets()):
         rules = _ruleset(preset) if preset else None
         if rules is not None and role_id in rules.roles:
-            return rules.roles[role_id].display
+            return role_display(language, rules, role_id)
     return role_id
 
 
-def side_name(side_id: str) -> str:
-    return SIDES.get(side_id, side_id)
+def side_name(side_id: str, language: str = DEFAULT) -> str:
+    return text(language, f"rating-side-{side_id}") if side_id in SIDES else side_id
 
 
 @dataclass(frozen=True)
@@ -129,7 +145,7 @@ class Protocol:
     problems: list[str]
 
 
-def build(record: GameRecord, names: dict[int, str]) -> Protocol:
+def build(record: GameRecord, names: dict[int, str], language: str = DEFAULT) -> Protocol:
     """The protocol of ``record`` (``names``: who sat where) as anyone may read it."""
     game = record.game
     over = is_over(game.status)
@@ -145,9 +161,9 @@ def build(record: GameRecord, names: dict[int, str]) -> Protocol:
             seat=p.seat,
             user_id=p.user_id,
             name=names.get(p.seat, str(p.user_id)),
-            role=role_name(p.role_id, game.ruleset_id) if p.role_id else "",
-            side=side_name(p.side_id) if p.side_id else "",
-            result=RESULTS.get(p.result or "", "—") if over else "",
+            role=role_name(p.role_id, game.ruleset_id, language) if p.role_id else "",
+            side=side_name(p.side_id, language) if p.side_id else "",
+            result=results(language).get(p.result or "", "—") if over else "",
             fouls=sum(1 for f in standing if f.seat == p.seat),
             removed=p.removed,
             left=p.left,
@@ -157,14 +173,14 @@ def build(record: GameRecord, names: dict[int, str]) -> Protocol:
     ]
     return Protocol(
         game_id=game.id or 0,
-        ruleset=ruleset_title(game.ruleset_id),
-        status=STATUSES.get(game.status, game.status),
+        ruleset=ruleset_title(game.ruleset_id, language),
+        status=statuses(language).get(game.status, game.status),
         over=over,
         created_at=game.created_at,
         ended_at=game.ended_at,
-        winners=[side_name(w) for w in game.winners] if over else [],
+        winners=[side_name(w, language) for w in game.winners] if over else [],
         seats=seats,
-        sections=sections(events, names),
+        sections=sections(events, names, language, _ruleset(game.ruleset_id)),
         fouls=[
             FoulLine(f.seat, f.day, f.reason, f.withdrawn_reason if f.withdrawn_at else None)
             for f in shown.fouls
@@ -173,16 +189,23 @@ def build(record: GameRecord, names: dict[int, str]) -> Protocol:
     )
 
 
-def sections(events: Sequence[engine.Event], names: dict[int, str]) -> list[Section]:
-    """The events in order, a section per phase; a ballot's votes in one line with their voters."""
+def sections(
+    events: Sequence[engine.Event],
+    names: dict[int, str],
+    language: str = DEFAULT,
+    rules: engine.Ruleset | None = None,
+) -> list[Section]:
+    """The events in order, a section per phase; a ballot's votes in one line with their voters (in
+    Russian in the engine's own words, as the page always read; elsewhere in the server's language)."""
+    ruleset = rules if language != DEFAULT else None
     counts: dict[str, int] = defaultdict(int)
-    out = [Section("Начало игры")]
+    out = [Section(text(language, "web-section-start"))]
 
     def name_of(seat: int) -> str:
         return names.get(seat, "")
 
     def who(seat: int) -> str:
-        return f"№{seat} {names[seat]}" if names.get(seat) else f"№{seat}"
+        return text(language, "game-protocol-seat", seat=seat, name=names.get(seat, ""), role="").strip()
 
     votes: list[int] = []
     candidate: int | None = None
@@ -190,8 +213,9 @@ def sections(events: Sequence[engine.Event], names: dict[int, str]) -> list[Sect
     def close_votes() -> None:
         nonlocal candidate
         if candidate is not None:
-            voters = ", ".join(who(s) for s in votes) or "никто"
-            out[-1].lines.append(Line(f"За {who(candidate)} голосуют ({len(votes)}): {voters}", "vote"))
+            voters = ", ".join(who(s) for s in votes) or text(language, "web-votes-nobody")
+            said = text(language, "web-votes", candidate=who(candidate), count=len(votes), voters=voters)
+            out[-1].lines.append(Line(said, "vote"))
         votes.clear()
         candidate = None
 
@@ -204,15 +228,18 @@ def sections(events: Sequence[engine.Event], names: dict[int, str]) -> list[Sect
             continue
         close_votes()
         key = ev.data.get("key") if ev.type == "announce" else None
-        for openers, word in ((_DAY_OPENERS, "День"), (_NIGHT_OPENERS, "Ночь"), (_SUNSET_OPENERS, "Закат")):
+        for openers, word in ((_DAY_OPENERS, "day"), (_NIGHT_OPENERS, "night"), (_SUNSET_OPENERS, "sunset")):
             if key in openers:
                 counts[word] += 1
-                out.append(Section(f"{word} {counts[word]}"))
+                out.append(Section(text(language, f"web-section-{word}", number=counts[word])))
         if ev.type in _SKIPPED:
             continue
-        line = render(ev, name_of)
-        text = line.text if line is not None else describe(ev, names)
-        if text:
-            out[-1].lines.append(Line(text.strip(), _KINDS.get(ev.type, ""), ev.audience.kind != "public"))
+        line = render(ev, name_of, ruleset, language)
+        if line is not None:
+            said: str | None = line.text
+        else:
+            said = describe(ev, names) if ruleset is None else describe_in(ev, names, ruleset, language)
+        if said:
+            out[-1].lines.append(Line(said.strip(), _KINDS.get(ev.type, ""), ev.audience.kind != "public"))
     close_votes()
     return [s for s in out if s.lines]

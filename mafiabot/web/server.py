@@ -24,6 +24,7 @@ import jinja2
 from aiohttp import web
 
 from mafiabot.config import WebSettings
+from mafiabot.i18n import DEFAULT, known_language, text
 from mafiabot.web import links
 from mafiabot.web.throttle import Throttle, retry_after
 
@@ -44,6 +45,7 @@ class Club:
     guild_id: int
     name: str
     key: str  # "" for public pages
+    language: str = DEFAULT  # the server's (its `/mafia-admin language`, else the bot's)
 
     def href(self, path: str = "/", **params: Any) -> str:
         """A link to another page of this server, carrying the key."""
@@ -142,15 +144,32 @@ class WebServer:
         values = self.storage.guild_settings(guild_id).ruleset_defaults or {}
         return values.get(PUBLIC_KEY) is True
 
+    def language(self, guild_id: int | None = None) -> str:
+        """A server's language as last read, else the bot's; a page of no server is in the bot's."""
+        default = self.games.settings.game.language if self.games is not None else DEFAULT
+        return known_language(guild_id, default)
+
     def render(self, request: web.Request, template: str, status: int = 200, **context: Any) -> web.Response:
         club = request.get(CLUB)
-        body = self.templates.get_template(template).render(club=club, **context)
+        language = club.language if club is not None else self.language()
+
+        def say(key: str, **args: Any) -> str:
+            return text(language, key, **args)
+
+        def season_name(season: Any) -> str:
+            """A season the bot named itself («Сезон 2», storage) in the server's language."""
+            own = season.name == text(DEFAULT, "season-name", number=season.number)
+            return text(language, "season-name", number=season.number) if own else str(season.name)
+
+        body = self.templates.get_template(template).render(
+            club=club, t=say, lang=language, season_name=season_name, **context
+        )
         return web.Response(text=body, content_type="text/html", charset="utf-8", status=status)
 
     async def read(self, work: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """A storage call, in a thread; 503 when the bot has no database."""
         if self.storage is None:
-            raise web.HTTPServiceUnavailable(text="Бот работает без базы данных: страниц нет.")
+            raise web.HTTPServiceUnavailable(text=text(self.language(), "web-error-no-database"))
         return await asyncio.to_thread(work, *args, **kwargs)
 
 
@@ -169,7 +188,8 @@ async def _headers(request: web.Request, handler: Handler) -> web.StreamResponse
         response = _error_page(request, exc)
     except Exception:
         log.exception("A web page failed: %s", request.path)
-        response = _error_page(request, web.HTTPInternalServerError(text="Ошибка на стороне бота."))
+        failed = text(request.app[SERVER].language(), "web-error-500")
+        response = _error_page(request, web.HTTPInternalServerError(text=failed))
     response.headers.setdefault("Referrer-Policy", "no-referrer")
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("X-Robots-Tag", "noindex")
@@ -187,10 +207,10 @@ def _error_page(request: web.Request, exc: web.HTTPException) -> web.StreamRespo
     if exc.status < 400:
         return exc  # a redirect
     server = request.app[SERVER]
-    messages = {404: "Такой страницы нет.", 403: "Доступ закрыт.", 503: "Страница сейчас недоступна."}
-    reason = (
-        exc.text if exc.text and not exc.text.startswith(f"{exc.status}:") else messages.get(exc.status, "")
-    )
+    club = request.get(CLUB)
+    language = club.language if club is not None else server.language()
+    plain = text(language, f"web-error-{exc.status}") if exc.status in (403, 404, 503) else ""
+    reason = exc.text if exc.text and not exc.text.startswith(f"{exc.status}:") else plain
     page = server.render(request, "error.html", status=exc.status, code=exc.status, reason=reason)
     if "Retry-After" in exc.headers:
         page.headers["Retry-After"] = exc.headers["Retry-After"]
@@ -208,7 +228,7 @@ async def _throttle(request: web.Request, handler: Handler) -> web.StreamRespons
     wait = server.throttle.wait(client)
     if wait > 0:
         raise web.HTTPTooManyRequests(
-            headers={"Retry-After": retry_after(wait)}, text="Слишком много запросов: подождите немного."
+            headers={"Retry-After": retry_after(wait)}, text=text(server.language(), "web-error-429")
         )
     return await handler(request)
 
@@ -234,8 +254,10 @@ async def _access(request: web.Request, handler: Handler) -> web.StreamResponse:
             raise web.HTTPNotFound()
         problem = links.check(server.secret, guild_id, key, server.clock())
         if problem is not None:
-            raise web.HTTPForbidden(text=f"{problem} Получите новую командой /mafia web.")
+            language = server.language(guild_id)
+            said = text(language, f"web-link-{problem}") + " " + text(language, "web-link-renew")
+            raise web.HTTPForbidden(text=said)
     else:
         key = ""  # public pages link to each other without one
-    request[CLUB] = Club(guild_id, name, key)
+    request[CLUB] = Club(guild_id, name, key, server.language(guild_id))
     return await handler(request)

@@ -10,6 +10,7 @@ from aiohttp import web
 
 from engine.kinds import fiim_scoring
 from mafiabot.game import protocol
+from mafiabot.i18n import text
 from mafiabot.web.server import CLUB, SERVER, Club, WebServer
 
 
@@ -33,7 +34,7 @@ async def _chosen(server: WebServer, club: Club, wanted: str | None) -> tuple[An
         return (every[0] if every else None), every
     chosen = next((t for t in every if str(t.id) == wanted), None)
     if chosen is None:
-        raise web.HTTPNotFound(text="Такого турнира на этом сервере нет.")
+        raise web.HTTPNotFound(text=text(club.language, "web-no-tournament"))
     return chosen, every
 
 

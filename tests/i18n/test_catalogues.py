@@ -48,6 +48,12 @@ MOVED = [
     "mafiabot/game/voice.py",
     "mafiabot/cogs/_rating_texts.py",
     "mafiabot/cogs/web.py",
+    "mafiabot/web/server.py",
+    "mafiabot/web/pages.py",
+    "mafiabot/web/protocol.py",
+    "mafiabot/web/live.py",
+    "mafiabot/web/links.py",
+    "mafiabot/web/tournaments.py",
 ]
 
 
@@ -168,3 +174,15 @@ def _inline_russian(path: Path) -> list[str]:
 def test_moved_modules_write_no_player_facing_text_inline() -> None:
     found = [line for module in MOVED for line in _inline_russian(REPO / module)]
     assert found == [], "move these strings to mafiabot/locales: " + "; ".join(found)
+
+
+def test_the_web_pages_templates_and_scripts_write_no_russian() -> None:
+    """The pages' words come from the catalogues (``t("web-…")``), in the server's language."""
+    web = REPO / "mafiabot" / "web"
+    found = [
+        f"{path.relative_to(REPO)}:{n}"
+        for path in sorted([*(web / "templates").glob("*.html"), *(web / "static").glob("*")])
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if any("а" <= ch.lower() <= "я" or ch in "ёЁ" for ch in line)
+    ]
+    assert found == []

@@ -74,7 +74,8 @@ async def test_a_finished_games_protocol(site: Site) -> None:
     assert "record.json" in page and "Ход игры" in page
     assert re.search(r"<h3>Ночь 1</h3>", page) and re.search(r"<h3>День 1</h3>", page)
     assert re.search(r'class="vote">За №\d+ [^(]+ голосуют \(\d+\): №\d+', page)
-    assert re.search(r'<li class="[a-z ]*private">', page)  # the night's actions, shown after the end
+    # the night's actions, shown after the end
+    assert re.search(r'<li class="[a-z ]*private" data-private="скрыто за столом">', page)
     assert "Игрок №2, день 1: перебивал" in page  # the foul
     assert "+1.0" in seats  # a winner's season point
 

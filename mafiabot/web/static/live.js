@@ -24,14 +24,14 @@
     document.getElementById("step").textContent = table.step;
     const seats = document.getElementById("seats");
     seats.replaceChildren(...table.seats.map(seatCard));
-    document.getElementById("winners").textContent = table.winners.length ? "Победа: " + table.winners.join(", ") : "";
+    document.getElementById("winners").textContent = table.winners.length ? document.body.dataset.won + " " + table.winners.join(", ") : "";
     tick();
   }
 
   function tick() {
     const clock = document.getElementById("clock");
     if (table.paused) {
-      clock.textContent = "пауза";
+      clock.textContent = document.body.dataset.paused;
       clock.className = "";
     } else if (table.deadline) {
       const left = Math.max(0, Math.ceil(table.deadline - (Date.now() + offset) / 1000));

@@ -1,0 +1,57 @@
+"""The club's pages on an English server (issue 16): every heading, column, status, role, side and line
+of a game's course in English; what is left in Cyrillic is only what the members wrote themselves (their
+names, the club's name, a foul's reason) and what the bot named itself in Russian before (a season)."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator
+
+import pytest
+from club_seed import GUILD, NAMES, USERS
+from web_helpers import Site
+
+from mafiabot import i18n
+
+CYRILLIC = re.compile("[А-Яа-яЁё]+")
+THEIRS = [*NAMES, "Клуб «Полночь»", "перебивал"]
+
+
+@pytest.fixture(autouse=True)
+def english() -> Iterator[None]:
+    i18n.remember_language(GUILD, "en")
+    yield
+    i18n.remember_language(GUILD, None)
+
+
+def _russian(page: str) -> list[str]:
+    shown = html.unescape(page)
+    for own in THEIRS:
+        shown = shown.replace(html.unescape(own), "")
+    return CYRILLIC.findall(shown)
+
+
+async def test_the_pages_of_an_english_server_are_in_english(site: Site) -> None:
+    game_id = site.seeded.finished[0]
+    pages = {}
+    for path in (
+        "/top",
+        "/games",
+        f"/game/{game_id}",
+        f"/player/{USERS[0]}",
+        "/tournaments",
+        "/live",
+        "/game/999999",
+    ):
+        status, pages[path] = await site.get(site.server.link(GUILD, path))
+        assert status == (404 if path == "/game/999999" else 200), (path, pages[path][:300])
+    assert '<html lang="en">' in pages["/top"] and "Season table: " in pages["/top"]
+    game = pages[f"/game/{game_id}"]
+    assert "The course of the game" in game and re.search(r"<h3>Night 1</h3>", game)
+    assert re.search(r'class="vote">For #\d+ [^(]+ \(\d+\): #\d+', game), game
+    assert '<li class="private" data-private="hidden at the table">' in game or "hidden at the table" in game
+    # (A path no page has answers in the bot's language: a server's own would tell whom the bot serves.)
+    assert "There is no game #999999 on this server." in pages["/game/999999"]
+    leaks = {path: _russian(page) for path, page in pages.items()}
+    assert {path: found for path, found in leaks.items() if found} == {}
