@@ -219,7 +219,9 @@ class RatingsCog(commands.Cog, name="Ratings"):
         # matplotlib is imported at the first chart, not at every start of the bot (about 1 s of CPU).
         from mafiabot.ratings.chart import rating_chart
 
-        png = await asyncio.to_thread(rating_chart, points, name=who.display_name, track=track_title)
+        png = await asyncio.to_thread(
+            rating_chart, points, name=who.display_name, track=track_title, language=language
+        )
         file = discord.File(io.BytesIO(png), filename=f"rating-{who.id}-{track}.png")
         digits = 1 if track == POINTS_TRACK else 0
         chart = text(
@@ -315,9 +317,10 @@ class RatingsCog(commands.Cog, name="Ratings"):
         guild_id = self._guild(interaction)
         await self._require_moderator(interaction)
         season = await asyncio.to_thread(self.storage.start_new_season, guild_id, name)
-        await interaction.response.send_message(
-            f"Начат новый сезон: {season.name}. Прежние сезоны — `/mafia top season:<номер>`."
-        )
+        language = await self._language(guild_id)
+        own = season.name == text(DEFAULT, "season-name", number=season.number)  # the bot's own «Сезон N»
+        named = text(language, "season-name", number=season.number) if own else season.name
+        await interaction.response.send_message(text(language, "season-started", season=named))
 
     @season_group.command(name="bonus", description="Дополнительные очки игроку за игру (для ведущих)")
     @app_commands.describe(game_id="Номер игры", player="Кому", points="Сколько очков", reason="За что")
@@ -349,11 +352,20 @@ class RatingsCog(commands.Cog, name="Ratings"):
                 given_by=interaction.user.id,
             )
         except NotFound:
-            raise UserFacingError(f"{player.display_name} не играл в игре #{game_id}.") from None
+            raise UserFacingError(
+                "season-bonus-not-played", name=player.display_name, game=str(game_id)
+            ) from None
         except RatingError:
-            raise UserFacingError(f"За одну игру можно добавить игроку не больше {cap:g} очка.") from None
+            raise UserFacingError("season-bonus-cap", cap=f"{cap:g}") from None
         await interaction.response.send_message(
-            f"{player.display_name}: +{points:g} за игру #{game_id} ({reason}).",
+            text(
+                await self._language(guild_id),
+                "season-bonus-given",
+                name=player.display_name,
+                points=f"{points:g}",
+                game=str(game_id),
+                reason=reason,
+            ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
@@ -368,10 +380,11 @@ class RatingsCog(commands.Cog, name="Ratings"):
         guild_id = self._guild(interaction)
         await self._require_moderator(interaction)
         season_id = await self._season_id(guild_id, season)
-        text = await asyncio.to_thread(self.storage.export_season_csv, guild_id, season_id)
+        csv = await asyncio.to_thread(self.storage.export_season_csv, guild_id, season_id)
         name = f"mafia-season-{season or 'current'}.csv"
-        file = discord.File(io.BytesIO(text.encode("utf-8")), filename=name)
-        await interaction.response.send_message("Таблица сезона:", file=file, ephemeral=True)
+        file = discord.File(io.BytesIO(csv.encode("utf-8")), filename=name)
+        said = text(await self._language(guild_id), "season-export")
+        await interaction.response.send_message(said, file=file, ephemeral=True)
 
 
 async def setup(bot: MafiaBot) -> None:

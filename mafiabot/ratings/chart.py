@@ -17,6 +17,8 @@ from matplotlib import dates as mdates
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from mafiabot.i18n import DEFAULT, text
+
 WIDTH, HEIGHT, DPI = 8.0, 4.0, 100  # 800×400 pixels
 BACKGROUND = "#313338"  # Discord's dark message background
 PANEL = "#2b2d31"
@@ -40,7 +42,9 @@ def _day(moment: datetime) -> float:
     return (moment.astimezone(UTC) - _EPOCH).total_seconds() / 86400
 
 
-def rating_chart(points: Sequence[tuple[datetime, float]], *, name: str, track: str) -> bytes:
+def rating_chart(
+    points: Sequence[tuple[datetime, float]], *, name: str, track: str, language: str = DEFAULT
+) -> bytes:
     """The PNG of ``points`` (the season's start, then the value after each change, oldest first):
     titled with the player's ``name`` and the ``track``'s label, dates below, values at the left."""
     figure = Figure(figsize=(WIDTH, HEIGHT), dpi=DPI, facecolor=BACKGROUND, layout="constrained")
@@ -54,7 +58,7 @@ def rating_chart(points: Sequence[tuple[datetime, float]], *, name: str, track: 
     axes.set_axisbelow(True)
     figure.suptitle(f"{name} — {track}", color=TEXT, fontsize=14, fontweight="bold")
     axes.set_ylabel(track, color=MUTED)
-    axes.set_xlabel("дата (UTC)", color=MUTED)
+    axes.set_xlabel(text(language, "chart-date"), color=MUTED)
     locator = mdates.AutoDateLocator(minticks=3, maxticks=8)  # type: ignore[no-untyped-call]
     axes.xaxis.set_major_locator(locator)
     axes.xaxis.set_major_formatter(
@@ -66,11 +70,15 @@ def rating_chart(points: Sequence[tuple[datetime, float]], *, name: str, track: 
     if points:
         start_value = points[0][1]
         axes.axhline(
-            start_value, color=START, linestyle="--", linewidth=1, label=f"начало сезона: {start_value:g}"
+            start_value,
+            color=START,
+            linestyle="--",
+            linewidth=1,
+            label=text(language, "chart-season-start", value=f"{start_value:g}"),
         )
         when = [_day(t) for t, _ in points]
         values = [v for _, v in points]
-        label = "после игры" if len(points) > 1 else "сейчас"
+        label = text(language, "chart-after-game" if len(points) > 1 else "chart-now")
         axes.plot(
             when,
             values,
@@ -96,11 +104,11 @@ def rating_chart(points: Sequence[tuple[datetime, float]], *, name: str, track: 
         if len(points) == 1:  # the season's start alone: a few days around it, not a lone dot in years
             axes.set_xlim(when[-1] - 3, when[-1] + 3)
             axes.text(
-                0.5, 0.2, "игр в этом сезоне пока нет", transform=axes.transAxes, ha="center", color=MUTED
+                0.5, 0.2, text(language, "chart-no-games"), transform=axes.transAxes, ha="center", color=MUTED
             )
         legend = axes.legend(loc="upper left", facecolor=BACKGROUND, edgecolor=GRID, fontsize=9)
-        for text in legend.get_texts():
-            text.set_color(TEXT)
+        for label_text in legend.get_texts():
+            label_text.set_color(TEXT)
     out = io.BytesIO()
     # The title also goes into the file's metadata: what the picture shows, for readers without sight.
     figure.savefig(out, format="png", facecolor=BACKGROUND, metadata={"Title": f"{name} — {track}"})

@@ -185,7 +185,7 @@ async def chart(request: web.Request) -> web.StreamResponse:
     from mafiabot.ratings.chart import rating_chart
 
     label = protocol.tracks(club.language)[track]
-    png = await asyncio.to_thread(rating_chart, points, name=name, track=label)
+    png = await asyncio.to_thread(rating_chart, points, name=name, track=label, language=club.language)
     return web.Response(body=png, content_type="image/png")
 
 

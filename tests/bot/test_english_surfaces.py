@@ -121,6 +121,8 @@ async def test_the_judges_and_tournaments_answers_in_english(
         "The tournament is closed.\n**Tournament «Autumn»**"
     )
     assert await ask("mafia tournament end") == "No tournament is open."
+    new = await ask("mafia season new")
+    assert new.startswith("A new season has begun: Season 2."), new
     assert _russian(*said) == [], said
 
 

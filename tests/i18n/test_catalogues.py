@@ -54,6 +54,7 @@ MOVED = [
     "mafiabot/web/live.py",
     "mafiabot/web/links.py",
     "mafiabot/web/tournaments.py",
+    "mafiabot/ratings/chart.py",
 ]
 
 

@@ -55,3 +55,15 @@ game-protocol-seat = #{ $seat } { $name }{ $role }
 game-protocol-running = (the game is on: the roles and night moves are shown once it is over)
 game-protocol-not-applied = (the command { $command } did not apply)
 game-protocol-private = [private]
+# The moderators' season tools (mafiabot/cogs/ratings.py).
+season-started = A new season has begun: { $season }. Earlier seasons: `/mafia top season:<number>`.
+season-bonus-not-played = { $name } did not play in game #{ $game }.
+season-bonus-cap = At most { $cap } points can be added to a player for one game.
+season-bonus-given = { $name }: +{ $points } for game #{ $game } ({ $reason }).
+season-export = The season's table:
+# A rating's chart (mafiabot/ratings/chart.py).
+chart-date = date (UTC)
+chart-season-start = season start: { $value }
+chart-after-game = after a game
+chart-now = now
+chart-no-games = no games this season yet

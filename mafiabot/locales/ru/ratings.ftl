@@ -56,3 +56,15 @@ game-protocol-seat = №{ $seat } { $name }{ $role }
 game-protocol-running = (игра идёт: роли и ночные ходы откроются после её окончания)
 game-protocol-not-applied = (команда { $command } не применилась)
 game-protocol-private = [лично]
+# The moderators' season tools (mafiabot/cogs/ratings.py).
+season-started = Начат новый сезон: { $season }. Прежние сезоны — `/mafia top season:<номер>`.
+season-bonus-not-played = { $name } не играл в игре #{ $game }.
+season-bonus-cap = За одну игру можно добавить игроку не больше { $cap } очка.
+season-bonus-given = { $name }: +{ $points } за игру #{ $game } ({ $reason }).
+season-export = Таблица сезона:
+# A rating's chart (mafiabot/ratings/chart.py).
+chart-date = дата (UTC)
+chart-season-start = начало сезона: { $value }
+chart-after-game = после игры
+chart-now = сейчас
+chart-no-games = игр в этом сезоне пока нет
