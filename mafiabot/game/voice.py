@@ -191,9 +191,13 @@ class VoiceController:
                 self._idle.set()
 
     def _retry_later(self, pause: float) -> None:
+        self._cancel_retry()
+        self._retry = asyncio.get_running_loop().call_later(pause, self._wake_if_running)
+
+    def _cancel_retry(self) -> None:
         if self._retry is not None:
             self._retry.cancel()
-        self._retry = asyncio.get_running_loop().call_later(pause, self._wake_if_running)
+            self._retry = None
 
     def _wake_if_running(self) -> None:
         self._retry = None
@@ -307,9 +311,7 @@ class VoiceController:
 
     async def stop(self) -> None:
         """Stop converging and leave every mute as it is (a restart resumes them)."""
-        if self._retry is not None:
-            self._retry.cancel()
-            self._retry = None
+        self._cancel_retry()
         if self._worker is not None:
             self._worker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -325,9 +327,7 @@ class VoiceController:
         the mutes sent whose echo discord.py has not yet cached are handed over as they are: the cache
         alone would take a member muted a moment ago for unmuted and let him go from the ledger."""
         self._released = True
-        if self._retry is not None:
-            self._retry.cancel()
-            self._retry = None
+        self._cancel_retry()
         self._idle.clear()  # settled() waits for the mutes given back
         try:
             async with self._converging:
