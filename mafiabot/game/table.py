@@ -266,7 +266,7 @@ class Table:
                     what="A private message of the game",
                     extra={"game_id": self.game_id},
                 )
-            except discord.HTTPException:
+            except (discord.HTTPException, aiohttp.ClientError):  # its own retries are spent: not again
                 log.info(
                     "DM to seat %s failed; the player can use the panel's turn button",
                     seat,
