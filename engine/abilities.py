@@ -133,13 +133,11 @@ def act(s: Draft, seat: int, targets: tuple[int, ...], act_name: str, out: Out) 
     if act_name:
         chosen = [a for a in options if a.act == act_name]
         if not chosen:
-            raise IllegalCommand(
-                f"Нет действия «{act_name}» у этой роли.", key="no-such-act", act_name=act_name
-            )
+            raise IllegalCommand(f"Нет действия «{act_name}» у этой роли.", key="no-such-act")
         ab = chosen[0]
     elif len(options) > 1:
         acts = ", ".join(a.act for a in options)
-        raise IllegalCommand("Выберите действие: " + acts, key="choose-act", acts=acts)
+        raise IllegalCommand("Выберите действие: " + acts, key="choose-act")
     else:
         ab = options[0]
     if len(targets) != ab.targets or len(set(targets)) != len(targets):

@@ -28,9 +28,8 @@ def composition(ruleset: Ruleset, players: int) -> dict[str, int]:
     if table is None:
         counts = ", ".join(str(n) for n in player_counts(ruleset))
         raise IllegalCommand(
-            f"Правила «{ruleset.id}» рассчитаны на {counts} игроков, а не на {players}.",
+            f"Эти правила рассчитаны на {counts} игроков, а не на {players}.",
             key="players-for-rules",
-            id=ruleset.id,
             counts=counts,
             players=players,
         )

@@ -50,11 +50,10 @@ def new_game(
     for i, role in enumerate(roles):
         if role not in ruleset.roles:
             raise IllegalCommand(
-                f"Роль {role!r} (место {i + 1}) не входит в правила «{ruleset.id}».",
+                f"Роль «{role}» (место {i + 1}) не входит в эти правила.",
                 key="role-not-in-rules",
-                role=f"{role!r}",
+                role=role,
                 place=i + 1,
-                id=ruleset.id,
             )
     if len(roles) < 2:
         raise IllegalCommand("Нужно хотя бы два игрока.", key="two-players-at-least")
@@ -131,9 +130,7 @@ def apply(state: GameState, command: Command) -> tuple[GameState, list[Event]]:
         raise GameOver("Игра уже окончена.", key="game-over")
     handler = _HANDLERS.get(command.__class__)
     if handler is None:
-        raise IllegalCommand(
-            f"Неизвестная команда {command.type!r}.", key="unknown-command", type=f"{command.type!r}"
-        )
+        raise IllegalCommand(f"Неизвестная команда {command.type!r}.", key="unknown-command")
     s = _new(Draft)  # thaw(state), written out: this runs for every command
     _set(s, "__dict__", state.__dict__.copy())
     out: list[Event] = []

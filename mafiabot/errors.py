@@ -106,12 +106,29 @@ def refusal(error: BaseException, language: str = DEFAULT) -> str | None:
     return None
 
 
+# A refusal's arguments that name a role by its id («leader»: "doctor"), and the column of special roles
+# a deck refusal names ("special_mafiosi"): said in words, never as the id.
+_ROLE_ARGS = frozenset({"role", "leader", "loner", "lord", "werewolf", "extra", "source", "target"})
+
+
+def _in_words(language: str, name: str, value: Any) -> Any:
+    if not isinstance(value, str):
+        return value  # a seat or a count
+    if name == "what" and has(language, f"deck-group-{value}"):
+        return text(language, f"deck-group-{value}")
+    if name in _ROLE_ARGS and has(language, f"role-{value}"):
+        return text(language, f"role-{value}")
+    return value  # a role of a server's own rules file: the id its authors wrote
+
+
 def engine_refusal(error: engine.IllegalCommand, language: str) -> str:
     """The engine's refusal: by its message id and arguments where it names one (``error.key``), else
-    its own text (Russian, the rulebooks' words) on a Russian server and its kind's sentence elsewhere."""
+    its own text (Russian, the rulebooks' words) on a Russian server and its kind's sentence elsewhere.
+    A role or a column of roles the refusal names by its id is said by its name in ``language``."""
     key = getattr(error, "key", "")
     if key and has(language, f"illegal-{key}"):
-        return text(language, f"illegal-{key}", **getattr(error, "args_", {}))
+        args = {name: _in_words(language, name, v) for name, v in getattr(error, "args_", {}).items()}
+        return text(language, f"illegal-{key}", **args)
     if language == DEFAULT:
         return str(error)
     kind = type(error).__name__

@@ -57,12 +57,8 @@ def pick_composition(
             key="not-vampire-lord",
             lord=lord,
         )
-    sv = pick_specials(
-        special_vampires, sv_low, sv_high, params["special_vampires"], "особый вампир", decision="D-B3"
-    )
-    sh = pick_specials(
-        special_hunters, sh_low, sh_high, params["special_hunters"], "особый охотник", decision="D-B3"
-    )
+    sv = pick_specials(special_vampires, sv_low, sv_high, params["special_vampires"], "special_vampires")
+    sh = pick_specials(special_hunters, sh_low, sh_high, params["special_hunters"], "special_hunters")
     warnings: list[str] = []
     deck: dict[str, int] = {lord: lords, **dict.fromkeys(sv + sh, 1)}
     deck["vampire"] = vampires - lords - len(sv)

@@ -20,6 +20,14 @@ from engine.registry import composer
 from engine.rules.model import Ruleset
 
 CHECKERS = ("detective", "priest", "judge", "jailer", "lawyer")  # roles that learn another's role
+# A column of special roles, by its parameter's name (what a refusal names: the bot says it in the
+# server's language, ``deck-group-<id>``), and in the rulebook's Russian for the refusal's own text.
+GROUPS = {
+    "special_civilians": "особый мирный житель",
+    "special_mafiosi": "особый мафиози",
+    "special_vampires": "особый вампир",
+    "special_hunters": "особый охотник",
+}
 SHOOTERS = ("detective", "priest", "sheriff")  # the town's «стреляющие» roles
 
 
@@ -28,9 +36,8 @@ def table_row(ruleset: Ruleset, players: int) -> list[int]:
     row = ruleset.params.get("table", {}).get(str(players))
     if row is None:
         raise IllegalCommand(
-            f"В «{ruleset.title}» играют от 6 до 16 человек, а не {players}.",
+            f"По этим правилам играют от 6 до 16 человек, а не {players}.",
             key="hobbyworld-players",
-            title=ruleset.title,
             players=players,
         )
     return [int(x) for x in row]
@@ -41,12 +48,13 @@ def pick_specials(
     low: int,
     high: int,
     catalogue: Sequence[str],
-    what: str,
+    group: str,
     skip: Sequence[str] = (),
-    decision: str = "D-H3",
 ) -> list[str]:
-    """Special roles of one column: the first ``wanted`` of the catalogue, or the roles named; each at most
-    once, and their number within the table's range (the lower bound by default)."""
+    """Special roles of one column (``group``, a key of :data:`GROUPS`): the first ``wanted`` of the
+    catalogue, or the roles named; each at most once (D-H3, D-B3), and their number within the table's
+    range (the lower bound by default). A refusal names the column and roles by their ids."""
+    what = GROUPS[group]
     if wanted is None:
         wanted = low
     if isinstance(wanted, int):
@@ -55,26 +63,23 @@ def pick_specials(
             raise IllegalCommand(
                 f"Не хватает ролей «{what}»: нужно {wanted}.",
                 key="deck-lacks-roles",
-                what=what,
+                what=group,
                 wanted=wanted,
             )
     else:
         picks = list(wanted)
         for role in picks:
             if role not in catalogue:
-                raise IllegalCommand(f"«{role}» — не {what}.", key="deck-not-kind", role=role, what=what)
+                raise IllegalCommand(f"«{role}» — не {what}.", key="deck-not-kind", role=role, what=group)
         if len(set(picks)) != len(picks):
             raise IllegalCommand(
-                f"Каждая роль «{what}» бывает в игре только одна ({decision}).",
-                key="deck-unique-role",
-                what=what,
-                decision=decision,
+                f"Каждая роль «{what}» бывает в игре только одна.", key="deck-unique-role", what=group
             )
     if not low <= len(picks) <= high:
         raise IllegalCommand(
             f"Ролей «{what}» при этом числе игроков должно быть от {low} до {high}.",
             key="deck-role-count",
-            what=what,
+            what=group,
             low=low,
             high=high,
         )
@@ -112,16 +117,14 @@ def pick_composition(
                 "В игре с якудзой не используются одиночки и особые мафиози.", key="yakuza-no-loners"
             )
         sm_low = sm_high = 0
-    civ = pick_specials(
-        special_civilians, sc_low, sc_high, params["special_civilians"], "особый мирный житель"
-    )
+    civ = pick_specials(special_civilians, sc_low, sc_high, params["special_civilians"], "special_civilians")
     checker = leader in CHECKERS
     maf = pick_specials(
         special_mafiosi,
         sm_low,
         sm_high,
         params["special_mafiosi"],
-        "особый мафиози",
+        "special_mafiosi",
         skip=() if checker else ("snitch",),
     )
     if leader not in SHOOTERS:

@@ -191,3 +191,22 @@ async def test_the_web_command_in_english(bot: MafiaBot, fake: FakeDiscord, club
     refused = await fake.slash(club.players[1], "mafia web", channel=club.text, public=True)
     assert refused.content.startswith("This is for hosts"), refused.content
     assert _russian(answer.content, refused.content) == []
+
+
+@pytest.mark.game(language="en")
+async def test_a_lobby_refused_for_its_size_in_english(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
+    """Hobby World's table is for 6 to 16: starting with five is refused in English words, not with the
+    book's Russian title («Мафия (Hobby World)») nor a preset's id."""
+    members = club.players[:5]
+    for member in members:
+        await fake.join_voice(member, club.voice)
+    opened = await fake.slash(members[0], "mafia new", channel=club.text, ruleset="hobbyworld")
+    lobby_id = opened.message.id
+    for member in members[1:]:
+        await fake.click(member, next(m for m in fake.messages(club.text) if m.id == lobby_id), label="Join")
+    lobby = next(m for m in fake.messages(club.text) if m.id == lobby_id)
+    refused = await fake.click(members[0], lobby, label="Start the game")
+    assert refused.ephemeral and refused.content == "These rules are for 6 to 16 players, not 5.", (
+        refused.content
+    )
+    assert not bot.games.tables

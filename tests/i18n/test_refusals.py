@@ -13,7 +13,7 @@ import pytest
 import engine
 from engine.commands import Pass, Vote
 from mafiabot import i18n
-from mafiabot.errors import UserFacingError, refusal
+from mafiabot.errors import UserFacingError, engine_refusal, refusal
 
 REPO = Path(__file__).resolve().parents[2]
 CYRILLIC = re.compile("[А-Яа-яЁё]")
@@ -148,3 +148,69 @@ def test_every_refusal_passes_what_its_messages_name() -> None:
                             f"{where}: {language} illegal-{node.value} names {sorted(wanted - passed)}"
                         )
     assert problems == []
+
+
+def _deck_refusals() -> list[engine.IllegalCommand]:
+    """The refusals of choosing a table's roles (hobbyworld's and blood's pickers, a preset's table):
+    what a lobby's variants or a server's own rules file can run into."""
+    from engine.kinds import blood, hobbyworld_deck
+
+    hw, bl = engine.load_ruleset("hobbyworld"), engine.load_ruleset("blood")
+    bad = [
+        lambda: engine.composition(hw, 5),
+        lambda: engine.composition(engine.load_ruleset("classic"), 3),
+        lambda: hobbyworld_deck.pick_composition(hw, 10, leader="doctor"),
+        lambda: hobbyworld_deck.pick_composition(hw, 10, loner="doctor"),
+        lambda: hobbyworld_deck.pick_composition(hw, 10, special_civilians=2),
+        lambda: hobbyworld_deck.pick_composition(hw, 10, special_civilians=["doctor", "doctor"]),
+        lambda: hobbyworld_deck.pick_composition(hw, 12, special_mafiosi=["doctor"]),
+        lambda: hobbyworld_deck.pick_composition(hw, 16, special_mafiosi=5),
+        lambda: blood.pick_composition(bl, 10, lord="dampir"),
+        lambda: blood.pick_composition(bl, 10, werewolf="count"),
+        lambda: blood.pick_composition(bl, 12, special_vampires=["ghoul", "ghoul"]),
+        lambda: blood.pick_composition(bl, 12, special_hunters=["dampir"]),
+    ]
+    found = []
+    for choice in bad:
+        with pytest.raises(engine.IllegalCommand) as caught:
+            choice()
+        found.append(caught.value)
+    return found
+
+
+def test_a_deck_refusal_names_roles_and_columns_in_words_without_codes() -> None:
+    """Issue 16: «Each «особый мирный житель» role is in a game only once (D-H3)» on an English server;
+    ««doctor» is not a leader»; «The rules «classic» are for …». Roles and columns of special roles are
+    named in the server's language, and no decision code or id reaches either language."""
+    refusals = _deck_refusals()
+    assert {e.key for e in refusals} >= {
+        "hobbyworld-players",
+        "players-for-rules",
+        "not-leader",
+        "not-loner",
+        "deck-role-count",
+        "deck-unique-role",
+        "deck-not-kind",
+        "deck-lacks-roles",
+        "not-vampire-lord",
+        "not-werewolf",
+    }
+    ids = {
+        role for preset in ("hobbyworld", "blood", "classic") for role in engine.load_ruleset(preset).roles
+    }
+    problems = []
+    for error in refusals:
+        english, russian = engine_refusal(error, "en"), engine_refusal(error, "ru")
+        if CYRILLIC.search(english) or re.search("[A-Za-z]", russian):
+            problems.append(f"{error.key}: {english} / {russian}")
+        for said in (english, russian):
+            if "D-" in said or "_" in said or any(f"«{role}»" in said for role in ids | {"classic"}):
+                problems.append(f"{error.key}: {said}")
+    assert problems == []
+    assert (
+        engine_refusal(refusals[2], "en")
+        == "«Doctor» is not a leader. There can be only one leader in a game."
+    )
+    assert (
+        engine_refusal(refusals[5], "ru") == "Каждая роль «особый мирный житель» бывает в игре только одна."
+    )
