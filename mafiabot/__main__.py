@@ -34,7 +34,7 @@ Without Discord, `mafiabot demo` (or ./scripts/run demo) plays a simulated game 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mafiabot",
-        description="mafiabot hosts the party game Mafia («Мафия») in Discord voice channels: the lobby, the "
+        description="mafiabot hosts the party game Mafia in Discord voice channels: the lobby, the "
         "private role deal, mutes for night, day and each speech, the host's voice, votes, fouls, ratings.",
         epilog="Each command has its own --help. Settings: config.toml (see config.example.toml) or "
         "MAFIABOT_* environment variables.",

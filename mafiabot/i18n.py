@@ -128,6 +128,15 @@ def role_about(language: str, ruleset: Any, role: str) -> str:
     return text(language, key) if has(language, key) else ""
 
 
+def season_name(language: str, season: Any) -> str:
+    """A season's name: the one its moderators gave it, else the bot's own «Season N» in ``language``.
+    The bot's own is stored as no name; a season stored before that keeps the Russian «Сезон N»."""
+    own = text(DEFAULT, "season-name", number=season.number)
+    if not season.name or season.name == own:
+        return text(language, "season-name", number=season.number)
+    return str(season.name)
+
+
 # The language each server was last seen with (read with its settings, set by `/mafia-admin language`):
 # what an answer that has no game or lobby at hand (a refusal, an error) is written in.
 _SERVERS: dict[int, str] = {}

@@ -32,7 +32,7 @@ from mafiabot.game.records import stored_game_record
 from mafiabot.game.server_settings import server_settings
 from mafiabot.game.service import GameService
 from mafiabot.game.table import Table
-from mafiabot.i18n import DEFAULT, text
+from mafiabot.i18n import DEFAULT, season_name, text
 from mafiabot.ratings import POINTS_TRACK, RatingError
 from mafiabot.storage import GameRecord, GameStatus, NotFound, Storage
 from mafiabot.views import MafiaView
@@ -103,10 +103,7 @@ def _game_texts(record: GameRecord, names: dict[int, str], language: str = DEFAU
 def _season_name(storage: Storage, guild_id: int, season_id: int, language: str = DEFAULT) -> str:
     for season in storage.seasons(guild_id):
         if season.id == season_id:
-            # A season the bot named itself («Сезон 2», storage) is named in the server's language.
-            if season.name == text(DEFAULT, "season-name", number=season.number):
-                return text(language, "season-name", number=season.number)
-            return season.name
+            return season_name(language, season)
     return text(language, "ratings-season-default")
 
 
@@ -318,8 +315,7 @@ class RatingsCog(commands.Cog, name="Ratings"):
         await self._require_moderator(interaction)
         season = await asyncio.to_thread(self.storage.start_new_season, guild_id, name)
         language = await self._language(guild_id)
-        own = season.name == text(DEFAULT, "season-name", number=season.number)  # the bot's own «Сезон N»
-        named = text(language, "season-name", number=season.number) if own else season.name
+        named = season_name(language, season)
         await interaction.response.send_message(text(language, "season-started", season=named))
 
     @season_group.command(name="bonus", description="Дополнительные очки игроку за игру (для ведущих)")

@@ -156,7 +156,7 @@ def build(
     rp = play_record(record)
     state, events = rp.state, rp.events
     if not state.over:
-        raise IllegalCommand("Протокол подписывается только после окончания игры.")
+        raise IllegalCommand("A protocol is signed only once the game is over.", key="protocol-after-end")
     names = {int(p["seat"]): str(p.get("name", "")) for p in record.get("players", [])}
     seats = [
         {

@@ -75,7 +75,7 @@ class GamesMixin(StorageBase):
         season = session.exec(query).first()
         if season is not None:
             return season
-        season = Season(guild_id=guild_id, number=1, name="Сезон 1", started_at=now)
+        season = Season(guild_id=guild_id, number=1, name="", started_at=now)  # named when shown (i18n)
         if session.get_bind().dialect.name != "postgresql":
             session.add(season)  # SQLite: sessions take turns (StorageBase), nobody can race us here
             session.flush()
@@ -100,7 +100,7 @@ class GamesMixin(StorageBase):
             season = Season(
                 guild_id=guild_id,
                 number=current.number + 1,
-                name=name or f"Сезон {current.number + 1}",
+                name=name or "",  # the bot's own «Season N» is said in the server's language
                 started_at=now,
             )
             session.add(season)

@@ -16,6 +16,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
@@ -24,7 +25,7 @@ import jinja2
 from aiohttp import web
 
 from mafiabot.config import WebSettings
-from mafiabot.i18n import DEFAULT, known_language, text
+from mafiabot.i18n import DEFAULT, known_language, season_name, text
 from mafiabot.web import links
 from mafiabot.web.throttle import Throttle, retry_after
 
@@ -156,13 +157,8 @@ class WebServer:
         def say(key: str, **args: Any) -> str:
             return text(language, key, **args)
 
-        def season_name(season: Any) -> str:
-            """A season the bot named itself («Сезон 2», storage) in the server's language."""
-            own = season.name == text(DEFAULT, "season-name", number=season.number)
-            return text(language, "season-name", number=season.number) if own else str(season.name)
-
         body = self.templates.get_template(template).render(
-            club=club, t=say, lang=language, season_name=season_name, **context
+            club=club, t=say, lang=language, season_name=partial(season_name, language), **context
         )
         return web.Response(text=body, content_type="text/html", charset="utf-8", status=status)
 

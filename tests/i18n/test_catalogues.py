@@ -187,3 +187,13 @@ def test_the_web_pages_templates_and_scripts_write_no_russian() -> None:
         if any("а" <= ch.lower() <= "я" or ch in "ёЁ" for ch in line)
     ]
     assert found == []
+
+
+def test_a_season_the_bot_named_is_said_in_the_servers_language() -> None:
+    """Stored with no name (or, stored earlier, as the Russian «Сезон 2»); a name moderators gave stays."""
+    from types import SimpleNamespace
+
+    own, earlier = SimpleNamespace(number=2, name=""), SimpleNamespace(number=2, name="Сезон 2")
+    assert [i18n.season_name("en", s) for s in (own, earlier)] == ["Season 2", "Season 2"]
+    assert [i18n.season_name("ru", s) for s in (own, earlier)] == ["Сезон 2", "Сезон 2"]
+    assert i18n.season_name("en", SimpleNamespace(number=3, name="Весна")) == "Весна"

@@ -214,3 +214,23 @@ def test_a_deck_refusal_names_roles_and_columns_in_words_without_codes() -> None
     assert (
         engine_refusal(refusals[5], "ru") == "Каждая роль «особый мирный житель» бывает в игре только одна."
     )
+
+
+def test_a_protocol_of_a_game_not_over_is_refused_in_the_servers_language() -> None:
+    """mafiabot/game/protocol.py refuses by a message id too (it had only its Russian sentence)."""
+    from engine.simulate import play_random_game
+    from mafiabot.game import protocol
+
+    game = play_random_game(engine.load_ruleset("fiim"), 10, 3)
+    record = {
+        "ruleset": "fiim",
+        "options": {},
+        "seed": 3,
+        "seats": list(game.roles),
+        "players": [{"seat": i, "user_id": str(1000 + i), "name": f"p{i}"} for i in range(1, 11)],
+        "commands": [c.to_json() for c in game.commands[: len(game.commands) // 2]],
+    }
+    with pytest.raises(engine.IllegalCommand) as caught:
+        protocol.build(record)
+    assert refusal(caught.value, "en") == "A protocol is signed only once the game is over."
+    assert refusal(caught.value, "ru") == "Протокол подписывается только после окончания игры."

@@ -12,7 +12,8 @@ from mafiabot.storage import GameStatus, NotFound, SeatResult, Storage, StorageE
 def test_first_game_opens_season_one(storage: Storage, new_game) -> None:
     game = new_game()
     season = storage.current_season(GUILD)
-    assert (season.number, season.name, season.started_at) == (1, "Сезон 1", START)
+    # The bot's own name is no name: «Season 1» or «Сезон 1» is said in the server's language (i18n).
+    assert (season.number, season.name, season.started_at) == (1, "", START)
     assert game.season_id == season.id
     assert game.status == GameStatus.RUNNING
     assert game.created_at == START and game.created_at.tzinfo is not None
@@ -121,6 +122,7 @@ def test_new_season_keeps_history(storage: Storage, new_game, clock: FakeClock) 
     assert storage.season(GUILD, 1).id == seasons[0].id
     with pytest.raises(NotFound):
         storage.season(GUILD, 3)
+    assert storage.start_new_season(GUILD).name == ""  # unnamed: the bot's own, said when shown
 
 
 def test_naive_timestamps_are_refused(storage: Storage) -> None:

@@ -44,6 +44,7 @@ illegal-vote-other-candidate = The vote now is on player { $seat }, not on { $ca
 illegal-not-your-tiebreak = The deciding vote belongs to another player.
 illegal-not-in-revote = Player { $seat } is not in the new vote.
 illegal-game-over = The game is over already.
+illegal-protocol-after-end = A protocol is signed only once the game is over.
 illegal-nothing-to-end = There is nothing to end now.
 illegal-nobody-speaks = Nobody is speaking now.
 illegal-no-question = No question has been asked.

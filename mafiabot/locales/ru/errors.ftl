@@ -44,6 +44,7 @@ illegal-vote-other-candidate = Сейчас голосуем за игрока {
 illegal-not-your-tiebreak = Решающий голос принадлежит другому игроку.
 illegal-not-in-revote = Игрок { $seat } не участвует в переголосовании.
 illegal-game-over = Игра уже окончена.
+illegal-protocol-after-end = Протокол подписывается только после окончания игры.
 illegal-nothing-to-end = Сейчас нечего завершать.
 illegal-nobody-speaks = Сейчас никто не говорит.
 illegal-no-question = Вопрос не задан.
