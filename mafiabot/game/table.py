@@ -99,6 +99,7 @@ class Table:
             original=voice_original,
             crew=reconciler.crew,
             first=self._next_speaker,
+            language=lambda: self.session.language,
         )
         self.speaker: Speaker | None = None
         self.finished = False  # the game is over and its end is being rendered

@@ -37,7 +37,7 @@ from engine import queries
 from engine.state import GameState
 from mafiabot.chaos import kill_point
 from mafiabot.game.crew import Crew
-from mafiabot.i18n import DEFAULT, LANGUAGES, known_language, text
+from mafiabot.i18n import DEFAULT, LANGUAGES, text
 from mafiabot.retry import passing
 
 log = logging.getLogger(__name__)
@@ -93,6 +93,7 @@ class VoiceController:
         original: Mapping[int, bool] | None = None,
         crew: Crew | None = None,
         first: Callable[[], int | None] | None = None,
+        language: Callable[[], str] = lambda: DEFAULT,
     ) -> None:
         self._guild = guild  # looked up on every use: after INVALID_SESSION discord.py has new objects
         self.channel_id = channel_id
@@ -104,6 +105,8 @@ class VoiceController:
         self._on_original = on_original
         self.crew = crew or Crew()
         self._first = first  # the user who speaks next: his unmute goes first
+        # The game's language (the audit log's reason): the server's setting or, with none, the bot's.
+        self._language = language
         self._staged: Callable[[Iterable[int]], dict[int, bool]] | None = None  # the next state's wish
         # The mute state each member had when the bot first saw him; stored with the game, so that after
         # a restart the bot still knows which mutes are its own. (The ledger keeps the authoritative one.)
@@ -280,7 +283,7 @@ class VoiceController:
             await self.crew.set_mute(
                 member,
                 mute,
-                reason=_REASONS.get(known_language(member.guild.id, DEFAULT), _REASONS[DEFAULT]),
+                reason=_REASONS.get(self._language(), _REASONS[DEFAULT]),
                 what="A mute of the game",
                 next_speaker=next_speaker,
             )

@@ -9,7 +9,7 @@ import re
 
 import pytest
 from conduct_helpers import Game
-from fakediscord import Club, FakeDiscord
+from fakediscord import MEMBER_EDIT, Club, FakeDiscord
 from fakediscord import permissions as perms
 from fakediscord.world import Role
 
@@ -210,3 +210,19 @@ async def test_a_lobby_refused_for_its_size_in_english(bot: MafiaBot, fake: Fake
         refused.content
     )
     assert not bot.games.tables
+
+
+@pytest.mark.game(language="en")
+async def test_the_audit_logs_mute_reasons_follow_the_bots_language(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """A server with no language of its own on an English bot: the mutes' and unmutes' reasons in the
+    audit log are English like the rest of its game (they followed the stored setting, Russian if none)."""
+    g = Game(fake, club, bot, players=7)
+    await g.start("classic")
+    await g.skip_until(lambda s: s.phase == "night")
+    await g.command("stop")
+    await fake.wait_for(lambda: not g.games.tables, what="the table to close")
+    await g.settled()
+    reasons = {c.reason for c in fake.calls_to(MEMBER_EDIT, status=200) if "mute" in (c.json or {})}
+    assert reasons == {"Mafia: the game's turn", "Mafia: giving the microphone back"}, reasons
