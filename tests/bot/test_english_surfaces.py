@@ -226,3 +226,27 @@ async def test_the_audit_logs_mute_reasons_follow_the_bots_language(
     await g.settled()
     reasons = {c.reason for c in fake.calls_to(MEMBER_EDIT, status=200) if "mute" in (c.json or {})}
     assert reasons == {"Mafia: the game's turn", "Mafia: giving the microphone back"}, reasons
+
+
+@pytest.mark.game(language="en")
+@pytest.mark.club(players=12)
+@pytest.mark.helpers(count=3)
+async def test_check_names_the_helper_bots_in_english(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
+    """The helpers' lines (tests/bot/test_helper_setup.py has the Russian): who is ready, why the others are
+    not, and how many a table needs, with the permission's English name."""
+    first, second, _ = fake.accounts
+    await fake.kick_bot(club, first)
+    role = next(r for r in club.guild.roles.values() if r.name == second.user.username)
+    await fake.set_role_permissions(club, role, perms.VIEW_CHANNEL | perms.CONNECT)
+    for player in club.players:
+        await fake.join_voice(player, club.voice)
+    answer = await fake.slash(club.players[0], "mafia check", channel=club.text)
+    report = (await answer.wait_followup()).content
+    assert f"🤝 Helper bots in <#{club.voice.id}>: 1 of 3 ready." in report, report
+    assert "⚠️ Helper 1: not invited to the server; the main bot does its work." in report, report
+    assert "⚠️ Helper 2: no «Mute Members» permission in the channel; the main bot does its work." in report
+    assert (
+        "10 players — none needed (better 1), 12 players — 1 (better 2), 16 players — 1 (better 2)" in report
+    ), report
+    assert "`mafiabot invite --helper`" in report
+    assert CYRILLIC.findall(report) == [], report

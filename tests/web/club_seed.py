@@ -33,15 +33,18 @@ def _store(
     players: list[tuple[int, str]],
     finish: bool,
     foul: bool = False,
+    ruleset_id: str = "classic",
+    options: tuple[str, ...] = (),
 ) -> tuple[int, list[str]]:
-    rules = engine.load_ruleset("classic")
+    rules = engine.load_ruleset(ruleset_id, list(options))
     game = play_random_game(rules, len(players), seed)
     row = storage.create_game(
         guild_id=guild_id,
         voice_channel_id=guild_id + 1,
         text_channel_id=guild_id + 2,
-        ruleset_id="classic",
+        ruleset_id=ruleset_id,
         seed=seed,
+        options=dict.fromkeys(options, True),
         at=at,
         seats=[
             SeatAssignment(seat, user, name, role, rules.roles[role].side)
@@ -67,6 +70,20 @@ def _store(
         storage.finish_game(row.id, winners=winners, results=results, at=at + timedelta(hours=1))
         storage.rate_game(row.id, at=at + timedelta(hours=1))
     return row.id, list(game.roles)
+
+
+def store_game(
+    storage: Storage, ruleset_id: str, options: tuple[str, ...], players: int, seed: int = 1
+) -> int:
+    """One finished game of ``ruleset_id`` with ``options`` on the club's server (the twelve members, then
+    guests named in Latin letters)."""
+    members = [
+        *zip(USERS, NAMES, strict=True),
+        *((930_000_000_000_000_000 + i, f"Guest {i}") for i in range(players)),
+    ]
+    return _store(
+        storage, GUILD, seed, START, members[:players], True, ruleset_id=ruleset_id, options=options
+    )[0]
 
 
 def seed_club(

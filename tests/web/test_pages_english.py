@@ -4,12 +4,13 @@ names, the club's name, a foul's reason) and what the bot named itself in Russia
 
 from __future__ import annotations
 
+import asyncio
 import html
 import re
 from collections.abc import Iterator
 
 import pytest
-from club_seed import GUILD, NAMES, USERS
+from club_seed import GUILD, NAMES, USERS, store_game
 from web_helpers import Site
 
 from mafiabot import i18n
@@ -55,3 +56,28 @@ async def test_the_pages_of_an_english_server_are_in_english(site: Site) -> None
     assert "There is no game #999999 on this server." in pages["/game/999999"]
     leaks = {path: _russian(page) for path, page in pages.items()}
     assert {path: found for path, found in leaks.items() if found} == {}
+
+
+@pytest.mark.parametrize(
+    ("preset", "options", "players"),
+    [
+        ("hobbyworld", ("more_specials", "maniac"), 16),
+        ("blood", ("more_specials", "wolf"), 16),
+        ("city", (), 12),
+        ("simple", (), 10),
+        ("fiim", (), 10),
+    ],
+)
+async def test_the_course_of_each_presets_game_is_in_english(
+    site: Site, preset: str, options: tuple[str, ...], players: int
+) -> None:
+    """The classic game above aside, every preset's own roles, steps, sides and lines (a richer deck where
+    the preset has special roles) are in English on an English server."""
+    game_id = await asyncio.to_thread(store_game, site.storage, preset, options, players, 11)
+    status, page = await site.get(site.server.link(GUILD, f"/game/{game_id}"))
+    assert status == 200, page[:300]
+    assert "The course of the game" in page and "<h3>Night 1</h3>" in page, page
+    roles = {role: i18n.text("en", f"role-{role}") for role in ("maniac", "wolf", "don")}
+    named = {"hobbyworld": "maniac", "blood": "wolf", "city": "don", "simple": "don", "fiim": "don"}[preset]
+    assert roles[named] in page, page
+    assert _russian(page) == [], _russian(page)
