@@ -39,7 +39,9 @@ from mafiabot.views import MafiaView
 
 log = logging.getLogger(__name__)
 
-PROFILE_MENU = "Мафия: профиль"
+# The members' context menu: its Russian name is Discord's default (Russian clients), the English is
+# commands.ftl's (every other client).
+PROFILE_MENU = app_commands.locale_str("Мафия: профиль", key="cmd-menu-profile")
 
 BOARD_MIN_GAMES = 1  # a player appears on a board after his first game of the season there
 TRACK_CHOICES = [app_commands.Choice(name=label, value=key) for key, label in TRACKS.items()]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
 import pytest
 from fakediscord import Club, FakeDiscord
 from fakediscord.checks import InvalidForm, check_command
@@ -38,6 +39,24 @@ async def test_every_command_parameter_and_choice_has_english(
         assert "ru" not in localised, where  # Russian clients read the commands' own text
         assert not any("а" <= ch.lower() <= "я" for ch in english or ""), (where, english)
     assert missing == [], "add them to mafiabot/locales/en/commands.ftl: " + ", ".join(missing)
+
+
+async def test_every_client_language_but_russian_reads_english_even_a_context_menu(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """Discord shows a command's own text only to a client whose language has no localisation: here the
+    Russian and Ukrainian ones. Every other reads English, the members' context menu's name too (it had
+    none: «Мафия: профиль» for everyone)."""
+    russian = {"ru", "uk"}
+    others = {locale.value for locale in discord.Locale} - russian
+    [menu] = [c for c in fake.commands[None] if c.get("type") == 2]
+    assert menu["name"] == "Мафия: профиль"
+    names = menu.get("name_localizations") or {}
+    assert {names.get(locale) for locale in others} == {"Mafia: profile"} and not russian & set(names)
+    [mafia] = [c for c in fake.commands[None] if c["name"] == "mafia"]
+    for where, item, key in _walk(mafia):
+        localised = item.get(f"{key}_localizations") or {}
+        assert set(localised) == others, where
 
 
 @pytest.mark.parametrize(
