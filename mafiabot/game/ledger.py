@@ -44,12 +44,13 @@ class VoiceLedger:
         voice_channel_id: int,
         text_channel_id: int,
         originals: Mapping[int, bool],
-    ) -> None:
-        """Before the bot changes these members' mute (one transaction for them all)."""
+    ) -> dict[int, bool]:
+        """Before the bot changes these members' mute (one transaction for them all). Returns what the
+        ledger owes each of them now: his original as stored first (whichever game held him then)."""
         if not originals:
-            return
+            return {}
         if self.storage is not None:
-            await asyncio.to_thread(
+            return await asyncio.to_thread(
                 self.storage.hold_mutes,
                 guild_id=guild_id,
                 game_id=game_id,
@@ -57,10 +58,10 @@ class VoiceLedger:
                 text_channel_id=text_channel_id,
                 originals=dict(originals),
             )
-            return
+        stored: dict[int, bool] = {}
         for user_id, original in originals.items():
             known = self._memory.get((guild_id, user_id))
-            self._memory[(guild_id, user_id)] = Owed(
+            row = self._memory[(guild_id, user_id)] = Owed(
                 guild_id,
                 user_id,
                 game_id,
@@ -69,6 +70,8 @@ class VoiceLedger:
                 known.original_mute if known else original,
                 HELD,
             )
+            stored[user_id] = row.original_mute
+        return stored
 
     async def give_back_game(self, game_id: int) -> None:
         """Without a database only: with one, the game's status change did it in its transaction."""

@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 
 import discord
 
@@ -98,19 +98,27 @@ class Reconciler:
         user_id: int | None = None,
         game_id: int | None = None,
         sent: Mapping[int, bool] | None = None,
+        known: Mapping[int, bool] | None = None,
     ) -> list[Owed]:
         """Give back what can be given back now; returns the rows still owed (not in voice, refused).
         ``sent``: mutes a table sent whose voice state discord.py has not cached yet (the member's state
-        as Discord has it, where the cache is behind)."""
+        as Discord has it, where the cache is behind). ``known`` (with ``guild_id``): what the ledger
+        owes members the caller held itself (as its hold returned it); their edits leave before the
+        ledger is read, beside the read (see _pay)."""
         try:
-            return await self._settle(guild_id, user_id, game_id, sent or {})
+            return await self._settle(guild_id, user_id, game_id, sent or {}, known or {})
         except Exception:
             if self._stopped:  # the bot closed under this round (its database, its HTTP session): what
                 return []  # is still owed stays in the ledger, and the next start settles it
             raise
 
     async def _settle(
-        self, guild_id: int | None, user_id: int | None, game_id: int | None, sent: Mapping[int, bool]
+        self,
+        guild_id: int | None,
+        user_id: int | None,
+        game_id: int | None,
+        sent: Mapping[int, bool],
+        known: Mapping[int, bool],
     ) -> list[Owed]:
         if self._stopped:
             return []  # the bot is closing: the next start settles
@@ -118,8 +126,14 @@ class Reconciler:
             async with self._guild_lock(guild_id):
                 if self._stopped:
                     return []
-                rows = await self.ledger.owed(guild_id, user_id=user_id, game_id=game_id)
-                return await self._pay(guild_id, rows, sent)
+                early = self._start_known(guild_id, known, sent)
+                if early:
+                    await asyncio.sleep(0)  # their requests are under way before the read takes a thread
+                try:
+                    rows = await self.ledger.owed(guild_id, user_id=user_id, game_id=game_id)
+                    return await self._pay(guild_id, rows, sent, early)
+                finally:  # every edit is answered before the lock goes (a read that failed: still owed)
+                    await asyncio.gather(*(edit for _, edit in early.values()), return_exceptions=True)
         # A round over every server: one server after another, each under its own lock. A row another
         # settle paid meanwhile is seen paid in Discord's state (_without_edit) and only let go again.
         by_guild: dict[int, list[Owed]] = {}
@@ -142,24 +156,65 @@ class Reconciler:
             lock = self._locks[guild_id] = asyncio.Lock()
         return lock
 
-    async def _pay(self, guild_id: int, rows: list[Owed], sent: Mapping[int, bool]) -> list[Owed]:
+    def _start_known(
+        self, guild_id: int, known: Mapping[int, bool], sent: Mapping[int, bool]
+    ) -> dict[int, tuple[bool, asyncio.Future[str | None]]]:
+        """The give-back of members whose owed state the caller knows: each edit Discord must be asked
+        for leaves now, before the ledger's read (a database round trip, behind a loaded bot's other
+        writes). Nobody leaves the ledger here: _pay lets a member go once his row, as read, asks for
+        the state Discord confirmed."""
+        if not known or not self._guilds(guild_id):
+            return {}
+        guild = self.client.get_guild(guild_id)
+        early: dict[int, tuple[bool, asyncio.Future[str | None]]] = {}
+        for user_id, original in known.items():
+            member = guild.get_member(user_id) if guild is not None else None
+            if member is None or self._owned(member) or member.voice is None or member.voice.channel is None:
+                continue  # the read decides (the table's again, or owed until he connects)
+            if sent.get(user_id, member.voice.mute) == original:
+                continue  # nothing to ask Discord: the read's row is let go as it stands
+            edit = asyncio.ensure_future(self._give_back(guild_id, member, original))
+            early[user_id] = (original, edit)
+        return early
+
+    async def _pay(
+        self,
+        guild_id: int,
+        rows: list[Owed],
+        sent: Mapping[int, bool],
+        early: Mapping[int, tuple[bool, asyncio.Future[str | None]]] | None = None,
+    ) -> list[Owed]:
         """One server's owed rows: given back together, spread over the main bot and its helpers (each
-        token has its own bucket there)."""
+        token has its own bucket there). ``early``: edits already under way (_start_known), each the
+        outcome of its member's row if it asked for the state the row owes."""
+        early = early or {}
         if not self._guilds(guild_id):
             return []  # another shard's server: its rows are that process's
         left: list[Owed] = []
-        to_edit: list[tuple[Owed, discord.Member]] = []
+        paying: list[Owed] = []
+        edits: list[Awaitable[str | None]] = []
         for row in rows:
-            found = await self._without_edit(row, sent)
+            state = sent
+            started = early.get(row.user_id)
+            if started is not None:
+                original, edit = started
+                if original == row.original_mute:
+                    paying.append(row)
+                    edits.append(edit)
+                    continue
+                # The row owes another state than the caller knew (never, unless its memory is
+                # wrong): the ledger is the truth, so after that edit, the row's own.
+                await asyncio.gather(edit, return_exceptions=True)
+                state = {**sent, row.user_id: original}
+            found = await self._without_edit(row, state)
             if isinstance(found, discord.Member):
-                to_edit.append((row, found))
+                paying.append(row)
+                edits.append(self._give_back(row.guild_id, found, row.original_mute))
             elif found is not None:
                 left.append(row)
-        outcomes = await asyncio.gather(
-            *(self._give_back(row, member) for row, member in to_edit), return_exceptions=True
-        )
+        outcomes = await asyncio.gather(*edits, return_exceptions=True)
         refused: dict[str, list[Owed]] = {}
-        for (row, _), outcome in zip(to_edit, outcomes, strict=True):
+        for row, outcome in zip(paying, outcomes, strict=True):
             if isinstance(outcome, BaseException):
                 raise outcome  # (the others have finished: nothing is left running)
             if outcome is None:
@@ -189,24 +244,22 @@ class Reconciler:
             return None
         return member
 
-    async def _give_back(self, row: Owed, member: discord.Member) -> str | None:
+    async def _give_back(self, guild_id: int, member: discord.Member, original: bool) -> str | None:
         """None: Discord confirmed it; "": owed until he connects; else why Discord refused."""
         try:
             await self.crew.set_mute(
                 member,
-                row.original_mute,
-                reason=text(self._language(row.guild_id), "audit-unmute"),
+                original,
+                reason=text(self._language(guild_id), "audit-unmute"),
                 what="Giving a member his voice back",
             )
         except discord.Forbidden:
-            log.warning(
-                "Cannot give a member his voice back: no permission", extra={"guild_id": row.guild_id}
-            )
+            log.warning("Cannot give a member his voice back: no permission", extra={"guild_id": guild_id})
             return NO_MUTE_PERMISSION
         except discord.HTTPException as error:
             if error.status == 400:  # he left voice meanwhile: his next connect
                 return ""
-            log.warning("Cannot give a member his voice back: %s", error, extra={"guild_id": row.guild_id})
+            log.warning("Cannot give a member his voice back: %s", error, extra={"guild_id": guild_id})
             return f"http-{error.status}"
         return None
 

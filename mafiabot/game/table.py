@@ -402,8 +402,8 @@ class Table:
         seat = step.seat if step.kind == "speech" else None
         return self.session.user_of(seat) if seat else None
 
-    async def _hold(self, originals: dict[int, bool]) -> None:
-        await self.reconciler.ledger.hold(
+    async def _hold(self, originals: dict[int, bool]) -> dict[int, bool]:
+        return await self.reconciler.ledger.hold(
             guild_id=self.guild.id,
             game_id=self.game_id,
             voice_channel_id=self.voice_channel_id,
@@ -411,11 +411,12 @@ class Table:
             originals=originals,
         )
 
-    async def _give_back(self, sent: Mapping[int, bool]) -> None:
-        """The game's end: (with a database the status change already owes its members back)."""
+    async def _give_back(self, sent: Mapping[int, bool], known: Mapping[int, bool]) -> None:
+        """The game's end: (with a database the status change already owes its members back). `known`:
+        what the ledger owes the members this process held (their edits need no read first)."""
         await self.reconciler.ledger.give_back_game(self.game_id)
         kill_point("during_release")  # the game is over in storage; its members still muted
-        await self.reconciler.settle(self.guild.id, game_id=self.game_id, sent=sent)
+        await self.reconciler.settle(self.guild.id, game_id=self.game_id, sent=sent, known=known)
 
     @property
     def owns_voice(self) -> bool:

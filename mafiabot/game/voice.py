@@ -85,8 +85,8 @@ class VoiceController:
         channel_id: int,
         wanted: Callable[[Iterable[int]], dict[int, bool]],
         *,
-        hold: Callable[[dict[int, bool]], Awaitable[None]],
-        give_back: Callable[[Mapping[int, bool]], Awaitable[None]],
+        hold: Callable[[dict[int, bool]], Awaitable[Mapping[int, bool]]],
+        give_back: Callable[[Mapping[int, bool], Mapping[int, bool]], Awaitable[None]],
         moved_away: Callable[[discord.Member], Awaitable[None]],
         on_forbidden: Callable[[], Awaitable[None]] | None = None,
         on_original: Callable[[], None] | None = None,
@@ -112,7 +112,9 @@ class VoiceController:
         # a restart the bot still knows which mutes are its own. (The ledger keeps the authoritative one.)
         self.original: dict[int, bool] = dict(original or {})
         self.bot_muted: set[int] = set()
-        self._held: set[int] = set()  # in the ledger under this game, as far as this process knows
+        # In the ledger under this game, as far as this process knows, with the state the ledger owes
+        # each (his original as stored first): the give-back starts from it, not from a read.
+        self._held: dict[int, bool] = {}
         # Mutes sent whose VOICE_STATE_UPDATE has not come back yet: discord.py's cache still shows the
         # old state, and converging again from the cache alone would send the same edit twice.
         self._sent: dict[int, bool] = {}
@@ -232,8 +234,8 @@ class VoiceController:
             {uid: self.original[uid] for uid, want in wanted.items() if want and uid not in self._held}
         )
         if to_hold:
-            await self._hold(to_hold)  # a failed write raises: no mute that is not recorded
-            self._held.update(to_hold)
+            # A failed write raises: no mute that is not recorded.
+            self._held.update(await self._hold(to_hold))
         first = self._first() if self._first is not None else None
         mutes = [(members[uid], want) for uid, want in edits if want]
         unmutes = sorted(
@@ -307,7 +309,7 @@ class VoiceController:
         again; the ledger still holds him, and the reconciler pays on his next connect outside the game
         (back at the table, the mute stays the table's)."""
         if member.voice is not None and member.voice.channel is not None:
-            self._held.discard(member.id)
+            self._held.pop(member.id, None)
             self.bot_muted.discard(member.id)
             self._sent.pop(member.id, None)
             await self._moved_away(member)
@@ -328,7 +330,9 @@ class VoiceController:
 
         An edit under way is answered first (the convergence stops after it: nothing newer is sent), and
         the mutes sent whose echo discord.py has not yet cached are handed over as they are: the cache
-        alone would take a member muted a moment ago for unmuted and let him go from the ledger."""
+        alone would take a member muted a moment ago for unmuted and let him go from the ledger. So is
+        what the ledger owes the members this process held who are still in the channel: their edits
+        leave before the ledger is read (issue 20), which only confirms them and finds the others."""
         self._released = True
         self._cancel_retry()
         self._idle.clear()  # settled() waits for the mutes given back
@@ -339,7 +343,9 @@ class VoiceController:
                     with contextlib.suppress(asyncio.CancelledError):
                         await self._worker
                     self._worker = None
-                await self._give_back(dict(self._sent))
+                here = {member.id for member in self.members_in_channel()}
+                known = {uid: owed for uid, owed in self._held.items() if uid in here}
+                await self._give_back(dict(self._sent), known)
             self.bot_muted.clear()
             self._held.clear()
         finally:

@@ -38,12 +38,14 @@ class LedgerMixin(StorageBase):
         text_channel_id: int,
         originals: Mapping[int, bool],
         at: datetime | None = None,
-    ) -> None:
+    ) -> dict[int, bool]:
         """Before the bot changes these members' mute: the game holds them, with their own state.
 
         A member already in the ledger keeps the original stored first (his state before any game of
-        the bot), whichever game held him then."""
+        the bot), whichever game held him then. Returns each member's original as stored: what the
+        bot owes him, which the table keeps to give it back without reading the ledger again."""
         now = self._now(at)
+        stored: dict[int, bool] = {}
         with self._session() as session:
             rows = {
                 row.user_id: row
@@ -68,6 +70,8 @@ class LedgerMixin(StorageBase):
                 row.game_id, row.state, row.updated_at = game_id, MuteHold.HELD, now
                 row.voice_channel_id, row.text_channel_id = voice_channel_id, text_channel_id
                 session.add(row)
+                stored[user_id] = row.original_mute
+        return stored
 
     def give_back(
         self, game_id: int, user_ids: Iterable[int] | None = None, *, at: datetime | None = None

@@ -11,8 +11,8 @@ from mafiabot.storage import Game, MuteHold, SeatResult, Storage
 VOICE, TEXT = 700_000_000_000_000_001, 700_000_000_000_000_002
 
 
-def _hold(storage: Storage, game_id: int | None, originals: dict[int, bool]) -> None:
-    storage.hold_mutes(
+def _hold(storage: Storage, game_id: int | None, originals: dict[int, bool]) -> dict[int, bool]:
+    return storage.hold_mutes(
         guild_id=GUILD, game_id=game_id, voice_channel_id=VOICE, text_channel_id=TEXT, originals=originals
     )
 
@@ -26,7 +26,8 @@ def test_a_hold_keeps_the_members_own_state_from_before_the_first_game(
 ) -> None:
     first, second = new_game().id, new_game().id
     _hold(storage, first, {101: False, 102: True})
-    _hold(storage, second, {101: True})  # seen muted by the bot's own mute: the first original stays
+    # Seen muted by the bot's own mute: the first original stays, and the hold says so (what is owed).
+    assert _hold(storage, second, {101: True}) == {101: False}
     rows = {row.user_id: row for row in storage.held_mutes(GUILD)}
     assert rows[101].original_mute is False and rows[101].game_id == second
     assert rows[102].original_mute is True and rows[102].game_id == first
