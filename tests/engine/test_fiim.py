@@ -79,7 +79,7 @@ def test_the_dons_and_sheriffs_checks() -> None:
         ((DON,), SHERIFF, True),
         ((SHERIFF,), M3, "mafia"),
     ]
-    assert [e.phrase for e in checks] == ["priv_don_sheriff_yes", "priv_city_sheriff_mafia"]
+    assert [e.phrase for e in checks] == ["priv_don_sheriff_yes", "fiim_sheriff_black"]
 
 
 def test_a_shot_checker_still_checks_and_dead_checkers_are_called() -> None:
