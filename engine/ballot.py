@@ -178,10 +178,13 @@ def close_candidate(s: Draft, out: Out) -> None:
             {"seat": step.seat, "count": count},
         )
     )
-    if step.queue:
+    if step.queue and not _decided(s):
         put_step(s, seat=step.queue[0], queue=step.queue[1:])
         _announce_candidate(s, out)
         return
+    if step.queue:
+        data = {"skipped": list(step.queue), "round": step.round}
+        out.append(Event("ballot_decided", EVERYONE, data, s.ruleset.phrases.get("vote_decided")))
     counts = dict.fromkeys(step.candidates, 0)  # each candidate's votes, in ballot order
     for _, x in s.ballots:
         if x in counts:
@@ -194,6 +197,18 @@ def close_candidate(s: Draft, out: Out) -> None:
     else:
         # A ballot of one candidate (the sequential variant) names him: «счесть его невиновным».
         no_elimination(s, out, "below_threshold", step.seat if len(step.candidates) == 1 else 0)
+
+
+def _decided(s: GameState) -> bool:
+    """FIIM D-FI9 ``stop_when_decided`` ([EF] ``alwaysContinueVoting = false``): the ballot stops once the
+    votes not yet cast could not bring a candidate still to be called level with the leader (the last
+    candidate's share of the unused votes, [MR 7.13], is among them, so the result is the same)."""
+    if not s.ruleset.params.get("stop_when_decided"):
+        return False
+    cast = [c for _, c in s.ballots]
+    top = max(cast.count(c) for c in s.step.candidates)
+    left = sum(1 for x in s.living() if may_vote(s, x)) - len(s.ballots)
+    return left < top
 
 
 def condemn(s: Draft, seat: int, out: Out) -> None:

@@ -220,6 +220,7 @@ _LOGGED = {
     "voted": lambda d: {"voter": d["seat"], "candidate": d["candidate"]},
     "abstainers_added": lambda d: {"voters": d["seats"], "candidate": d["candidate"]},
     "vote_count": lambda d: {"candidate": d["candidate"], "count": d["count"]},
+    "ballot_decided": lambda d: {"skipped": d["skipped"]},
     "tie": lambda d: {"seats": d["seats"]},
     "lift_count": lambda d: {"yes": d["count"], "of": d["eligible"], "passed": d["passed"]},
     "executed": lambda d: {"seat": d["seat"]},

@@ -183,10 +183,14 @@ class Table:
         return new
 
     def ballot(self, votes: Sequence[tuple[int, Sequence[int]]]) -> list[Event]:
-        """Vote on each candidate now on the ballot, in ballot order, closing each count."""
+        """Vote on each candidate now on the ballot, in ballot order, closing each count; a ballot that
+        stops once its result is clear (fiim D-FI9) calls no more candidates, and none is voted for."""
         table = {c: list(v) for c, v in votes}
         new: list[Event] = []
         for candidate in self.state.step.candidates:
+            if any(e.type == "ballot_decided" for e in new):
+                assert not table.pop(candidate, []), f"{candidate} was not called: the ballot was decided"
+                continue
             assert self.state.step.kind == "vote" and self.state.step.seat == candidate
             new.extend(self.send(*[Vote(seat=v, candidate=candidate) for v in table.pop(candidate, [])]))
             new.extend(self.advance())

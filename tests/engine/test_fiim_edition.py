@@ -1,8 +1,12 @@
-"""`fiim` (docs/rules/FIIM.md): the role ids and what their checks answer (D-FI2), the numbering of
-nights and days and which night is "the first" (D-FI3), and the decisions' smaller points not held
-elsewhere (D-FI6, D-FI11)."""
+"""`fiim` (docs/rules/FIIM.md): the edition's keys and their defaults (D-FI1), the role ids and what their
+checks answer (D-FI2), the numbering of nights and days and which night is "the first" (D-FI3), and the
+decisions' smaller points not held elsewhere (D-FI6, D-FI11)."""
 
 from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
 
 import pytest
 from fiim_helpers import BLACKS, CIV, DEAL, DON, M2, M3, SHERIFF, day_one, fiim
@@ -12,6 +16,67 @@ from audio import phrases
 from engine import Act, Remove, deal, load_ruleset, queries
 from engine.kinds.city import shot_night
 from engine.kinds.fiim_scoring import first_night_victims, score_game
+
+FIIM_MD = Path(__file__).resolve().parents[2] / "docs" / "rules" / "FIIM.md"
+
+# Every `fiim.<key>` FIIM.md names, with the default its decision gives (D-FI1: «All keys are prefixed
+# `fiim.`»). TOML has no null: D-FI15's «`fiim.ci = null`» (off) is the empty string.
+DEFAULTS: dict[str, Any] = {
+    "night0_checks": False,  # D-FI4 «No checks on night 0 (config `fiim.night0_checks = false`)»
+    "call_all_seats": False,  # D-FI5 «plus dead seats if `fiim.call_all_seats = true`, default false»
+    "rotation": "opener",  # D-FI7 «`fiim.rotation = "opener"` (default) | `"closer"`»
+    "withdraw": "explicit",  # D-FI8 «`fiim.withdraw = "explicit"` default | `"auto"` | `"none"`»
+    "self_nomination": True,  # D-FI8 «`fiim.self_nomination = true`»
+    "night_victim_nominates": False,  # D-FI8 «`fiim.night_victim_nominates = false`»
+    "stop_when_decided": True,  # D-FI9 «(`fiim.stop_when_decided = true`, [EF] …)»
+    "revote_order": "same",  # D-FI9 «`fiim.revote_order = "same"` | `"reverse"`»
+    "lift_2_of_4": True,  # D-FI11 «keys `fiim.lift_2_of_4 = true`, `fiim.lift_3_of_9 = true`»
+    "lift_3_of_9": True,
+    "mute_next_day": False,  # D-FI12 «(`fiim.mute_next_day = false`, …)»
+    "short_speech_at_3_4": True,  # D-FI12 «(`fiim.short_speech_at_3_4 = true`, …)»
+    "removal_cancels_vote": "always",  # D-FI12 «`"always"` default | `"never"` | `"if_nominated"`»
+    "scoring": "fiim_mr19",  # D-FI15 «`fiim.scoring = "fiim_mr19"` default»
+    "ci": "",  # D-FI15 «**off by default** (`fiim.ci = null`)»
+    "on_record": "none",  # D-FI15 «colours "on record" not scored (`fiim.on_record = "none"`)»
+}
+# The alternatives the decisions name, each a lobby option that sets only its key.
+ALTERNATIVES = {
+    "night0_checks": {"night0_checks": True},
+    "call_all_seats": {"call_all_seats": True},
+    "closer_rotation": {"rotation": "closer"},
+    "withdraw_auto": {"withdraw": "auto"},
+    "withdraw_none": {"withdraw": "none"},
+    "revote_reverse": {"revote_order": "reverse"},
+    "no_lift_2_of_4": {"lift_2_of_4": False},
+    "no_lift_3_of_9": {"lift_3_of_9": False},
+    "mute_next_day": {"mute_next_day": True},
+    "no_short_speech": {"short_speech_at_3_4": False},
+    "removal_never_cancels": {"removal_cancels_vote": "never"},
+    "removal_cancels_if_nominated": {"removal_cancels_vote": "if_nominated"},
+    "ci": {"ci": "mr45"},
+    "on_record_any": {"on_record": "any"},
+    "whole_ballot": {"stop_when_decided": False},
+}
+
+
+def test_every_key_the_spec_names_is_the_presets_with_the_decisions_default() -> None:
+    """D-FI1: «where they differ the rule follows [EF] … and the alternative becomes a config key. All
+    keys are prefixed `fiim.`»: each `fiim.<key>` of FIIM.md is a key of the preset's [params] (FIIM.md
+    has no key the preset lacks), and the plain preset plays the decision's default."""
+    named = set(re.findall(r"`fiim\.([a-z0-9_]+)", FIIM_MD.read_text(encoding="utf-8")))
+    assert named == set(DEFAULTS)
+    params = load_ruleset("fiim").params
+    assert {key: params.get(key) for key in DEFAULTS} == DEFAULTS
+
+
+@pytest.mark.parametrize("option", sorted(ALTERNATIVES))
+def test_each_alternative_edition_is_a_lobby_option_of_its_key(option: str) -> None:
+    """D-FI1: «where sources differ the decision names a config key, so a club can choose its edition»:
+    the alternative is a lobby option that changes its key only."""
+    plain, chosen = load_ruleset("fiim").params, load_ruleset("fiim", [option]).params
+    changed = {k: chosen[k] for k in chosen if chosen[k] != plain.get(k)}
+    assert changed == ALTERNATIVES[option]
+
 
 # -- D-FI2 ------------------------------------------------------------------------------------------
 

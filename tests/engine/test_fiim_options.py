@@ -1,5 +1,6 @@
-"""`fiim`'s club choices that change play (docs/rules/FIIM.md D-FI4, D-FI5, D-FI7, D-FI8, D-FI12, D-FI13,
-D-FI15): each [params] key with the default and its alternative, through the engine's public commands."""
+"""`fiim`'s club choices that change play (docs/rules/FIIM.md D-FI4, D-FI5, D-FI7, D-FI8, D-FI9, D-FI12,
+D-FI13, D-FI15): each [params] key with the default and its alternative, through the engine's public
+commands."""
 
 from __future__ import annotations
 
@@ -161,6 +162,51 @@ def test_a_nomination_cannot_be_withdrawn_where_the_club_says_so() -> None:
     with pytest.raises(IllegalCommand):
         t.send(Nominate(seat=1, target=6))
     assert t.s.nominations == ((1, 5),)
+
+
+# -- D-FI9 stop_when_decided -----------------------------------------------------------------------
+
+
+def test_the_ballot_stops_once_the_votes_left_cannot_change_it() -> None:
+    """D-FI9: «The ballot may stop early once no candidate can overtake the leader
+    (`fiim.stop_when_decided = true`, [EF] `alwaysContinueVoting = false`)»: six of ten on the first of
+    three nominees — the four votes left cannot bring another level, so the others are not called and he
+    leaves; the table hears why (fiim_vote_decided)."""
+    t = day_one()
+    new = t.day(nominations=[(1, 5), (2, 6), (3, 7)], votes=[[(5, [1, 2, 3, 4, 6, 7])]])
+    assert brief(new, "ballot") == [("ballot", 5, "main")]
+    [decided] = [e for e in new if e.type == "ballot_decided"]
+    assert (decided.data["skipped"], decided.audience.kind, decided.phrase) == (
+        [6, 7],
+        "public",
+        "fiim_vote_decided",
+    )
+    assert brief(new, "executed") == [("executed", 5)]
+
+
+def test_a_tie_is_decided_early_too_and_only_then() -> None:
+    """D-FI9 with F.8: 4 and 4 on the first two of three, two votes left: the third cannot reach four, so
+    the tie of the first two is settled without him; 4 and 2 with four left is not (he could tie)."""
+    t = day_one()
+    new = t.day(
+        nominations=[(1, 5), (2, 6), (3, 7)], votes=[[(5, [1, 2, 3, 4]), (6, [5, 6, 7, 8])], []], lift=[]
+    )
+    assert brief(new, "tie")[:1] == [("tie", (5, 6))]
+    assert brief(new, "ballot")[:2] == [("ballot", 5, "main"), ("ballot", 6, "main")]
+    t2 = day_one()
+    new = t2.day(nominations=[(1, 5), (2, 6), (3, 7)], votes=[[(5, [1, 2, 3, 4]), (6, [5, 6])], []], lift=[])
+    assert not [e for e in new if e.type == "ballot_decided" and e.data["round"] == "main"]
+    assert brief(new, "tie")[:1] == [("tie", (5, 7))]
+
+
+def test_the_whole_ballot_where_the_club_says_so() -> None:
+    """D-FI9 `fiim.stop_when_decided = false` (the `whole_ballot` option): every nominee is called, the
+    last gets the unused votes ([MR 7.13]), and the result is the same."""
+    t = day_one("whole_ballot")
+    new = t.day(nominations=[(1, 5), (2, 6), (3, 7)], votes=[[(5, [1, 2, 3, 4, 6, 7])]])
+    counts = [(e.data["candidate"], e.data["count"]) for e in new if e.type == "vote_count"]
+    assert counts == [(5, 6), (6, 0), (7, 4)] and not brief(new, "ballot_decided")
+    assert brief(new, "executed") == [("executed", 5)]
 
 
 # -- D-FI12 mute_next_day --------------------------------------------------------------------------

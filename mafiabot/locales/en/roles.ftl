@@ -143,6 +143,7 @@ variant-classic-reduced = Small games: 2, 3 and 4–6 players
 variant-classic-whole_deck = The whole deck: the roles are random and known only to the host
 variant-classic-nohost_countdown = Without a host: the mafia meets while the bot counts to ten
 variant-fiim-revote_reverse = The new vote in reverse order
+variant-fiim-whole_ballot = The vote is held to the end even when its result is already clear
 variant-fiim-no_lift_2_of_4 = With four players, two are not lifted
 variant-fiim-no_lift_3_of_9 = With nine players, three are not lifted
 variant-fiim-no_short_speech = With 3–4 players the third foul also takes the whole speech away
