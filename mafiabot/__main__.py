@@ -62,6 +62,12 @@ def _parser() -> argparse.ArgumentParser:
         help="play without a database: nothing is stored, a restart loses every game (for a broken database)",
     )
     run.add_argument(
+        "--sync-commands",
+        action="store_true",
+        help="publish the slash commands to Discord even if they did not change since the last start "
+        "(e.g. after they were deleted in the developer portal); otherwise only changed commands are",
+    )
+    run.add_argument(
         "--demo-without-token",
         action="store_true",
         help="with no token configured, explain how to get one and play the offline demo (./scripts/run)",
@@ -161,7 +167,9 @@ def _database_problem(url: str) -> str | None:
         storage.close()
 
 
-async def _serve(settings: Settings, *, memory_only: bool = False, migrated: bool = False) -> int:
+async def _serve(
+    settings: Settings, *, memory_only: bool = False, migrated: bool = False, sync_commands: bool = False
+) -> int:
     import signal
 
     import discord
@@ -169,6 +177,7 @@ async def _serve(settings: Settings, *, memory_only: bool = False, migrated: boo
     from mafiabot.bot import make_bot
 
     bot = make_bot(settings, memory_only=memory_only, migrated=migrated)
+    bot.force_sync = sync_commands
     loop = asyncio.get_running_loop()
     stopping: list[asyncio.Task[None]] = []
 
@@ -199,7 +208,13 @@ async def _serve(settings: Settings, *, memory_only: bool = False, migrated: boo
     return 0
 
 
-def run(config: Path | None, *, memory_only: bool = False, demo_without_token: bool = False) -> int:
+def run(
+    config: Path | None,
+    *,
+    memory_only: bool = False,
+    demo_without_token: bool = False,
+    sync_commands: bool = False,
+) -> int:
     try:
         settings = load_settings(config)
     except ConfigError as exc:
@@ -235,7 +250,9 @@ def run(config: Path | None, *, memory_only: bool = False, demo_without_token: b
             return 3
     try:
         # The check above migrated the database (once): the bot opens it as it is.
-        return asyncio.run(_serve(settings, memory_only=memory_only, migrated=not memory_only))
+        return asyncio.run(
+            _serve(settings, memory_only=memory_only, migrated=not memory_only, sync_commands=sync_commands)
+        )
     except KeyboardInterrupt:
         return 0
 
@@ -250,7 +267,12 @@ def main(argv: list[str] | None = None) -> int:
         return _demo(args)
     if args.command == "invite":
         return _invite(args.helper, args.application_id)
-    return run(args.config, memory_only=args.memory_only, demo_without_token=args.demo_without_token)
+    return run(
+        args.config,
+        memory_only=args.memory_only,
+        demo_without_token=args.demo_without_token,
+        sync_commands=args.sync_commands,
+    )
 
 
 if __name__ == "__main__":

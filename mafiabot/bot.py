@@ -9,6 +9,8 @@ events to the service.
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -101,6 +103,10 @@ class MafiaTree(app_commands.CommandTree["MafiaBot"]):
             log.warning("Could not tell the user about the error", exc_info=True)
 
 
+def _guild_extra(guild: discord.abc.Snowflake | None) -> dict[str, Any]:
+    return {"guild_id": guild.id if guild else None}
+
+
 class MafiaBot(commands.Bot):
     """Loads cogs by name (one failing does not stop the others) and syncs `/mafia` on start."""
 
@@ -149,6 +155,7 @@ class MafiaBot(commands.Bot):
         self.failed_cogs: dict[str, BaseException] = {}
         self._subcommands_of: dict[str, list[str]] = {}  # cog name -> its /mafia subcommands
         self.synced_commands: list[app_commands.AppCommand] = []
+        self.force_sync = False  # `mafiabot run --sync-commands`: publish the commands even if unchanged
         self._restored = False
         self._restoring: asyncio.Task[None] | None = None
         self.memory_only = memory_only  # the operator chose to play without a database
@@ -249,23 +256,68 @@ class MafiaBot(commands.Bot):
         for target in targets:
             self.tree.remove_command(command.name, type=command.type, guild=target)
 
-    async def sync_commands(self) -> None:
-        """Publish `/mafia`: per allowed guild when an allow-list is set, else globally."""
+    async def sync_commands(self, *, force: bool | None = None) -> None:
+        """Publish `/mafia`: per allowed guild when an allow-list is set, else globally.
+
+        Only what changed is published: the commands' payload (translations included) has a fingerprint,
+        stored once Discord took it, and a start whose commands have the same fingerprint publishes
+        nothing (Discord asks bots not to sync at every start; a new command counts against its 200
+        creates a day). ``force`` (or `mafiabot run --sync-commands`) publishes anyway, e.g. after the
+        commands were deleted in the developer portal."""
+        force = self.force_sync if force is None else force
         targets: list[discord.Object | None] = [discord.Object(id=g) for g in self.settings.guild_ids]
         self.synced_commands = []
         for guild in targets or [None]:
+            where = "globally" if guild is None else "to guild"
+            key = f"commands:{self.application_id}:{guild.id if guild else 'global'}"
+            fingerprint = await self._commands_fingerprint(guild)
+            if not force and await self._stored_value(key) == fingerprint:
+                log.info("Commands unchanged since they were synced %s", where, extra=_guild_extra(guild))
+                continue
             try:
                 synced = await self.tree.sync(guild=guild)
             except discord.HTTPException:
-                log.exception("Command sync failed", extra={"guild_id": guild.id if guild else None})
+                log.exception("Command sync failed", extra=_guild_extra(guild))
                 continue
             self.synced_commands.extend(synced)
-            log.info(
-                "Synced %d command(s) %s",
-                len(synced),
-                "globally" if guild is None else "to guild",
-                extra={"guild_id": guild.id if guild else None},
-            )
+            await self._store_value(key, fingerprint)
+            log.info("Synced %d command(s) %s", len(synced), where, extra=_guild_extra(guild))
+
+    async def _commands_fingerprint(self, guild: discord.abc.Snowflake | None) -> str:
+        """SHA-256 of what `tree.sync` would send for ``guild`` (None: the global commands)."""
+        translator = self.tree.translator
+        payload = []
+        for command in self.tree.get_commands(guild=guild):
+            if translator is not None:
+                payload.append(await command.get_translated_payload(self.tree, translator))
+            else:
+                payload.append(command.to_dict(self.tree))
+        canonical = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
+        return hashlib.sha256(canonical.encode()).hexdigest()
+
+    def _storage(self) -> Any:
+        games = getattr(self, "games", None)  # (None before setup_hook, or without a database)
+        return None if games is None else games.records.storage
+
+    async def _stored_value(self, key: str) -> str | None:
+        storage = self._storage()
+        if storage is None:  # no database: every start publishes
+            return None
+        try:
+            value: str | None = await asyncio.to_thread(storage.bot_value, key)
+        except Exception:
+            log.warning("Could not read the commands' fingerprint; syncing them", exc_info=True)
+            return None
+        return value
+
+    async def _store_value(self, key: str, value: str) -> None:
+        storage = self._storage()
+        if storage is None:
+            return
+        try:
+            await asyncio.to_thread(storage.set_bot_value, key, value)
+        except Exception:  # the next start syncs again: harmless
+            log.warning("Could not store the commands' fingerprint", exc_info=True)
 
     async def close(self) -> None:
         if not self.stopping:

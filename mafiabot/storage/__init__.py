@@ -13,6 +13,7 @@ import sqlalchemy as sa
 
 from mafiabot.ratings import EloConfig, PointsRules
 from mafiabot.storage.base import Clock, NotFound, StorageError, utc_now
+from mafiabot.storage.bot_state import BotStateMixin
 from mafiabot.storage.conduct import ConductMixin
 from mafiabot.storage.games import SeatAssignment, SeatResult
 from mafiabot.storage.judging import JudgingMixin
@@ -36,7 +37,7 @@ from mafiabot.storage.reports import Board, BoardRow, GameRecord, GameSummary, P
 from mafiabot.storage.season_table import SeasonRow, SeasonTableMixin
 
 
-class Storage(ConductMixin, SeasonTableMixin, LobbiesMixin, LedgerMixin, JudgingMixin):
+class Storage(ConductMixin, SeasonTableMixin, LobbiesMixin, LedgerMixin, JudgingMixin, BotStateMixin):
     """The bot's one entry point to the database."""
 
     def __init__(

@@ -328,3 +328,14 @@ class TournamentSeat(SQLModel, table=True):
     position: int = Field(primary_key=True)
     user_id: int = _snowflake()
     name: str = Field(sa_type=sa.String(100))
+
+
+class BotState(SQLModel, table=True):
+    """What the bot keeps about itself rather than a server: e.g. the fingerprint of the commands it last
+    published to Discord, so that a restart does not publish them again unchanged."""
+
+    __tablename__ = "bot_state"
+
+    key: str = Field(sa_type=sa.String(100), primary_key=True)
+    value: str = Field(sa_type=sa.String(200))
+    updated_at: datetime = _time()

@@ -130,3 +130,66 @@ async def test_the_token_is_never_logged_even_at_debug(
         await voice.disconnect()
     assert "Sending voice websocket frame" in caplog.text  # discord.py did log at debug
     assert fake.token not in caplog.text
+
+
+async def test_a_restart_publishes_the_commands_only_when_they_changed(
+    fake: FakeDiscord, club: Club, tmp_path: Path
+) -> None:
+    """Discord asks bots not to sync their commands at every start (and counts each new command against
+    200 creates a day): the commands' fingerprint is stored once Discord took them, a start with the same
+    commands publishes nothing, and `mafiabot run --sync-commands` publishes anyway."""
+    settings = _settings(fake, tmp_path)
+    first = MafiaBot(settings, guild_ready_timeout=0.05)
+    async with fake.connect(first):
+        pass
+    assert fake.command_syncs == {None: 1}
+    ids = {c["name"]: c["id"] for c in fake.commands[None]}
+    created = fake.command_creates[None]
+    assert created == len(ids) == 3
+
+    second = MafiaBot(settings, guild_ready_timeout=0.05)
+    async with fake.connect(second):
+        answer = await fake.slash(club.players[0], "mafia help", channel=club.text)
+        assert answer.ephemeral  # the commands Discord has still work
+    assert fake.command_syncs == {None: 1}
+
+    forced = MafiaBot(settings, guild_ready_timeout=0.05)
+    forced.force_sync = True
+    async with fake.connect(forced):
+        pass
+    assert fake.command_syncs == {None: 2}
+    assert {c["name"]: c["id"] for c in fake.commands[None]} == ids  # updated in place, nothing created
+    assert fake.command_creates[None] == created
+
+
+async def test_changed_commands_are_published_again(fake: FakeDiscord, club: Club, tmp_path: Path) -> None:
+    settings = _settings(fake, tmp_path)
+    cogs = ("mafiabot.cogs.help", "mafiabot.cogs.readiness")
+    first = MafiaBot(settings, cogs=cogs, guild_ready_timeout=0.05)
+    async with fake.connect(first):
+        pass
+    assert {o["name"] for o in fake.commands[None][0]["options"]} == {"help", "rules", "check"}
+    more = MafiaBot(settings, cogs=(*cogs, "mafiabot.cogs.lobby"), guild_ready_timeout=0.05)
+    async with fake.connect(more):
+        assert "new" in {o["name"] for o in fake.commands[None][0]["options"]}
+    assert fake.command_syncs == {None: 2}
+
+
+async def test_the_stand_in_refuses_the_201st_command_created_in_a_day(
+    fake: FakeDiscord, club: Club, tmp_path: Path
+) -> None:
+    client = MafiaBot(_settings(fake, tmp_path), cogs=(), guild_ready_timeout=0.05)
+    async with fake.connect(client):
+        assert client.application_id is not None
+        route = discord.http.Route(
+            "PUT", "/applications/{application_id}/commands", application_id=client.application_id
+        )
+        body = [{"name": f"c{n}", "description": "x", "type": 1} for n in range(100)]
+        await client.http.request(route, json=body)
+        await client.http.request(route, json=body)  # the same hundred: updates, not creates
+        more = [{"name": f"d{n}", "description": "x", "type": 1} for n in range(99)]
+        await client.http.request(route, json=more)  # replaces them: with /mafia at start, 200 today
+        assert fake.command_creates[None] == 200
+        with pytest.raises(discord.HTTPException) as refused:
+            await client.http.request(route, json=[{"name": "e", "description": "x", "type": 1}])
+    assert refused.value.status == 400 and refused.value.code == 30034

@@ -81,21 +81,35 @@ def _check_command(command: dict[str, Any], top: bool = True) -> None:
         _check_command(option, top=False)
 
 
+# Discord counts a command that a bulk overwrite creates (a name and type the scope did not have) against
+# 200 creates a day per scope (each guild, and the global commands); updating an existing command keeps
+# its id and costs nothing. The 201st create is refused with 30034 (a 400).
+DAILY_COMMAND_CREATES = 200
+
+
 def _store_commands(rest: Rest, guild_id: int | None, body: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    stored = []
     for command in body:
         _check_command(command)
         try:
             checks.check_command(command)  # the localisations' locales and lengths
         except checks.InvalidForm as error:
             raise ApiError(400, error.code, error.message) from None
+    existing = {(c["name"], c["type"]): c for c in rest.fake.commands.get(guild_id, [])}
+    created = [c for c in body if (c["name"], c.get("type", 1)) not in existing]
+    if rest.fake.command_creates.get(guild_id, 0) + len(created) > DAILY_COMMAND_CREATES:
+        raise ApiError(400, 30034, "Max number of daily application command creates has been reached (200)")
+    rest.fake.command_creates[guild_id] = rest.fake.command_creates.get(guild_id, 0) + len(created)
+    rest.fake.command_syncs[guild_id] = rest.fake.command_syncs.get(guild_id, 0) + 1
+    stored = []
     for command in body:
+        kind = command.get("type", 1)
+        before = existing.get((command["name"], kind))
         command = {
             **command,
-            "id": str(rest.world.snowflake()),
+            "id": before["id"] if before else str(rest.world.snowflake()),
             "application_id": str(rest.world.application_id),
             "version": str(rest.world.snowflake()),
-            "type": command.get("type", 1),
+            "type": kind,
             "description": command.get("description", ""),  # Discord answers "" for a context menu
         }
         if guild_id is not None:

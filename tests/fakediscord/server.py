@@ -45,6 +45,8 @@ class FakeDiscord(Driver, ServerAdmin, BotAccounts):
         self.server_errors: list[str] = []  # exceptions inside the stand-in: bugs to fix here
         self.forbidden: list[tuple[int, int]] = []  # (missing permission bits, channel or guild id)
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None: global) -> synced
+        self.command_creates: dict[int | None, int] = {}  # commands created today, per scope
+        self.command_syncs: dict[int | None, int] = {}  # bulk overwrites, per scope
         self.interactions: dict[int, InteractionRecord] = {}
         self.interactions_by_token: dict[str, InteractionRecord] = {}
         self.rest = Rest(self)

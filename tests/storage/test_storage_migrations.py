@@ -30,10 +30,11 @@ TABLES = {
     "lobby_members",
     "tournament_schedules",
     "tournament_seats",
+    "bot_state",
 }
 JUDGING = {"judge_awards", "game_protocols", "signing_keys", "tournaments", "tournament_games"}
 SCHEDULES = {"tournament_schedules", "tournament_seats"}
-HEAD = "0006_schedule"
+HEAD = "0007_bot_state"
 
 
 def table_names(url: str) -> set[str]:
@@ -63,7 +64,7 @@ def test_upgrade_from_previous_revision_keeps_data(scratch_url: str) -> None:
     upgrade(scratch_url, "0001")
     assert (
         table_names(scratch_url)
-        == TABLES - {"guild_settings", "voice_mutes", "lobby_members"} - JUDGING - SCHEDULES
+        == TABLES - {"guild_settings", "voice_mutes", "lobby_members", "bot_state"} - JUDGING - SCHEDULES
     )
     engine = make_engine(scratch_url)
     started = datetime(2026, 1, 5, 19, 0)
