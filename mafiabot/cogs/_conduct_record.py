@@ -11,18 +11,12 @@ from typing import Any
 import discord
 
 import engine
-from mafiabot.cogs._conduct_parts import (
-    LEAVING,
-    forgive_view,
-    is_moderator,
-    reason_label,
-    reason_shown,
-    review_view,
-)
+from mafiabot.cogs._conduct_parts import forgive_view, is_moderator, review_view
 from mafiabot.errors import UserFacingError
 from mafiabot.game.service import GameService
 from mafiabot.game.table import Table
 from mafiabot.i18n import text
+from mafiabot.offences import LEAVING, reason_label, reason_shown
 
 log = logging.getLogger("mafiabot.cogs.conduct")
 

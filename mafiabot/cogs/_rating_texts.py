@@ -11,6 +11,7 @@ from mafiabot.disclosure import HIDDEN, is_over, protocol_events
 from mafiabot.game.describe import describe as describe_in
 from mafiabot.game.render import render
 from mafiabot.i18n import DEFAULT, preset_title, role_display, text
+from mafiabot.offences import stored_reason_shown
 from mafiabot.ratings import POINTS_TRACK
 from mafiabot.storage import Board, GameRecord, GameSummary, Profile
 
@@ -165,7 +166,15 @@ def record_text(record: GameRecord, language: str = DEFAULT) -> str:
         )
     for f in record.fouls:
         by = text(lang, "game-card-by-bot") if f.automatic else f"<@{f.given_by}>"
-        line = text(lang, "game-card-foul", number=f.id, seat=f.seat, day=f.day, reason=f.reason, by=by)
+        line = text(
+            lang,
+            "game-card-foul",
+            number=f.id,
+            seat=f.seat,
+            day=f.day,
+            reason=stored_reason_shown(lang, f.reason),
+            by=by,
+        )
         if f.withdrawn_at is not None:
             line += text(lang, "game-card-foul-withdrawn", reason=f.withdrawn_reason)
         lines.append(line)

@@ -16,18 +16,13 @@ import engine
 from engine import queries
 from mafiabot.bot import MafiaBot
 from mafiabot.cogs._conduct_parts import (
-    AUTO_REASONS,
     FORGIVE,
-    FOUL_REASONS,
     MAY_WITHDRAW,
-    PENALTY_REASONS,
-    REMOVAL_REASONS,
     WITHDRAW,
     Confirm,
     ForgiveButton,
     ReviewButton,
     is_moderator,
-    reason_shown,
     resolve_seat,
     table_here,
 )
@@ -35,6 +30,7 @@ from mafiabot.cogs._conduct_record import FoulRecords
 from mafiabot.errors import UserFacingError
 from mafiabot.game.table import Table
 from mafiabot.i18n import text
+from mafiabot.offences import AUTO_REASONS, FOUL_REASONS, PENALTY_REASONS, REMOVAL_REASONS, reason_shown
 from mafiabot.storage.models import Foul
 
 log = logging.getLogger(__name__)

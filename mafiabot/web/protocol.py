@@ -16,6 +16,7 @@ from mafiabot.disclosure import is_over, protocol_events, record_shown, replay
 from mafiabot.game.describe import describe as describe_in
 from mafiabot.game.render import render
 from mafiabot.i18n import DEFAULT, preset_title, role_display, text
+from mafiabot.offences import stored_reason_shown
 from mafiabot.ratings import POINTS_TRACK
 from mafiabot.storage import GameRecord
 
@@ -182,7 +183,12 @@ def build(record: GameRecord, names: dict[int, str], language: str = DEFAULT) ->
         seats=seats,
         sections=sections(events, names, language, _ruleset(game.ruleset_id)),
         fouls=[
-            FoulLine(f.seat, f.day, f.reason, f.withdrawn_reason if f.withdrawn_at else None)
+            FoulLine(
+                f.seat,
+                f.day,
+                stored_reason_shown(language, f.reason),
+                f.withdrawn_reason if f.withdrawn_at else None,
+            )
             for f in shown.fouls
         ],
         problems=problems,

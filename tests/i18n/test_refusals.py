@@ -75,7 +75,7 @@ def test_every_id_the_engine_names_is_in_both_catalogues() -> None:
 
 
 def test_every_foul_and_removal_reason_has_english() -> None:
-    from mafiabot.cogs._conduct_parts import (
+    from mafiabot.offences import (
         AUTO_REASONS,
         FOUL_REASONS,
         PENALTY_REASONS,

@@ -74,10 +74,20 @@ async def test_the_course_of_each_presets_game_is_in_english(
     """The classic game above aside, every preset's own roles, steps, sides and lines (a richer deck where
     the preset has special roles) are in English on an English server."""
     game_id = await asyncio.to_thread(store_game, site.storage, preset, options, players, 11)
+    # A foul as the bot stores it: the rulebook's words, then the moderator's note.
+    await asyncio.to_thread(
+        site.storage.add_foul,
+        game_id,
+        seat=1,
+        user_id=USERS[0],
+        reason="Маты: loud",
+        day=1,
+        given_by=USERS[1],
+    )
     status, page = await site.get(site.server.link(GUILD, f"/game/{game_id}"))
     assert status == 200, page[:300]
     assert "The course of the game" in page and "<h3>Night 1</h3>" in page, page
     roles = {role: i18n.text("en", f"role-{role}") for role in ("maniac", "wolf", "don")}
     named = {"hobbyworld": "maniac", "blood": "wolf", "city": "don", "simple": "don", "fiim": "don"}[preset]
-    assert roles[named] in page, page
+    assert roles[named] in page and "Swearing: loud" in page, page
     assert _russian(page) == [], _russian(page)
