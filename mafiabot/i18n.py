@@ -6,7 +6,7 @@ text, so fixing a Russian typo does not orphan the English; plural forms and oth
 inside the message by the language's own CLDR rules (Russian's one/few/many: «1 фол», «2 фола»,
 «5 фолов»; English's one/other), so the code passes a number and never picks a form; and the ``.ftl``
 files are read as they are, with no compile step. tests/i18n checks that both languages have every key
-with the same variables and that the modules moved to the catalogues write no player-facing text inline.
+with the same variables and that no module of the bot or the voice writes player-facing text inline.
 
 ``text(language, key, **args)`` formats a message; a missing key is a bug that the catalogue test
 catches, and at run time it falls back to Russian, then to the key itself, and is logged.
