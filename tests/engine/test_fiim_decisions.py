@@ -252,6 +252,8 @@ def test_the_fourth_foul_removes_without_last_words_and_cancels_the_vote() -> No
     assert "role" not in next(e for e in new if e.type == "removed").data
     new = t.day()
     assert brief(new, "no_elimination", "ballot") == [("no_elimination", "cancelled")]
+    # Seat 9 was not nominated: the table is not told «Выставленный игрок покинул стол» (the city's line).
+    assert [e.phrase for e in new if e.type == "no_elimination"] == ["fiim_vote_cancelled"]
     assert not [e for e in new if e.type == "speech" and e.data["seat"] == 9]
 
 
