@@ -51,6 +51,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 RESTART_NOTICE = text(DEFAULT, "table-restarting")
+# A stopping bot waits this long for the last lines of games that ended just before it (within the
+# process's own STOP_SECONDS).
+CLOSING_WAIT_SECONDS = 10.0
 DAMAGED = text(DEFAULT, "table-damaged-button")
 
 
@@ -70,6 +73,7 @@ class GameService:
         self.settings = settings
         self.records = GameRecords(storage)
         self.tables = Tables()  # by voice channel id, and by game, server and text channel
+        self.closing: set[Table] = set()  # closed tables whose last lines are still being sent
         self.lobbies = Lobbies(self.tables, storage)
         self.mute_spectators = True
         self.panel_edit_interval = PANEL_EDIT_INTERVAL
@@ -368,7 +372,11 @@ class GameService:
             return
         if self.tables.get(table.voice_channel_id) is table:
             del self.tables[table.voice_channel_id]
-        await table.release()
+        self.closing.add(table)  # a stopping bot still lets its last lines go out (shutdown)
+        try:
+            await table.release()
+        finally:
+            table.after_sent_all(lambda: self.closing.discard(table))
         await self._save_pacing(table)
 
     async def _save_pacing(self, table: Table) -> None:
@@ -392,12 +400,19 @@ class GameService:
                 log.exception("Could not store the timers", extra={"game_id": table.game_id})
         await self._save_pacing(table)
 
+    async def _let_closing_finish(self) -> None:
+        """A game that ended just before the stop has left ``tables``, but its last lines (the result,
+        the roles, the record) are still in its queue: they go out first, within a bound."""
+        senders = [task for table in self.closing if (task := table.sending()) is not None]
+        if senders:
+            await asyncio.wait(senders, timeout=CLOSING_WAIT_SECONDS)
+
     async def shutdown(self) -> None:
         """The bot is closing: stop timers and workers without ending games; they resume on the next
         start, with the mutes they need (the voice controller reconciles them then)."""
         await self.reconciler.stop()
         tables = list(self.tables.values())
         self.tables.clear()
-        await asyncio.gather(*(self._put_away(table) for table in tables))
+        await asyncio.gather(*(self._put_away(table) for table in tables), self._let_closing_finish())
         if self.storage is not None:
             self.storage.close()

@@ -582,6 +582,18 @@ class Table:
             await self.speaker.close()
         self._outbox.put_nowait(None)
 
+    def sending(self) -> asyncio.Task[None] | None:
+        """The sender, while it still has lines to send."""
+        return self._sender if self._sender is not None and not self._sender.done() else None
+
+    def after_sent_all(self, callback: Callable[[], Any]) -> None:
+        """Call ``callback`` once the sender has stopped (at once if it has, or never started)."""
+        sender = self.sending()
+        if sender is None:
+            callback()
+        else:
+            sender.add_done_callback(lambda _: callback())
+
     async def sent_all(self) -> None:
         """After release(): every queued line is sent and the sender has stopped."""
         if self._sender is not None:

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 import sqlalchemy.exc
 from fakediscord import Club, FakeDiscord
+from fakediscord.ratelimits import MESSAGE_CREATE
 from game_driver import MEMBER_EDIT, Restart, TableDriver
 
 from engine.commands import Remove
@@ -171,3 +172,23 @@ async def test_a_stop_whose_own_write_comes_after_the_end_s_is_stored_once_with_
     assert storage is not None
     game = storage.game(game_id)
     assert game.status == "aborted" and game.end_reason == f"stopped by {d.players[0].id}"
+
+
+async def test_a_bot_stopping_just_after_a_game_ended_still_sends_its_last_lines(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """A game that ended has left the service's tables, but its last lines (the roles, the record) wait
+    in its queue behind the channel's message limit: a deploy's stop at that moment sends them first
+    instead of losing them with the connection."""
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic")
+    await d.settled()
+    game_id = d.table.game_id
+    fake.rate_limits.set(MESSAGE_CREATE, 1, 4)  # a busy channel: the end's lines queue in the bot
+    await fake.slash(d.players[0], "mafia stop", channel=club.text)
+    await fake.wait_for(lambda: not d.games.tables, what="the stop")
+    assert d.games.closing, "the ended table's lines are still queued"
+    await bot.close()
+    assert any(f"mafia-game-{game_id}.json" in m.files for m in fake.messages(club.text))
+    assert not d.games.closing
