@@ -13,7 +13,7 @@ from gtts_stand_in import StandIn, serve
 
 from audio import phrases
 from audio.cache import ClipCache
-from audio.engines import EspeakEngine
+from audio.engines import Engine, EspeakEngine, offline_engine
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -30,13 +30,21 @@ def espeak() -> EspeakEngine:
 
 
 @pytest.fixture(scope="session")
-def offline_cache(tmp_path_factory: pytest.TempPathFactory, espeak: EspeakEngine) -> ClipCache:
-    """Every fixed phrase of every preset rendered once with espeak-ng, shared by the tests that need it."""
+def offline() -> Engine:
+    """The offline voice the bot uses: RHVoice where it is installed, espeak-ng otherwise."""
+    return offline_engine()
+
+
+@pytest.fixture(scope="session")
+def offline_cache(tmp_path_factory: pytest.TempPathFactory, offline: Engine) -> ClipCache:
+    """Every fixed phrase of every preset rendered once with the offline voice, shared by the tests that
+    need it."""
     cache = ClipCache(tmp_path_factory.mktemp("offline-cache"))
     texts = sorted({p.text for p in phrases.fixed_phrases()})
-    batches = [texts[i : i + espeak.batch_size] for i in range(0, len(texts), espeak.batch_size)]
+    size = offline.batch_size
+    batches = [texts[i : i + size] for i in range(0, len(texts), size)]
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        list(pool.map(lambda batch: cache.render_many(espeak, batch), batches))
+        list(pool.map(lambda batch: cache.render_many(offline, batch), batches))
     return cache
 
 
