@@ -16,6 +16,7 @@ from engine.state import Draft, GameState
 
 MUTE_NEXT_DAY = "mute_next_day:"  # flag: a seat whose lost speech is the next day's (FIIM D-FI12)
 REMOVED = "removed:"  # flag: a seat that left by a removal, not by the vote or the night (FIIM D-FI13)
+VOTE_STOPPED = "vote_stopped"  # flag: a removal stops the vote under way (FIIM D-FI12 «антимонстр»)
 
 
 def _set_fouls(s: Draft, seat: int, count: int) -> None:
@@ -85,17 +86,24 @@ def remove(s: Draft, seat: int, reason: str, out: Out) -> None:
         out.append(Event("rating_penalty", EVERYONE, data, phrase, {"seat": seat}))
     nominated = [t for _, t in s.nominations]
     cancels = s.ruleset.params.get("removal_cancels_vote", "if_nominated")
-    if cancels == "always" and not (s.phase == "day" and _voting(s)):
+    voting = s.phase == "day" and _voting(s)
+    if cancels == "always" and not voting:
         # FIIM D-FI12 («антимонстр»): any removal cancels the current or nearest vote.
         s.flags = s.flags | {"vote_cancelled"}
-    elif cancels == "if_nominated" and s.phase == "day" and seat in nominated and not _voting(s):
+    elif cancels == "if_nominated" and s.phase == "day" and seat in nominated and not voting:
         s.flags = s.flags | {"vote_cancelled"}
     interrupted = s.step
-    check_win(s, out)
-    if s.step.kind == "question" and interrupted.kind not in ("dawn", "question"):
-        # D-S7 asks the maniac at once; the speech, ballot or night step goes on after his answer
-        # (D-F5: «голосование не отменяется»).
-        s.resume = interrupted
+    if check_win(s, out):
+        if s.step.kind == "question" and interrupted.kind not in ("dawn", "question"):
+            # D-S7 asks the maniac at once; the speech, ballot or night step goes on after his answer
+            # (D-F5: «голосование не отменяется»).
+            s.resume = interrupted
+        return
+    if cancels == "always" and voting:
+        # FIIM D-FI12, [MR 9.10 option 1]: «ближайшее или текущее голосование не проводится» — a removal
+        # while the vote is under way (a ballot, the tie's words, a revote, the lift) stops it; the
+        # command's handler (game._with_speaker_check) ends it and the day goes on to the night.
+        s.flags = s.flags | {VOTE_STOPPED}
 
 
 def _voting(s: GameState) -> bool:

@@ -344,9 +344,16 @@ def _remove(s: Draft, c: Command, out: list[Event]) -> None:
 
 
 def _with_speaker_check(s: Draft, out: list[Event], action: object) -> None:
-    """A removal during someone's step moves the game on: a removed speaker's turn ends."""
+    """A removal during someone's step moves the game on: a removed speaker's turn ends; where a removal
+    stops the vote under way (FIIM D-FI12, ``conduct.VOTE_STOPPED``), nobody leaves by it."""
     assert callable(action)
     action()
+    if conduct.VOTE_STOPPED in s.flags:
+        s.flags = s.flags - {conduct.VOTE_STOPPED}
+        if not s.over:
+            phrase = s.ruleset.phrase("vote_cancelled")
+            out.append(Event("no_elimination", EVERYONE, {"reason": "cancelled"}, phrase))
+            next_day_step(s, out)
     if s.over:
         return
     step = s.step

@@ -257,6 +257,54 @@ def test_the_fourth_foul_removes_without_last_words_and_cancels_the_vote() -> No
     assert not [e for e in new if e.type == "speech" and e.data["seat"] == 9]
 
 
+@pytest.mark.parametrize("when", ["ballot", "tie_word", "lift"])
+def test_a_removal_during_the_vote_stops_it(when: str) -> None:
+    """F.13 / D-FI12 `removal_cancels_vote = "always"`, [MR 9.10 option 1]: «the current or nearest vote
+    is not held» — a removal while the ballot, the tie's words or the lift are under way stops the vote:
+    nobody leaves by it and night falls."""
+    t = day_one()
+    t.until(lambda s: s.step.kind == "speech" and s.step.round == "day")
+    t.send(Nominate(seat=1, target=5), Pass(seat=1), Nominate(seat=2, target=6))
+    if when == "ballot":
+        t.until(lambda s: s.step.kind == "vote")
+    elif when == "tie_word":
+        t.until(lambda s: s.step.kind == "vote")
+        t.ballot([(5, [1, 2, 3, 4, 5])])
+        assert (t.s.step.kind, t.s.step.round) == ("speech", "tie_word")
+    else:
+        t.until(lambda s: s.step.kind == "vote")
+        t.ballot([(5, [1, 2, 3, 4, 5])])
+        t.until(lambda s: s.step.kind == "vote")
+        t.ballot([(5, [1, 2, 3, 4, 5])])
+        assert t.s.step.kind == "lift"
+    new = t.send(Remove(seat=9, reason="insult"))
+    assert brief(new, "removed", "no_elimination") == [
+        ("removed", 9, "insult"),
+        ("no_elimination", "cancelled"),
+    ]
+    assert t.s.phase == "night" and {5, 6} <= t.s.alive
+    t.until(lambda s: s.phase == "day")
+    new = t.day(nominations=[(3, 7), (4, 8)], votes=[[(7, [1, 2, 3, 4, 5, 6])]])
+    assert brief(new, "executed") == [("executed", 7)]  # the next day's vote is held
+
+
+def test_a_removal_after_the_result_cancels_the_next_vote() -> None:
+    """F.13: «If it happens during the vote after the result is determined, and he is not the one voted
+    out, the next vote is not held»: a removal during the voted-out player's last word."""
+    t = day_one()
+    t.until(lambda s: s.step.kind == "speech" and s.step.round == "day")
+    t.send(Nominate(seat=1, target=5), Pass(seat=1), Nominate(seat=2, target=6))
+    t.until(lambda s: s.step.kind == "vote")
+    t.ballot([(5, [1, 2, 3, 4, 6, 7])])
+    assert (t.s.step.round, t.s.step.seat) == ("farewell", 5)
+    t.send(Remove(seat=9, reason="insult"))
+    assert 5 not in t.s.alive and t.s.step.round == "farewell"  # the result stands, his minute goes on
+    t.day()
+    t.shoot({})
+    new = t.day(nominations=[(3, 7), (4, 8)], votes=[[(7, [1, 2, 3, 4, 6])]])
+    assert brief(new, "no_elimination", "ballot") == [("no_elimination", "cancelled")]
+
+
 @pytest.mark.parametrize(
     ("option", "removed", "held"),
     [
