@@ -31,6 +31,10 @@ def test_english_numbers_and_lists() -> None:
     assert mirror == "The vote begins. The suspect: player number 3."
     needed = phrases.render("sm_vote_start", {"count": 21}, language="en")
     assert needed.endswith("at least twenty-one votes.")
+    # A count said with no noun after it: «1 votes» was the city's and simple's result for one vote.
+    for phrase_id in ("city_vote_result", "sm_vote_result"):
+        one = phrases.render(phrase_id, {"seat": 3, "count": 1}, language="en", numbers="digits")
+        assert one == "Votes for player number 3: 1.", one
     assert phrases_en.cardinal(105) == "one hundred and five" and phrases_en.cardinal(40) == "forty"
     team = phrases.render("priv_team_roles", {"members": [{"seat": 2, "role": "Don"}]}, language="en")
     assert team == "Your team: number two — Don."
