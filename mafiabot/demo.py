@@ -21,31 +21,55 @@ from audio import phrases
 from engine.demo import _NAMES
 from engine.events import Event
 from engine.habits import play_sensible_game
-from mafiabot.i18n import text
+from mafiabot.game.describe import side_name
+from mafiabot.game.render import in_language
+from mafiabot.i18n import DEFAULT, LANGUAGES, preset_title, text
 
-LANGUAGE = "ru"  # the host's phrases (docs/rules/ANNOUNCEMENTS.md) are Russian
 _GAP_SECONDS = 0.5  # between two of the host's lines in the voice file
+# The simulated players' names on an English table (the Russian ones are the engine demo's).
+_ENGLISH_NAMES = (
+    "Alice", "Bob", "Carol", "Dave", "Eve", "Frank", "Grace", "Heidi",
+    "Ivan", "Judy", "Ken", "Lena", "Mike", "Nina", "Oscar", "Peggy",
+)  # fmt: skip
 
 
-def lines(ruleset: engine.Ruleset, events: Sequence[Event], names: dict[int, str]) -> list[tuple[Event, str]]:
-    """Each event a reader should see, with its line."""
+def player_names(players: int, language: str = DEFAULT) -> dict[int, str]:
+    names = _NAMES if language == DEFAULT else _ENGLISH_NAMES
+    return {i: n for i, n in enumerate(names[:players], start=1)}
+
+
+def lines(
+    ruleset: engine.Ruleset, events: Sequence[Event], names: dict[int, str], language: str = DEFAULT
+) -> list[tuple[Event, str]]:
+    """Each event a reader should see, with its line, in ``language``."""
     out: list[tuple[Event, str]] = []
     for ev in events:
-        line = _line(ev, names)
+        line = _line(ev, names, ruleset, language)
         if line:
             out.append((ev, line))
     return out
 
 
-def _line(ev: Event, names: dict[int, str]) -> str | None:
+def spoken_params(
+    ev: Event, names: dict[int, str], ruleset: engine.Ruleset, language: str
+) -> dict[str, object]:
+    """A host phrase's params with the seat's name, and its roles, title and winners in ``language``."""
+    params = dict(ev.params)
+    seat = params.get("seat")
+    if isinstance(seat, int) and "name" not in params:
+        params["name"] = names.get(seat, "")
+    params = in_language(params, ruleset, language)
+    if language != DEFAULT and ev.type == "victory_awarded":  # (the rulebook's side names)
+        params["teams"] = ", ".join(side_name(str(w), ruleset, language) for w in ev.data["winners"])
+    return params
+
+
+def _line(ev: Event, names: dict[int, str], ruleset: engine.Ruleset, language: str) -> str | None:
     data, audience = ev.data, ev.audience
     if ev.phrase:
-        params = dict(ev.params)
-        seat = params.get("seat")
-        if isinstance(seat, int) and "name" not in params:
-            params["name"] = names.get(seat, "")
+        params = spoken_params(ev, names, ruleset, language)
         try:
-            said = phrases.render(ev.phrase, params, numbers="digits", names=names)
+            said = phrases.render(ev.phrase, params, numbers="digits", names=names, language=language)
         except phrases.PhraseError:
             said = ""
         if not said:
@@ -53,24 +77,24 @@ def _line(ev: Event, names: dict[int, str]) -> str | None:
         if audience.kind in ("seats", "team"):
             who = audience.seats[0] if len(audience.seats) == 1 else None
             if who is None:
-                return text(LANGUAGE, "demo-host-note", line=said)
-            return text(LANGUAGE, "demo-private", seat=who, name=names.get(who, ""), line=said)
-        return said if audience.kind == "public" else text(LANGUAGE, "demo-host-note", line=said)
+                return text(language, "demo-host-note", line=said)
+            return text(language, "demo-private", seat=who, name=names.get(who, ""), line=said)
+        return said if audience.kind == "public" else text(language, "demo-host-note", line=said)
     if ev.type == "nominated":
-        return text(LANGUAGE, "demo-nominated", seat=data["seat"], target=data["target"])
+        return text(language, "demo-nominated", seat=data["seat"], target=data["target"])
     if ev.type == "action" and data.get("targets"):
         target = data["targets"][0]
         if "team" in data:
             team = str(data["team"])
             key = f"team-{team}"
-            team_name = text(LANGUAGE, key) if key in _TEAMS else team.capitalize()
+            team_name = text(language, key) if key in _TEAMS else team.capitalize()
             return text(
-                LANGUAGE,
+                language,
                 "demo-host-note",
-                line=text(LANGUAGE, "demo-team-act", team=team_name, target=target),
+                line=text(language, "demo-team-act", team=team_name, target=target),
             )
-        act = text(LANGUAGE, "demo-act", seat=data["seat"], target=target)
-        return text(LANGUAGE, "demo-host-note", line=act)
+        act = text(language, "demo-act", seat=data["seat"], target=target)
+        return text(language, "demo-host-note", line=act)
     return None
 
 
@@ -85,14 +109,15 @@ def play(
     speed: float = 1.0,
     out: Callable[[str], None] = print,
     sleep: Callable[[float], None] = time.sleep,
+    language: str = DEFAULT,
 ) -> list[tuple[Event, str]]:
-    """Play and tell one game; returns what was told (the voice file is made from it)."""
+    """Play and tell one game in ``language``; returns what was told (the voice file is made from it)."""
     ruleset = engine.load_ruleset(ruleset_id)
     game = play_sensible_game(ruleset, players, seed)
-    names = {i: n for i, n in enumerate(_NAMES[:players], start=1)}
-    out(text(LANGUAGE, "demo-title", title=ruleset.title, players=players, seed=seed))
+    names = player_names(players, language)
+    out(text(language, "demo-title", title=preset_title(language, ruleset), players=players, seed=seed))
     out("")
-    told = lines(ruleset, game.events, names)
+    told = lines(ruleset, game.events, names, language)
     for _, line in told:
         if speed > 0:
             sleep((0.4 + len(line) / 45) / speed)  # about the time it takes to read the line
@@ -100,8 +125,15 @@ def play(
     return told
 
 
-def write_voice(path: Path, told: Sequence[tuple[Event, str]], names: dict[int, str]) -> float:
-    """The host's public, spoken lines in order, as a 48 kHz stereo WAV; returns its length in seconds."""
+def write_voice(
+    path: Path,
+    told: Sequence[tuple[Event, str]],
+    names: dict[int, str],
+    ruleset: engine.Ruleset | None = None,
+    language: str = DEFAULT,
+) -> float:
+    """The host's public, spoken lines in order, in ``language``, as a 48 kHz stereo WAV; returns its
+    length in seconds."""
     from audio import opus
     from audio.announcer import Announcer
     from audio.cache import ClipCache
@@ -109,7 +141,7 @@ def write_voice(path: Path, told: Sequence[tuple[Event, str]], names: dict[int, 
     from audio.engines import offline_engine
     from audio.pcm import CHANNELS, SAMPLE_RATE, SAMPLE_WIDTH
 
-    announcer = Announcer(offline_engine(LANGUAGE), ClipCache(default_cache_dir()), language=LANGUAGE)
+    announcer = Announcer(offline_engine(language), ClipCache(default_cache_dir()), language=language)
     gap = b"\x00" * int(SAMPLE_RATE * _GAP_SECONDS) * CHANNELS * SAMPLE_WIDTH
     frames = 0
     with wave.open(str(path), "wb") as wav:
@@ -119,7 +151,8 @@ def write_voice(path: Path, told: Sequence[tuple[Event, str]], names: dict[int, 
         for ev, _ in told:
             if not ev.phrase or ev.audience.kind != "public":
                 continue
-            clip = announcer.prepare(ev.phrase, ev.params, names=names).clip
+            params = ev.params if ruleset is None else spoken_params(ev, names, ruleset, language)
+            clip = announcer.prepare(ev.phrase, params, names=names).clip
             if clip is None:
                 continue
             data = opus.decode(clip.packets) + gap
@@ -150,6 +183,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="also write the host's speech to this WAV file (offline voice: RHVoice or espeak-ng)",
     )
+    parser.add_argument(
+        "--language",
+        default=DEFAULT,
+        choices=LANGUAGES,
+        help=f"the host's language and the table's (default: {DEFAULT})",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -161,16 +200,17 @@ def run(args: argparse.Namespace) -> int:
     except (engine.RulesetError, engine.IllegalCommand) as exc:  # a table size the rules do not deal for
         print(f"mafiabot demo: {exc}", file=sys.stderr)
         return 2
-    told = play(args.ruleset, args.players, args.seed, speed=args.speed)
+    language = args.language
+    told = play(args.ruleset, args.players, args.seed, speed=args.speed, language=language)
     if args.voice is not None:
-        names = {i: n for i, n in enumerate(_NAMES[: args.players], start=1)}
+        ruleset = engine.load_ruleset(args.ruleset)
         try:
-            seconds = write_voice(args.voice, told, names)
+            seconds = write_voice(args.voice, told, player_names(args.players, language), ruleset, language)
         except (OSError, RuntimeError) as exc:
-            print(text(LANGUAGE, "demo-voice-failed", why=str(exc)), file=sys.stderr)
+            print(text(language, "demo-voice-failed", why=str(exc)), file=sys.stderr)
             return 1
         print(
-            text(LANGUAGE, "demo-voice-written", path=str(args.voice), seconds=round(seconds)),
+            text(language, "demo-voice-written", path=str(args.voice), seconds=round(seconds)),
             file=sys.stderr,
         )
     return 0

@@ -26,9 +26,27 @@ def test_the_demo_is_paced_and_names_no_internal_ids(capsys: pytest.CaptureFixtu
     assert re.search(r"\[лично №\d+ \w+\] Ваша роль: ", out)
 
 
+@pytest.mark.parametrize("preset", ["classic", "city", "hobbyworld", "blood", "simple", "fiim"])
+def test_the_demo_in_english_has_no_russian_and_no_ids(
+    preset: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`mafiabot demo --language en`: the host's lines, the roles, the rules' title, the winners and the
+    players. names in English; nothing Russian, no engine id («agent_meets», «False»)."""
+    told = demo.play(preset, 10, 7, speed=0, language="en")
+    out = capsys.readouterr().out
+    assert out.startswith("A demo game of «"), out[:100]
+    assert re.findall("[А-Яа-яЁё]+", out) == []
+    for raw in ("_meets", "True", "False", "None"):
+        assert raw not in out, raw
+    assert re.search(r"\[to #\d+ [A-Z][a-z]+\] Your role: ", out)
+    assert len(told) > 30
+
+
 def test_the_demo_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--speed", "0", "--ruleset", "simple", "--players", "8", "--seed", "3"]) == 0
     assert "Демо-игра «Мафия с путаной и маньяком»: 8 игроков, сид 3." in capsys.readouterr().out
+    assert main(["demo", "--speed", "0", "--language", "en", "--ruleset", "city", "--seed", "3"]) == 0
+    assert capsys.readouterr().out.startswith("A demo game of «City Mafia»: 10 players, seed 3.")
     assert main(["demo", "--speed", "0", "--players", "3"]) == 2  # a table the rules do not deal for
     assert "mafiabot demo:" in capsys.readouterr().err
     with pytest.raises(SystemExit):
