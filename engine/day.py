@@ -95,14 +95,27 @@ def _vote(s: Draft, out: Out) -> bool:
 # -- nominations -----------------------------------------------------------------------------------
 
 
+def victim_nominates(s: GameState, seat: int) -> bool:
+    """FIIM D-FI8 ``night_victim_nominates`` ([MR] RULES_KILLED_NOMINATE_ALLOWED): where the club allows
+    it, the night's victim may nominate in his last minute at the start of the day."""
+    step = s.step
+    return (
+        step.kind == "speech"
+        and step.round == "night_words"
+        and step.seat == seat
+        and bool(s.ruleset.params.get("night_victim_nominates"))
+    )
+
+
 def nominate(s: Draft, seat: int, target: int, out: Out) -> None:
     if s.phase != "day":
         raise WrongPhase("Выдвигать кандидатуры можно только днём.", key="nominate-day-only")
-    if seat not in s.alive:
+    step = s.step
+    last_word = victim_nominates(s, seat)
+    if seat not in s.alive and not last_word:
         raise DeadPlayer(
             f"Игрок {seat} выбыл и не может выдвигать кандидатуры.", key="nominate-out", seat=seat
         )
-    step = s.step
     if step.kind == "speech" and step.round == "day":
         if seat != step.seat:
             raise NotYourTurn(
@@ -110,7 +123,7 @@ def nominate(s: Draft, seat: int, target: int, out: Out) -> None:
                 key="nominate-own-minute",
                 seat=step.seat,
             )
-    elif step.kind != "nominations":
+    elif step.kind != "nominations" and not last_word:
         raise WrongPhase("Сейчас нельзя выдвигать кандидатуры.", key="nominate-not-now")
     voting = s.ruleset.voting
     if target not in s.alive:

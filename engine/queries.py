@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.abilities import abilities_now, actors_of_step, legal_targets, team_targets
 from engine.ballot import may_vote
+from engine.day import victim_nominates
 from engine.registry import STEP_KINDS
 from engine.seats import PARTING_ROUNDS, holders_of
 from engine.state import GameState
@@ -105,3 +106,8 @@ def targets_needed(s: GameState, seat: int, act: str) -> int:
         if ab.act == act:
             return ab.targets
     return 1
+
+
+def may_nominate_in_last_word(s: GameState, seat: int) -> bool:
+    """FIIM D-FI8 ``night_victim_nominates``: the night's victim, in his last minute, may nominate."""
+    return victim_nominates(s, seat)

@@ -102,7 +102,7 @@ def panel_items(session: GameSession) -> list[discord.ui.Item[Any]]:
         items.append(button(session, "turn", text(lang, "control-turn"), discord.ButtonStyle.primary))
     elif step.kind == "speech":
         items.append(button(session, "pass", text(lang, "control-pass"), discord.ButtonStyle.secondary))
-        if step.round == "day":
+        if step.round == "day" or queries.may_nominate_in_last_word(s, step.seat):
             free = _nominable(session)
             if free:
                 items.append(seat_select(session, "nominate", text(lang, "control-nominate"), free))

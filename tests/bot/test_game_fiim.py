@@ -373,3 +373,32 @@ async def test_fiim_a_whole_game_through_the_local_discord(
     ]
     assert [e["phase"] for e in log if e["event"] == "best_move"] == ["day 2"]
     assert protocol.replays(body)
+
+
+@pytest.mark.parametrize("option", ["", "night_victim_nominates"])
+async def test_fiim_the_night_victim_nominates_in_his_last_word_where_the_club_allows(
+    option: str, bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """D-FI8 `fiim.night_victim_nominates` (the `night_victim_nominates` option, [MR] RULES_KILLED_NOMINATE):
+    the night's victim has the nomination select on the panel in his last minute, and his pick is
+    accepted; in the default edition his last minute has none («No nominations in last words»)."""
+    fake.rate_limits.set(MEMBER_EDIT, 200, 1)
+    d = TableDriver(fake, club, bot, club.players[:10])
+    await d.start("fiim", options=option)
+    while d.state.phase == "night":
+        await d.skip_step()
+    await _speeches(d)
+    blacks = sorted(d.seats_with("don", "mafioso"))
+    victim = next(x for x in d.state.living() if x not in blacks)
+    await _night(d, {b: victim for b in blacks}, {})
+    assert d.state.step.kind == "best_move"
+    await d.skip_step()  # no best move named
+    assert (d.state.step.round, d.state.step.seat) == ("night_words", victim)
+    selects = [c for c in d.panel().items() if c["type"] == 3]
+    if not option:
+        assert not selects
+        return
+    target = next(x for x in d.state.living() if x != victim)
+    answer = await d.nominate(victim, target)
+    assert answer.ephemeral and answer.content == f"Вы выставили игрока №{target}.", answer.content
+    assert d.state.nominations == ((victim, target),)

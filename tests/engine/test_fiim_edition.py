@@ -56,6 +56,7 @@ ALTERNATIVES = {
     "ci": {"ci": "mr45"},
     "on_record_any": {"on_record": "any"},
     "whole_ballot": {"stop_when_decided": False},
+    "night_victim_nominates": {"night_victim_nominates": True},
 }
 
 

@@ -164,6 +164,31 @@ def test_a_nomination_cannot_be_withdrawn_where_the_club_says_so() -> None:
     assert t.s.nominations == ((1, 5),)
 
 
+@pytest.mark.parametrize(("option", "allowed"), [((), False), (("night_victim_nominates",), True)])
+def test_who_nominates_in_a_last_word(option: tuple[str, ...], allowed: bool) -> None:
+    """D-FI8: «No nominations in last words, tie speeches or the best move (`fiim.night_victim_nominates
+    = false`, an [MR] option)»; with the option ([MR] RULES_KILLED_NOMINATE_ALLOWED) the night's victim
+    nominates in his last minute, once, and his nominee is voted on; nobody else may in his minute."""
+    t = day_one(*option)
+    t.day()
+    t.shoot({DON: 8, M2: 8, M3: 8})
+    t.advance()  # no best move named
+    assert (t.s.step.round, t.s.step.seat) == ("night_words", 8)
+    with pytest.raises(IllegalCommand):
+        t.send(Nominate(seat=1, target=5))  # not his minute
+    if not allowed:
+        with pytest.raises(IllegalCommand):
+            t.send(Nominate(seat=8, target=5))
+        return
+    new = t.send(Nominate(seat=8, target=5))
+    assert brief(new, "nominated") == [("nominated", 8, 5)]
+    with pytest.raises(IllegalCommand):
+        t.send(Nominate(seat=8, target=6))  # one nomination a day
+    t.send(Pass(seat=8))
+    new = t.day(nominations=[(1, 6)], votes=[[(5, [1, 2, 3, 4, 6, 7])]])
+    assert brief(new, "executed") == [("executed", 5)]
+
+
 # -- D-FI9 stop_when_decided -----------------------------------------------------------------------
 
 

@@ -142,6 +142,7 @@ variant-classic-bets = Bets on the first day: after the introductions players sa
 variant-classic-reduced = Small games: 2, 3 and 4–6 players
 variant-classic-whole_deck = The whole deck: the roles are random and known only to the host
 variant-classic-nohost_countdown = Without a host: the mafia meets while the bot counts to ten
+variant-fiim-night_victim_nominates = The player killed at night may nominate in his last minute
 variant-fiim-revote_reverse = The new vote in reverse order
 variant-fiim-whole_ballot = The vote is held to the end even when its result is already clear
 variant-fiim-no_lift_2_of_4 = With four players, two are not lifted
