@@ -14,12 +14,16 @@ class EngineError(Exception):
 
 
 class RulesetError(EngineError):
-    """A ruleset file is malformed: the message names the file and the key."""
+    """A ruleset file is malformed: the message names the file and the key. Where a player can cause it
+    (variants chosen that do not go together), ``says`` names the bot's message for it and ``args_`` the
+    variants it names, by id: the message is the author's, not the player's."""
 
-    def __init__(self, source: str, key: str, message: str) -> None:
+    def __init__(self, source: str, key: str, message: str, *, says: str = "", **args: str) -> None:
         self.source = source
         self.key = key
         self.message = message
+        self.says = says  # a message id of the bot's catalogues (without its «ruleset-»), or ""
+        self.args_ = args
         super().__init__(f"{source}: {key}: {message}" if key else f"{source}: {message}")
 
 

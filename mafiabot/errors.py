@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import inspect
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Mapping
 from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
 
 import engine
-from mafiabot.i18n import DEFAULT, has, known_language, text
+from mafiabot.i18n import DEFAULT, has, known_language, text, variant_about
 from mafiabot.view_helpers import send_private
 
 _Store = TypeVar("_Store")
@@ -133,6 +133,21 @@ def engine_refusal(error: engine.IllegalCommand, language: str) -> str:
         return str(error)
     kind = type(error).__name__
     return text(language, f"illegal-kind-{kind}" if has(language, f"illegal-kind-{kind}") else "illegal-kind")
+
+
+def ruleset_refusal(
+    error: engine.RulesetError, language: str, ruleset_id: str, about: Mapping[str, str]
+) -> str:
+    """Variants that cannot be played as chosen, in ``language``: by the bot's message for the refusal
+    and the variants in words (``about``: the preset's own descriptions), never the loader's text, which
+    names ids in English for a rules file's author («unknown option (known: …)»)."""
+    if not error.says:
+        return text(language, "ruleset-invalid")
+    words = {
+        name: variant_about(language, ruleset_id, value, about[value]) if value in about else value
+        for name, value in error.args_.items()
+    }
+    return text(language, f"ruleset-{error.says}", **words)
 
 
 def expired(error: BaseException) -> bool:

@@ -130,7 +130,13 @@ def _load_cached(name: str, selected: tuple[str, ...]) -> Ruleset:
     for opt in selected:
         if opt not in declared:
             known = ", ".join(sorted(declared)) or "none"
-            raise RulesetError(source, f"options.{opt}", f"unknown option (known: {known})")
+            raise RulesetError(
+                source,
+                f"options.{opt}",
+                f"unknown option (known: {known})",
+                says="option-unknown",
+                option=opt,
+            )
     _check_option_pairs(declared, selected, source)
     for opt in selected:
         patch = declared[opt].get("patch", {})
@@ -179,11 +185,15 @@ def _check_option_pairs(declared: dict[str, Any], selected: tuple[str, ...], sou
         for other in spec.get("requires", []):
             if other not in selected:
                 message = f"вариант «{what}» играется только вместе с «{declared[other]['description']}»"
-                raise RulesetError(source, f"options.{opt}", message)
+                raise RulesetError(
+                    source, f"options.{opt}", message, says="option-requires", option=opt, other=other
+                )
         for other in spec.get("excludes", []):
             if other in selected:
                 message = f"вариант «{what}» нельзя сочетать с «{declared[other]['description']}»"
-                raise RulesetError(source, f"options.{opt}", message)
+                raise RulesetError(
+                    source, f"options.{opt}", message, says="option-excludes", option=opt, other=other
+                )
 
 
 def _build(raw: dict[str, Any], source: str, selected: tuple[str, ...]) -> Ruleset:

@@ -19,7 +19,14 @@ from discord.ext import commands
 
 import engine
 from mafiabot.bot import MafiaBot, bind_interaction
-from mafiabot.errors import UserFacingError, answering, engine_refusal, expired, note_expired
+from mafiabot.errors import (
+    UserFacingError,
+    answering,
+    engine_refusal,
+    expired,
+    note_expired,
+    ruleset_refusal,
+)
 from mafiabot.game.lobbies import check_start, describe_lobby
 from mafiabot.game.lobby import Lobby
 from mafiabot.game.server_settings import server_settings
@@ -357,8 +364,11 @@ class LobbyCog(commands.Cog, name="Lobby"):
             ruleset = load_ruleset(lobby.ruleset_id, chosen, lobby.game)
             if len(lobby.players) in engine.player_counts(ruleset):
                 engine.composition(ruleset, len(lobby.players))  # the book's rules for this table
-        except (engine.RulesetError, engine.IllegalCommand) as exc:
-            why = exc.message if isinstance(exc, engine.RulesetError) else engine_refusal(exc, lobby.language)
+        except engine.RulesetError as exc:
+            why = ruleset_refusal(exc, lobby.language, lobby.ruleset_id, lobby.base_ruleset.options)
+            raise UserFacingError("lobby-variants-refused", why=why) from None
+        except engine.IllegalCommand as exc:
+            why = engine_refusal(exc, lobby.language)
             raise UserFacingError("lobby-variants-refused", why=why.rstrip(".")) from None
         await self.games.lobbies.set_options(lobby, chosen)
         assert interaction.guild is not None

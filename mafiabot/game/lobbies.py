@@ -17,7 +17,7 @@ import discord
 import engine
 from mafiabot import needs
 from mafiabot.config import GameSettings
-from mafiabot.errors import UserFacingError
+from mafiabot.errors import UserFacingError, ruleset_refusal
 from mafiabot.game.lobby import Lobby
 from mafiabot.game.server_settings import server_settings
 from mafiabot.i18n import DEFAULT, text
@@ -68,7 +68,12 @@ class Lobbies(dict[int, Lobby]):
         try:
             lobby.ruleset  # noqa: B018 (loads the rules: a wrong name or option is refused here)
         except engine.RulesetError as exc:
-            raise UserFacingError("lobby-rules-not-loaded", why=exc.message) from None
+            try:
+                about = lobby.base_ruleset.options  # the variants in words
+            except engine.RulesetError:
+                about = {}
+            why = ruleset_refusal(exc, lobby.language, ruleset_id, about)
+            raise UserFacingError("lobby-rules-not-loaded", why=why) from None
         lobby.nicknames = nicknames
         lobby.mute_spectators = mute_spectators
         stored = await self._store(

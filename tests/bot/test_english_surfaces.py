@@ -174,11 +174,19 @@ async def test_the_lobbys_variants_are_answered_in_english_words(
         "These variants do not go together: "
         "The ninja plays only in the yakuza clan: turn on the «yakuza» variant."
     ), bad.content
+    # Variants the rules keep apart: named in words, not by the loader's Russian sentence.
+    apart = await fake.select(
+        members[0], settings.message, custom_id, ["judges", "judges_checks_excluded", "lawyer"]
+    )
+    assert apart.content == (
+        "These variants do not go together: the variant «With judges, variant 1: no commissar, lawyer or "
+        "ninja» cannot be combined with «A lawyer bribed by the mafia instead of one honest citizen»."
+    ), apart.content
     chosen = await fake.select(members[0], settings.message, custom_id, ["maniac"])
     assert chosen.content.startswith("Variants: A maniac instead of one honest citizen. Roles: "), (
         chosen.content
     )
-    assert _russian(bad.content, chosen.content) == []
+    assert _russian(bad.content, apart.content, chosen.content) == []
 
 
 @pytest.mark.game(language="en")
@@ -266,3 +274,19 @@ async def test_a_stored_fouls_reason_is_said_in_english(bot: MafiaBot, fake: Fak
     fouls = [line for line in record.content.splitlines() if line.startswith("Foul #")]
     assert [line.split(", ", 2)[2].split(" (<@")[0] for line in fouls] == ["Swearing: loud", "Insults"], fouls
     assert _russian(record.content) == [], record.content
+
+
+@pytest.mark.game(language="en")
+async def test_a_lobby_with_a_variant_the_rules_lack_is_refused_in_english(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """`/mafia new options=…` is typed: a variant the rules lack is named as typed, in English words, not
+    as the loader's «unknown option (known: …)» with every id of the preset."""
+    await fake.join_voice(club.players[0], club.voice)
+    refused = await fake.slash(
+        club.players[0], "mafia new", channel=club.text, ruleset="classic", options="maniac, dragons"
+    )
+    assert refused.ephemeral and refused.content == (
+        "The rules could not be loaded: these rules have no variant «dragons»."
+    ), refused.content
+    assert not bot.games.lobbies

@@ -65,3 +65,16 @@ async def test_only_the_creator_changes_settings_and_bad_combinations_are_refuse
         "участвуют в игре» играется только вместе с «Игра с судьями"
     )
     assert lobby.options == ()
+
+
+async def test_a_variant_the_rules_lack_is_named_as_typed(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """Issue 16: «unknown option (known: …)», English and the preset's ids, reached a Russian server."""
+    await fake.join_voice(club.players[0], club.voice)
+    refused = await fake.slash(
+        club.players[0], "mafia new", channel=club.text, ruleset="classic", options="маньяк"
+    )
+    assert refused.ephemeral and refused.content == (
+        "Не получилось загрузить правила: в этих правилах нет варианта «маньяк»."
+    ), refused.content

@@ -157,3 +157,9 @@ deck-group-special_civilians = special civilian
 deck-group-special_mafiosi = special mafioso
 deck-group-special_vampires = special vampire
 deck-group-special_hunters = special hunter
+
+# Variants chosen that do not go together (engine/rules/loader.py, RulesetError.says).
+ruleset-option-unknown = these rules have no variant «{ $option }»
+ruleset-option-requires = the variant «{ $option }» is played only together with «{ $other }»
+ruleset-option-excludes = the variant «{ $option }» cannot be combined with «{ $other }»
+ruleset-invalid = the rules file has a mistake

@@ -154,3 +154,9 @@ deck-group-special_civilians = особый мирный житель
 deck-group-special_mafiosi = особый мафиози
 deck-group-special_vampires = особый вампир
 deck-group-special_hunters = особый охотник
+
+# Variants chosen that do not go together (engine/rules/loader.py, RulesetError.says).
+ruleset-option-unknown = в этих правилах нет варианта «{ $option }»
+ruleset-option-requires = вариант «{ $option }» играется только вместе с «{ $other }»
+ruleset-option-excludes = вариант «{ $option }» нельзя сочетать с «{ $other }»
+ruleset-invalid = в файле правил есть ошибка
