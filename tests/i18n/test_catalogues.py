@@ -190,3 +190,16 @@ def test_a_season_the_bot_named_is_said_in_the_servers_language() -> None:
     assert [i18n.season_name("en", s) for s in (own, earlier)] == ["Season 2", "Season 2"]
     assert [i18n.season_name("ru", s) for s in (own, earlier)] == ["Сезон 2", "Сезон 2"]
     assert i18n.season_name("en", SimpleNamespace(number=3, name="Весна")) == "Весна"
+
+
+def test_no_message_names_a_decision_code() -> None:
+    """The project's decision codes («D-FI8») are for the spec's readers, never for a player."""
+    import re
+
+    found = [
+        f"{path.relative_to(REPO)}:{n}"
+        for path in sorted(i18n.LOCALES.glob("*/*.ftl"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if not line.lstrip().startswith("#") and re.search(r"\bD-[A-Z]+\d", line)
+    ]
+    assert found == []
