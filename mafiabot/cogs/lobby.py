@@ -331,11 +331,19 @@ class LobbyCog(commands.Cog, name="Lobby"):
         elif action == "start":
             # A moderator starts the lobby as its creator would: the game's moderator is the creator.
             check_start(lobby, interaction.guild, lobby.creator_id)
-            await interaction.response.defer()
-            await self.games.start(lobby, interaction.guild, lobby.creator_id)
+            # Acknowledged beside the start, not before it: a round trip to Discord that the table's
+            # first mutes need not wait for (issue 20). A refused start is answered after it.
+            deferring = asyncio.ensure_future(interaction.response.defer())
+            acknowledged: object = None
+            try:
+                await self.games.start(lobby, interaction.guild, lobby.creator_id)
+            finally:
+                [acknowledged] = await asyncio.gather(deferring, return_exceptions=True)
             if interaction.message is not None:
                 started = text(lobby.language, "lobby-started")
                 await interaction.message.edit(content=f"{lobby.describe()}\n\n{started}", view=None)
+            if isinstance(acknowledged, BaseException):
+                raise acknowledged  # (the game runs: its lobby's message says so)
             return
         try:
             await interaction.response.edit_message(

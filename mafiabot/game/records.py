@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -33,20 +33,32 @@ class GameRecords:
         self.group = GroupCommit(storage) if storage is not None else None
 
     async def create_game(
-        self, lobby: Lobby, seed: int, seats: Sequence[SeatInfo], roles: Sequence[str], started_at: float
-    ) -> int:
+        self,
+        lobby: Lobby,
+        seed: int,
+        seats: Sequence[SeatInfo],
+        roles: Sequence[str],
+        started_at: float,
+        hold: Mapping[int, bool] | None = None,
+    ) -> tuple[int, dict[int, bool]]:
+        """The game's id, and what the voice ledger owes each member of ``hold`` (his own state as seen
+        now; held under the game in the transaction that stores it, so the start's mutes need no write
+        of their own). Without a database nobody is held here (the table's first mutes hold them)."""
         if self.storage is None:
             self._ids += 1
-            return self._ids
+            return self._ids, {}
         from mafiabot.storage import SeatAssignment
 
         storage = self.storage
         ruleset = lobby.ruleset
 
+        held = dict(hold or {})
+
         def create() -> int:
             # One transaction: the game with its deal and its moderator, or nothing (a game row without
             # its seats could never be resumed; one without its creator would lose his rights). A stored
-            # lobby becomes its game; its players' rows go with the same commit.
+            # lobby becomes its game; its players' rows go with the same commit, and so do the voice
+            # ledger's rows of the members the game mutes first.
             deal = [
                 SeatAssignment(
                     seat=s.seat,
@@ -66,6 +78,7 @@ class GameRecords:
                     options=lobby.options,
                     creator_id=lobby.creator_id,
                     at=at,
+                    hold=held,
                 )
                 assert game.id is not None
                 return game.id
@@ -79,11 +92,12 @@ class GameRecords:
                 at=at,
                 creator_id=lobby.creator_id,
                 seats=deal,
+                hold=held,
             )
             assert game.id is not None
             return game.id
 
-        return await asyncio.to_thread(create)
+        return await asyncio.to_thread(create), held
 
     async def append_command(self, game_id: int, command: Command, *, over: bool = False) -> None:
         """``over``: the command ends the game (stored as ``over`` with it, closed by ``finish``)."""

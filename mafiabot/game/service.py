@@ -309,11 +309,15 @@ class GameService:
         roles = engine.deal(ruleset, n, seed)
         seats = [SeatInfo(i + 1, uid, lobby.names.get(uid, str(uid))) for i, uid in enumerate(order)]
         started_at = time.time()
-        game_id = await self.records.create_game(lobby, seed, seats, roles, started_at)
-        kill_point("game_created")
-        self.lobbies.pop(lobby.voice_channel_id, None)
         table = self.new_table(guild, text_channel, lobby.voice_channel_id, lobby.creator_id)
         table.mute_spectators = lobby.mute_spectators  # the server's setting, before the first mute
+        # The members in the channel go into the voice ledger with the game itself (one write, not
+        # two, before the first mute: issue 20); which of them the opening mutes is the table's to say.
+        hold = table.voice.first_holds(set(lobby.players), spectators=lobby.mute_spectators)
+        game_id, held = await self.records.create_game(lobby, seed, seats, roles, started_at, hold)
+        table.voice.held(held)
+        kill_point("game_created")
+        self.lobbies.pop(lobby.voice_channel_id, None)
         immune = await self.immunity.take(guild.id, ruleset, {s.seat: s.user_id for s in seats})
         table.session = GameSession(
             game_id=game_id,

@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 
 import discord
 
@@ -137,6 +137,21 @@ class VoiceController:
         if self._worker is None:
             self._worker = asyncio.create_task(self._run(), name=f"voice {self.channel_id}")
         self.update()
+
+    def first_holds(self, players: Collection[int], *, spectators: bool) -> dict[int, bool]:
+        """A new table: the members in its channel the game will hold (its players, and the others when
+        spectators are muted), with their own state as seen now, their originals from here on. The
+        game's creation stores them in the ledger (`held`), so its first mutes wait for no write."""
+        out: dict[int, bool] = {}
+        for member in self.members_in_channel():
+            if member.id in players or spectators:
+                own = bool(member.voice and member.voice.mute) and member.id not in self.bot_muted
+                out[member.id] = self.original.setdefault(member.id, own)
+        return out
+
+    def held(self, owed: Mapping[int, bool]) -> None:
+        """These members are in the ledger under this game (stored elsewhere), owed these states."""
+        self._held.update(owed)
 
     def update(self) -> None:
         """Ask the worker to converge on the state as it is now."""

@@ -14,7 +14,7 @@ from sqlmodel import Session, col, select
 
 from mafiabot.chaos import kill_point
 from mafiabot.storage.base import NotFound, StorageBase, StorageError
-from mafiabot.storage.ledger import give_back_game
+from mafiabot.storage.ledger import give_back_game, hold_mutes
 from mafiabot.storage.models import Game, GameCommand, GameStatus, Participant, Player, Season
 
 _GAMES: sa.Table = Game.__table__  # type: ignore[attr-defined]
@@ -156,13 +156,17 @@ class GamesMixin(StorageBase):
         at: datetime | None = None,
         creator_id: int | None = None,
         seats: Sequence[SeatAssignment] = (),
+        hold: dict[int, bool] | None = None,
     ) -> Game:
         """A new running game in the guild's open season, with its deal and its creator (the moderator), in
-        one transaction: a crash leaves the whole game or nothing, never a game without its seats."""
+        one transaction: a crash leaves the whole game or nothing, never a game without its seats.
+        ``hold``: members of its voice channel the game holds in the voice ledger from the start (their
+        own state), in the same transaction; changed in place to what the ledger owes each."""
+        now = self._now(at)
         with self._session() as session:
             game = self._add_game(
                 session,
-                self._now(at),
+                now,
                 guild_id=guild_id,
                 voice_channel_id=voice_channel_id,
                 text_channel_id=text_channel_id,
@@ -174,7 +178,23 @@ class GamesMixin(StorageBase):
             )
             if seats:
                 self._set_participants(session, game, seats)
+            self._hold_from_start(session, now, game, hold)
             return game
+
+    @staticmethod
+    def _hold_from_start(session: Session, now: datetime, game: Game, hold: dict[int, bool] | None) -> None:
+        if hold:
+            hold.update(
+                hold_mutes(
+                    session,
+                    now,
+                    guild_id=game.guild_id,
+                    game_id=game.id,
+                    voice_channel_id=game.voice_channel_id,
+                    text_channel_id=game.text_channel_id,
+                    originals=dict(hold),
+                )
+            )
 
     def _add_game(self, session: Session, now: datetime, *, guild_id: int, **columns: Any) -> Game:
         """A new game row in the guild's open season, flushed so that it has its id."""

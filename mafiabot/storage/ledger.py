@@ -2,7 +2,9 @@
 
 A row is written before the bot changes a member's mute and deleted only once Discord confirmed his own
 state given back (`released`). Ending or stopping a game moves its rows to «give back» in the
-transaction that changes the game's status (`give_back_game`, called by `finish_game`/`abort_game`).
+transaction that changes the game's status (`give_back_game`, called by `finish_game`/`abort_game`);
+a new game holds the members in its channel in the transaction that creates it (`hold_mutes`, called
+by `create_game`/`start_lobby`), so that its first mutes need no write of their own.
 """
 
 from __future__ import annotations
@@ -28,6 +30,48 @@ def give_back_game(
     session.execute(query.values(state=MuteHold.GIVE_BACK, updated_at=now))
 
 
+def hold_mutes(
+    session: Session,
+    now: datetime,
+    *,
+    guild_id: int,
+    game_id: int | None,
+    voice_channel_id: int,
+    text_channel_id: int,
+    originals: Mapping[int, bool],
+) -> dict[int, bool]:
+    """Inside a caller's transaction: the game holds these members, with their own state. A member
+    already in the ledger keeps the original stored first (his state before any game of the bot),
+    whichever game held him then. Returns each member's original as stored: what the bot owes him,
+    which the table keeps to give it back without reading the ledger again."""
+    stored: dict[int, bool] = {}
+    if not originals:
+        return stored
+    rows = {
+        row.user_id: row
+        for row in session.exec(
+            select(HeldMute).where(HeldMute.guild_id == guild_id, col(HeldMute.user_id).in_(list(originals)))
+        )
+    }
+    for user_id, original in originals.items():
+        row = rows.get(user_id)
+        if row is None:
+            row = HeldMute(
+                guild_id=guild_id,
+                user_id=user_id,
+                original_mute=original,
+                voice_channel_id=voice_channel_id,
+                text_channel_id=text_channel_id,
+                created_at=now,
+                updated_at=now,
+            )
+        row.game_id, row.state, row.updated_at = game_id, MuteHold.HELD, now
+        row.voice_channel_id, row.text_channel_id = voice_channel_id, text_channel_id
+        session.add(row)
+        stored[user_id] = row.original_mute
+    return stored
+
+
 class LedgerMixin(StorageBase):
     def hold_mutes(
         self,
@@ -39,39 +83,18 @@ class LedgerMixin(StorageBase):
         originals: Mapping[int, bool],
         at: datetime | None = None,
     ) -> dict[int, bool]:
-        """Before the bot changes these members' mute: the game holds them, with their own state.
-
-        A member already in the ledger keeps the original stored first (his state before any game of
-        the bot), whichever game held him then. Returns each member's original as stored: what the
-        bot owes him, which the table keeps to give it back without reading the ledger again."""
+        """Before the bot changes these members' mute (see the function hold_mutes)."""
         now = self._now(at)
-        stored: dict[int, bool] = {}
         with self._session() as session:
-            rows = {
-                row.user_id: row
-                for row in session.exec(
-                    select(HeldMute).where(
-                        HeldMute.guild_id == guild_id, col(HeldMute.user_id).in_(list(originals))
-                    )
-                )
-            }
-            for user_id, original in originals.items():
-                row = rows.get(user_id)
-                if row is None:
-                    row = HeldMute(
-                        guild_id=guild_id,
-                        user_id=user_id,
-                        original_mute=original,
-                        voice_channel_id=voice_channel_id,
-                        text_channel_id=text_channel_id,
-                        created_at=now,
-                        updated_at=now,
-                    )
-                row.game_id, row.state, row.updated_at = game_id, MuteHold.HELD, now
-                row.voice_channel_id, row.text_channel_id = voice_channel_id, text_channel_id
-                session.add(row)
-                stored[user_id] = row.original_mute
-        return stored
+            return hold_mutes(
+                session,
+                now,
+                guild_id=guild_id,
+                game_id=game_id,
+                voice_channel_id=voice_channel_id,
+                text_channel_id=text_channel_id,
+                originals=originals,
+            )
 
     def give_back(
         self, game_id: int, user_ids: Iterable[int] | None = None, *, at: datetime | None = None

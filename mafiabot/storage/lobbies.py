@@ -133,9 +133,11 @@ class LobbiesMixin(GamesMixin):
         options: Sequence[str],
         creator_id: int,
         at: datetime | None = None,
+        hold: dict[int, bool] | None = None,
     ) -> Game:
         """The lobby becomes its running game, in one transaction: the deal, the seed, the season it
-        starts in; its members' rows go. A crash leaves the lobby or the whole game, never half of it."""
+        starts in; its members' rows go. A crash leaves the lobby or the whole game, never half of it.
+        ``hold``: as create_game's (the voice ledger's first rows of the game, in its transaction)."""
         now = self._now(at)
         with self._session() as session:
             game = self._lobby(session, game_id)
@@ -151,4 +153,5 @@ class LobbiesMixin(GamesMixin):
             session.add(game)
             session.flush()
             self._set_participants(session, game, seats)
+            self._hold_from_start(session, now, game, hold)
             return game

@@ -64,7 +64,7 @@ async def test_the_stop_unmutes_the_table_before_the_ledger_is_read_and_releases
         assert read.reading.is_set(), "the give-back still reads the ledger (to confirm, and for the others)"
         # Discord confirmed every unmute, but nobody leaves the ledger before his row was read.
         rows = await asyncio.to_thread(read.real, club.id, game_id=table.game_id)
-        assert {row.user_id for row in rows} == muted
+        assert muted <= {row.user_id for row in rows}
     finally:
         read.go.set()
     await fake.wait_for(lambda: not d.games.tables, timeout=20, what="the table to close")

@@ -6,6 +6,9 @@ the handler runs, as Discord's edge does when a backend is down: nothing in the 
 retries 500, 502, 504 and 524 itself (sleeping 1 + 2·n s) but raises `DiscordServerError` on a 503 at
 once, which is the case the bot must handle; `times=None` keeps failing until `clear()`.
 
+`fake.faults.hold(route)` keeps every request to the route waiting, unanswered and not yet carried out,
+until `release(route)`: a slow link or a slow Discord for that one route, everything else answered.
+
 `fake.faults.drop(MESSAGE_SEND, served=True)` closes the connection without an answer, as a reset link or
 a proxy that gives up does: with `served=False` before the request reaches Discord (nothing changes),
 with `served=True` after it was carried out (the message exists, the bot never hears so). aiohttp raises
@@ -14,6 +17,7 @@ with `served=True` after it was carried out (the message exists, the bot never h
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 
 DROP = 0  # the "status" of a dropped connection in `served` and in the plans
@@ -30,6 +34,21 @@ class _Plan:
 class Faults:
     plans: dict[str, _Plan] = field(default_factory=dict)
     served: list[tuple[str, int]] = field(default_factory=list)  # (route, status) of every fault served
+    held: dict[str, asyncio.Event] = field(default_factory=dict)  # route -> set when released
+
+    def hold(self, route: str) -> None:
+        """Keep the requests to `route` waiting (before they are carried out) until `release(route)`."""
+        self.held.setdefault(route, asyncio.Event())
+
+    def release(self, route: str) -> None:
+        gate = self.held.pop(route, None)
+        if gate is not None:
+            gate.set()
+
+    async def wait_if_held(self, route: str) -> None:
+        gate = self.held.get(route)
+        if gate is not None:
+            await gate.wait()
 
     def fail(self, route: str, *, status: int = 503, times: int | None = 1) -> None:
         """Answer the next `times` requests to `route` (a template, e.g. MEMBER_EDIT) with `status`."""
@@ -45,8 +64,11 @@ class Faults:
     def clear(self, route: str | None = None) -> None:
         if route is None:
             self.plans.clear()
+            for held in list(self.held):
+                self.release(held)
         else:
             self.plans.pop(route, None)
+            self.release(route)
 
     def take(self, route: str) -> _Plan | None:
         """What to do with this request instead of answering it, if a fault is planned."""

@@ -167,6 +167,7 @@ class Rest:
         token = (authorization or "").removeprefix("Bot ") if caller is not None else ""
         if caller is self.world.bot_user:
             token = ""  # the main bot's buckets are the unnamed ones (tests read them that way)
+        await self.fake.faults.wait_if_held(call.route)
         fault = self.fake.faults.take(call.route)
         if fault is not None and fault.status != DROP:
             status = fault.status
