@@ -22,7 +22,7 @@ TRACKS = {track: text(DEFAULT, key) for track, key in TRACK_KEYS.items()}
 RESULTS = {"win": "result-win", "loss": "result-loss", "draw": "result-draw"}
 STATUSES = {"aborted": "result-aborted"}
 STATUS_NAMES = ("lobby", "running", "over", "finished", "aborted")  # ``game-status-*``
-SIDES = ("town", "mafia", "maniac", "vampires", "hunters")
+SIDES = ("town", "mafia", "maniac", "vampires", "hunters", "yakuza", "solo")
 PAGE = 10
 
 

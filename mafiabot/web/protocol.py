@@ -21,7 +21,7 @@ from mafiabot.ratings import POINTS_TRACK
 from mafiabot.storage import GameRecord
 
 # The pages' words, in the server's language (the ratings' own catalogue entries: ratings.ftl).
-SIDES = ("town", "mafia", "maniac", "vampires", "hunters")  # ``rating-side-*``
+SIDES = ("town", "mafia", "maniac", "vampires", "hunters", "yakuza", "solo")  # ``rating-side-*``
 TRACK_IDS = (POINTS_TRACK, "elo_red", "elo_black")  # ``track-*``
 
 
