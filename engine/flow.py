@@ -17,7 +17,7 @@ from engine.outcome import check_win
 from engine.registry import DAY_STEPS, NIGHT_RESOLUTIONS
 from engine.resolution import resolve_attempts, resolve_step
 from engine.rules.model import StepDef
-from engine.seats import PARTING_ROUNDS, holders_of
+from engine.seats import holders_of, speech_lost
 from engine.state import EMPTY_LEDGER, Draft, GameState, Step, put_ledger, put_step
 
 # -- night -----------------------------------------------------------------------------------------
@@ -343,7 +343,7 @@ _SPEECH_PHRASES = {
 def announce_speech(s: Draft, out: Out) -> None:
     seat = s.step.seat
     key = _SPEECH_PHRASES.get(s.step.round, "speech_turn")
-    muted = seat in s.no_speech and s.step.round not in PARTING_ROUNDS
+    muted = speech_lost(s, seat)
     if muted and s.step.round == "day" and s.ruleset.params.get("short_speech_at_3_4") and len(s.alive) <= 4:
         # FIIM D-FI12: with 3–4 players left the lost speech is a 30 s one instead.
         s.no_speech = s.no_speech - {seat}

@@ -7,7 +7,7 @@ from engine.abilities import abilities_now, actors_of_step, legal_targets, team_
 from engine.ballot import may_vote
 from engine.day import victim_nominates
 from engine.registry import STEP_KINDS
-from engine.seats import PARTING_ROUNDS, holders_of
+from engine.seats import PARTING_ROUNDS, holders_of, speech_lost
 from engine.state import GameState
 
 
@@ -21,9 +21,11 @@ def speakers(s: GameState) -> frozenset[int]:
     if step.kind == "speech":
         if step.round in PARTING_ROUNDS:
             return frozenset({step.seat})
-        if step.seat in s.no_speech:
+        if speech_lost(s, step.seat):
             return frozenset()
-        return frozenset({step.seat, *step.permitted}) - s.no_speech
+        if not s.no_speech:
+            return frozenset({step.seat, *step.permitted})
+        return frozenset({step.seat, *(x for x in step.permitted if x not in s.no_speech)})
     if step.kind in ("discussion", "nominations") or getattr(STEP_KINDS.get(step.kind), "free_talk", False):
         return frozenset(x for x in s.alive if x not in s.no_speech)
     return frozenset()

@@ -13,6 +13,15 @@ from engine.state import GameState
 PARTING_ROUNDS = frozenset({"farewell", "night_words"})
 
 
+def speech_lost(s: GameState, seat: int) -> bool:
+    """The seat's turn now is silent for his fouls. Fouls reset daily (city): every speech of that day
+    but a parting one. Fouls over the whole game (FIIM F.13): his regular speech only, «not a last word,
+    not a tie speech — a 3rd-foul player caught in a revote does speak then» [MR 9.5, 9.8]."""
+    if seat not in s.no_speech or s.step.round in PARTING_ROUNDS:
+        return False
+    return s.step.round == "day" or s.ruleset.conduct.daily_reset
+
+
 def holders_of(s: GameState, step: StepDef, living_only: bool = True) -> list[int]:
     if step.team:
         if s.team_joins:

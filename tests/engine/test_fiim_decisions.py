@@ -204,6 +204,27 @@ def test_the_third_foul_costs_the_next_regular_speech_once() -> None:
     assert queries.speakers(t.s) == frozenset({5}) and t.s.fouls_of(5) == 3
 
 
+def test_a_third_foul_player_speaks_in_the_tie_and_loses_a_later_regular_speech() -> None:
+    """F.13: the 3rd foul costs «his next regular speech, once only (not a last word, not a tie speech —
+    a 3rd-foul player caught in a revote does speak then and misses a later regular speech)» [MR 9.5,
+    9.8]."""
+    t = day_one()
+    t.until(lambda s: s.step.kind == "speech" and s.step.round == "day")
+    t.send(Nominate(seat=1, target=5), Pass(seat=1), Nominate(seat=2, target=6), Pass(seat=2))
+    t.send(*[Pass(seat=x) for x in (3, 4, 5)])  # 5 has spoken today
+    t.send(*[Foul(seat=5, reason="talk")] * 3)
+    t.until(lambda s: s.step.kind == "vote")
+    t.ballot([(5, [1, 2, 3, 4, 5])])
+    assert (t.s.step.round, t.s.step.seat, t.s.step.seconds) == ("tie_word", 5, 30)
+    assert queries.speakers(t.s) == frozenset({5})
+    new = t.day(votes=[[(5, [1])]])  # the revote: 6 is voted out
+    assert brief(new, "executed") == [("executed", 6)]
+    t.shoot({})
+    t.until(lambda s: s.step.kind == "speech" and s.step.round == "day" and s.step.seat == 5)
+    turn = [e for e in t.events if e.type == "speech"][-1]
+    assert turn.data["seconds"] == 0 and queries.speakers(t.s) == frozenset()
+
+
 def test_the_third_foul_leaves_a_ten_second_turn_to_nominate_only() -> None:
     """D-FI8: «a "Выставить" button available only to the current speaker during his minute (…; also to
     a 3-foul player at the moment his skipped speech would be — he gets a 10 s nomination-only turn)»;
