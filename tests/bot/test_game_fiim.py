@@ -371,7 +371,36 @@ async def test_fiim_a_whole_game_through_the_local_discord(
     assert [e for e in log if e["event"] == "removed"] == [
         {"phase": "day 3", "event": "removed", "seat": m2, "reason": "fouls"}
     ]
-    assert [e["phase"] for e in log if e["event"] == "best_move"] == ["day 2"]
+    assert [(e["phase"], e["seat"], e["seats"]) for e in log if e["event"] == "best_move"] == [
+        ("day 2", r1, blacks)
+    ]
+    # Item 4: each night's picks and checks, the day's nominations and votes with their voters, the tie,
+    # the lift, the fouls — and the protocol replays from its own record.
+    picks = [(e["phase"], e["pick"], e["target"]) for e in log if e["event"] == "proposal"]
+    assert sorted(picks) == sorted(
+        [("night 1", b, r1) for b in blacks]
+        + [("night 2", don, r4), ("night 2", m2, r5), ("night 3", don, r6)]
+    )
+    checks = [(e["phase"], e["by"], e["target"], e["result"]) for e in log if e["event"] == "check"]
+    assert checks == [
+        ("night 1", don, sheriff, True),
+        ("night 1", sheriff, don, "mafia"),
+        ("night 2", sheriff, m2, "mafia"),
+        ("night 3", sheriff, don, "mafia"),
+    ]
+    day2 = [e for e in log if e["phase"] == "day 2"]
+    assert [(e["by"], e["target"]) for e in day2 if e["event"] == "nominated"] == list(
+        zip(speakers, (m1, r2, r3), strict=True)
+    )
+    voted = [(e["voter"], e["candidate"]) for e in day2 if e["event"] == "voted" and e["candidate"]]
+    lift_yes = [e["voter"] for e in day2 if e["event"] == "voted" and not e["candidate"]]
+    assert lift_yes == voters[:5]
+    assert voted == [(x, m1) for x in voters[:3]] + [(x, r2) for x in voters[3:6]] + [
+        (x, m1) for x in voters[:3]
+    ] + [(x, r2) for x in voters[3:6]]
+    assert [e["seats"] for e in day2 if e["event"] == "tie"] == [[m1, r2, r3]] * 2
+    assert [(e["yes"], e["of"], e["passed"]) for e in day2 if e["event"] == "lift_count"] == [(5, 9, True)]
+    assert [e["count"] for e in log if e["event"] == "foul"] == [1, 2, 3, 4]
     assert protocol.replays(body)
 
 
