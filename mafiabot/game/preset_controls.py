@@ -48,8 +48,11 @@ def _speech_controls(session: GameSession) -> Items:
     if s.phase != "day" or step.kind != "speech" or step.round != "day" or s.over:
         return []
     items: Items = []
-    if s.ruleset.params.get("withdraw") == "explicit" and any(by == step.seat for by, _ in s.nominations):
-        # FIIM D-FI8: the speaker takes his nomination back in his own minute («Отозвано»).
+    if s.ruleset.params.get("withdraw") in ("explicit", "auto") and any(
+        by == step.seat for by, _ in s.nominations
+    ):
+        # FIIM D-FI8: the speaker takes his nomination back in his own minute («Отозвано»); where a new
+        # nomination also withdraws the old one ([MR 7.5 option 2]) he may still withdraw it alone.
         label = text(lang, "control-withdraw")
         items.append(button(session, "withdraw", label, discord.ButtonStyle.secondary))
     if s.ruleset.phrase("nominees_list"):

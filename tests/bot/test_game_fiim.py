@@ -431,3 +431,22 @@ async def test_fiim_the_night_victim_nominates_in_his_last_word_where_the_club_a
     answer = await d.nominate(victim, target)
     assert answer.ephemeral and answer.content == f"Вы выставили игрока №{target}.", answer.content
     assert d.state.nominations == ((victim, target),)
+
+
+async def test_fiim_the_withdraw_button_where_a_new_nomination_also_withdraws(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """D-FI8 `withdraw = "auto"` ([MR 7.5 option 2]): «Отзывание игрока не обязательно для выставления
+    другого игрока» — a new pick replaces the old one, and the speaker may also just withdraw it."""
+    fake.rate_limits.set(MEMBER_EDIT, 200, 1)
+    d = TableDriver(fake, club, bot, club.players[:10])
+    await d.start("fiim", options="withdraw_auto")
+    while not (d.state.step.kind == "speech" and d.state.step.round == "day"):
+        await d.skip_step()
+    speaker = d.state.step.seat
+    await d.nominate(speaker, 5)
+    await d.nominate(speaker, 6)
+    assert d.state.nominations == ((speaker, 6),)
+    taken = await d.click_panel(d.member(speaker), "Отозвать кандидатуру")
+    assert taken.ephemeral and taken.content == "Вы отозвали свою кандидатуру.", taken.content
+    assert d.state.nominations == ()

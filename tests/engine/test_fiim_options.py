@@ -151,6 +151,9 @@ def test_a_new_nomination_withdraws_the_old_one_automatically_where_the_club_say
         ("nominated", 2, 7),
     ]
     assert t.s.nominations == ((1, 5), (2, 7))
+    new = t.send(Withdraw(seat=2))  # «Отзывание игрока не обязательно»: still possible alone
+    assert brief(new, "nomination_withdrawn") == [("nomination_withdrawn",)]
+    assert t.s.nominations == ((1, 5),)
 
 
 def test_a_nomination_cannot_be_withdrawn_where_the_club_says_so() -> None:
