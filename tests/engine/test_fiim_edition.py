@@ -1,6 +1,6 @@
 """`fiim` (docs/rules/FIIM.md): the edition's keys and their defaults (D-FI1), the role ids and what their
 checks answer (D-FI2), the numbering of nights and days and which night is "the first" (D-FI3), and the
-decisions' smaller points not held elsewhere (D-FI6, D-FI11)."""
+decisions' smaller points not held elsewhere (D-FI6, D-FI11, D-FI14)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from fiim_helpers import BLACKS, CIV, DEAL, DON, M2, M3, SHERIFF, day_one, fiim
 from helpers import brief
 
 from audio import phrases
-from engine import Act, Remove, deal, load_ruleset, queries
+from engine import Act, Foul, Remove, deal, load_ruleset, queries
 from engine.kinds.city import shot_night
 from engine.kinds.fiim_scoring import first_night_victims, score_game
 
@@ -250,3 +250,29 @@ def test_the_deal_is_the_ten_fiim_cards_in_any_order() -> None:
     assert all(sorted(d) == sorted(DEAL) for d in deals)
     assert sorted(DEAL).count(CIV) == 6
     assert len({d.index("don") for d in deals}) > 1 and len({d.index("city_sheriff") for d in deals}) > 1
+
+
+# -- D-FI14 ------------------------------------------------------------------------------------------
+
+
+def test_the_result_is_fixed_at_the_kill_and_the_last_word_cannot_change_it() -> None:
+    """D-FI14: «the result is frozen, the final last word (if any) is given, then the game ends»; F.11 /
+    [MR 8.20 option 1]: «замечания и удаления полученные во время последней речи не могут изменить
+    результат игры». (A removal in that minute ends the game at once, with the result told at the
+    kill.)"""
+    t = fiim()
+    t.send(*[Remove(seat=x, reason="insult") for x in (5, 6, 7)])  # three blacks, four reds
+    t.day()
+    new = t.shoot({DON: 8, M2: 8, M3: 8})  # three and three: the blacks have won
+    told = [(e.type, e.phrase) for e in new if e.type in ("result_decided", "speech")]
+    assert told == [("result_decided", "fiim_mafia_wins"), ("speech", "fiim_last_word")]
+    assert (t.s.step.round, t.s.step.seat, t.s.over) == ("night_words", 8, False)
+    new = t.send(*[Foul(seat=M2, reason="talk")] * 4)  # a black removed: two blacks, three reds
+    assert brief(new, "removed", "game_over") == [("removed", M2, "fouls"), ("game_over", ("mafia",))]
+    assert t.s.winners == ("mafia",)
+    t2 = fiim()
+    t2.send(*[Remove(seat=x, reason="insult") for x in (5, 6, 7)])
+    t2.day()
+    t2.shoot({DON: 8, M2: 8, M3: 8})
+    t2.advance()  # his minute ends
+    assert t2.s.over and t2.s.winners == ("mafia",)
