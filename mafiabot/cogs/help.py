@@ -30,11 +30,11 @@ class PresetRulesButton(
 ):
     """A button showing one rulebook's summary; its custom_id names the preset, so it outlives restarts."""
 
-    def __init__(self, preset: str) -> None:
+    def __init__(self, preset: str, language: str = DEFAULT) -> None:
         info = PRESETS_BY_ID.get(preset)
         super().__init__(
             discord.ui.Button(
-                label=info.title if info else preset,
+                label=info_in(info, language).title if info else preset,  # (in the answer's language)
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"mafia:rules:{preset}",
             )
@@ -55,10 +55,10 @@ class PresetRulesButton(
         await interaction.response.send_message(shown, ephemeral=True)
 
 
-def rules_view() -> MafiaView:
+def rules_view(language: str = DEFAULT) -> MafiaView:
     view = MafiaView(timeout=None)
     for info in PRESETS:
-        view.add_item(PresetRulesButton(info.id))
+        view.add_item(PresetRulesButton(info.id, language))
     return view
 
 
@@ -90,7 +90,7 @@ class HelpCog(commands.Cog):
         lines = [text(language, "rules-line", title=info.title, players=info.players) for info in shown]
         await interaction.response.send_message(
             text(language, "rules-choose") + "\n" + "\n".join(lines),
-            view=rules_view(),
+            view=rules_view(language),
             ephemeral=True,
         )
 

@@ -290,3 +290,23 @@ async def test_a_lobby_with_a_variant_the_rules_lack_is_refused_in_english(
         "The rules could not be loaded: these rules have no variant «dragons»."
     ), refused.content
     assert not bot.games.lobbies
+
+
+@pytest.mark.game(language="en")
+async def test_help_and_the_rules_buttons_in_english(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
+    """`/mafia help` names the profile menu as English clients see it, and `/mafia rules`' buttons carry
+    the rules' English titles (they had the rulebooks' Russian ones)."""
+    helped = await fake.slash(club.players[0], "mafia help", channel=club.text)
+    assert "«Apps → Mafia: profile»" in helped.content, helped.content
+    rules = await fake.slash(club.players[0], "mafia rules", channel=club.text)
+    labels = [b["label"] for row in rules.message.components for b in row["components"]]
+    assert "City Mafia" in labels and "Classic Mafia" in labels, labels
+    city = await fake.click(club.players[0], rules.message, label="City Mafia")
+    assert city.content.startswith("**City Mafia** (`city`)"), city.content
+    shown = [
+        helped.content,
+        rules.content,
+        json.dumps(rules.message.components, ensure_ascii=False),
+        city.content,
+    ]
+    assert _russian(*shown) == [], _russian(*shown)

@@ -82,7 +82,7 @@ cmd-mafia-conduct-textfouls--enabled = On or off
 cmd-mafia-rating = A player's profile and the chart of his season rating
 cmd-mafia-rating--player = Whose profile (yours by default)
 cmd-mafia-rating--track = Which rating the chart shows
-# The members' context menu (Apps → «Мафия: профиль»).
+# The members' context menu (Apps → «Мафия: профиль» for Russian clients).
 cmd-menu-profile = Mafia: profile
 choice-points = Season points
 choice-elo_red = Elo as red

@@ -16,7 +16,7 @@ help-text =
     `/mafia new` — open a lobby.
     `/mafia rules` — the rules the bot can play.
     `/mafia check` — check private messages and the bot's permissions in your channels.
-    `/mafia rating`, `/mafia top`, `/mafia history` — rating, the season's table, your games (a player's profile also in the member menu: «Apps → Мафия: профиль»).
+    `/mafia rating`, `/mafia top`, `/mafia history` — rating, the season's table, your games (a player's profile also in the member menu: «Apps → Mafia: profile»).
     `/mafia stop`, `pause`, `resume`, `extend`, `skip`, `kick` — for the game's host.
     `/mafia-admin` — the server's settings (host role, voice, timers, spectators, language, lobby timeout, your own rule variants as a file); shown to those who manage the server.
     `/mafia help` — this help.
