@@ -30,7 +30,14 @@ from mafiabot.cogs._conduct_record import FoulRecords
 from mafiabot.errors import UserFacingError
 from mafiabot.game.table import Table
 from mafiabot.i18n import text
-from mafiabot.offences import AUTO_REASONS, FOUL_REASONS, PENALTY_REASONS, REMOVAL_REASONS, reason_shown
+from mafiabot.offences import (
+    AUTO_REASONS,
+    FOUL_REASONS,
+    PENALTY_REASONS,
+    REMOVAL_REASONS,
+    reason_shown,
+    stored_reason_shown,
+)
 from mafiabot.storage.models import Foul
 
 log = logging.getLogger(__name__)
@@ -188,7 +195,7 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
                 record=str(f.id),
                 seat=f.seat,
                 day=f.day,
-                reason=f.reason,
+                reason=stored_reason_shown(lang, f.reason),
                 by=by,
                 when=when,
             )

@@ -262,8 +262,8 @@ async def test_check_names_the_helper_bots_in_english(bot: MafiaBot, fake: FakeD
 
 @pytest.mark.game(language="en")
 async def test_a_stored_fouls_reason_is_said_in_english(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
-    """A foul is stored in the rulebook's words («Маты: loud»); the game's card on an English server says
-    the reason in English, with the moderator's own note as he wrote it."""
+    """A foul is stored in the rulebook's words («Маты: loud»); the game's card and the fouls' list on an
+    English server say the reason in English, with the moderator's own note as he wrote it."""
     g = Game(fake, club, bot)
     table = await g.start("city")
     await g.skip_until(lambda s: s.phase == "day" and s.step.kind == "speech")
@@ -273,7 +273,11 @@ async def test_a_stored_fouls_reason_is_said_in_english(bot: MafiaBot, fake: Fak
     record = await fake.slash(g.players[3], "mafia game", channel=club.text, game_id=table.game_id)
     fouls = [line for line in record.content.splitlines() if line.startswith("Foul #")]
     assert [line.split(", ", 2)[2].split(" (<@")[0] for line in fouls] == ["Swearing: loud", "Insults"], fouls
-    assert _russian(record.content) == [], record.content
+    listed = await g.command("conduct list")
+    assert [row.split(" · ")[3] for row in listed.content.splitlines()] == ["Swearing: loud", "Insults"], (
+        listed.content
+    )
+    assert _russian(record.content, listed.content) == [], (record.content, listed.content)
 
 
 @pytest.mark.game(language="en")
