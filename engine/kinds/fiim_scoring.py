@@ -217,7 +217,7 @@ def standings(
     names a profile of ``[params.ci_profiles]`` (D-FI15, off by default): ``clamp(a·B/N − b, 0, cap)``
     for a red first-night victim whose team lost, B = his red first-night deaths, N = his games."""
     scored = [score_game(g.state, g.events, g.players, g.extra, profile) for g in games]
-    ci_name = ci if ci is not None else (str(games[0].state.ruleset.params.get("ci", "")) if games else "")
+    ci_name = ci if ci is not None else (_ci_of(games[0].state, profile) if games else "")
     ci_points: dict[tuple[int, int], float] = {}
     if ci_name:
         table: Mapping[str, Mapping[str, float]] = games[0].state.ruleset.params.get("ci_profiles", {})
@@ -281,6 +281,13 @@ def standings(
         )
     order = tie_breaks_of(games[0].state, profile) if games else DEFAULT_TIE_BREAKS
     return sorted(result, key=lambda x: place_key(x, order))
+
+
+def _ci_of(state: GameState, profile: str | None) -> str:
+    """The Ci profile a tournament's scoring profile names (``ci``, e.g. ``fiim_mr19_ci``), else the game's
+    own ``params.ci`` (the lobby option)."""
+    named = profile_of(state, profile).get("ci")
+    return str(named) if named else str(state.ruleset.params.get("ci", ""))
 
 
 def tie_breaks_of(state: GameState, profile: str | None = None) -> tuple[str, ...]:

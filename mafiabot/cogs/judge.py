@@ -40,6 +40,9 @@ from mafiabot.storage import Storage, StorageError
 
 _COLOURS = {"ч": "black", "к": "red", "b": "black", "r": "red"}  # i18n: what players type
 MAX_PROTOCOL_BYTES = 2 * 1024 * 1024  # a fiim game's signed protocol is some 50 KB
+# The tournament's scoring profiles are [params.scoring_profiles] of the fiim preset (FIIM.md F.14, D-FI15);
+# /mafia tournament start offers them by name (each one's words: «tournament-scoring-<id>» in judge.ftl).
+DEFAULT_SCORING = "fiim_mr19"
 
 
 def parse_colours(text: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
@@ -294,13 +297,31 @@ class JudgeCog(commands.Cog, name="Judge"):
     tournament = app_commands.Group(name="tournament", description="Турнир: серия игр с общей таблицей очков")
 
     @tournament.command(name="start", description="Открыть турнир на этом сервере")
-    @app_commands.describe(name="Название", judge="Судья турнира (по умолчанию — вы)")
+    @app_commands.describe(
+        name="Название",
+        judge="Судья турнира (по умолчанию — вы)",
+        scoring="Подсчёт очков (по умолчанию — ФИИМ)",
+    )
+    @app_commands.choices(
+        scoring=[
+            app_commands.Choice(name="ФИИМ (mafiaratings №19)", value="fiim_mr19"),
+            app_commands.Choice(
+                name="ФИИМ и компенсация за отстрел в первую ночь (Ci)", value="fiim_mr19_ci"
+            ),
+        ]
+    )
     async def start(
-        self, interaction: discord.Interaction[MafiaBot], name: str, judge: discord.Member | None = None
+        self,
+        interaction: discord.Interaction[MafiaBot],
+        name: str,
+        judge: discord.Member | None = None,
+        scoring: str = DEFAULT_SCORING,
     ) -> None:
         member = interaction.user
         if not isinstance(member, discord.Member) or not await is_moderator(member, self.games):
             raise UserFacingError("tournament-start-not-allowed")
+        if scoring not in engine.load_ruleset("fiim").params["scoring_profiles"]:
+            raise UserFacingError("tournament-no-scoring", scoring=scoring[:40])
         chosen = judge or member
         open_one = await asyncio.to_thread(self.storage.open_tournament, member.guild.id)
         if open_one is not None:
@@ -311,13 +332,15 @@ class JudgeCog(commands.Cog, name="Judge"):
                 member.guild.id,
                 name=name,
                 judge_id=chosen.id,
-                scoring="fiim_mr19",
+                scoring=scoring,
             )
         except StorageError:
             raise UserFacingError("tournament-other-open") from None
+        lang = language_of(interaction)
+        opened = text(lang, "tournament-opened", name=row.name, judge=chosen.display_name)
+        how = text(lang, f"tournament-scoring-{scoring}")
         await interaction.response.send_message(
-            text(language_of(interaction), "tournament-opened", name=row.name, judge=chosen.display_name),
-            allowed_mentions=discord.AllowedMentions.none(),
+            f"{opened}\n{how}", allowed_mentions=discord.AllowedMentions.none()
         )
 
     async def _tournament(self, interaction: discord.Interaction[Any]) -> Any:

@@ -119,6 +119,31 @@ async def test_a_tournament_of_three_confirmed_games(
     assert "Турнир закрыт" in closed.content
 
 
+async def test_a_tournament_is_opened_with_the_chosen_scoring(
+    host_role: Role, bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """Issue 19 item 3: «a table of results under a chosen scoring profile (FIIM by default, its variants
+    as data)»: /mafia tournament start offers the fiim preset's [params.scoring_profiles]; the tournament
+    keeps the one chosen and says which."""
+    bot.games.storage.update_guild_settings(club.id, host_role_id=host_role.id)  # type: ignore[attr-defined]
+    storage = bot.games.storage
+    assert storage is not None
+    judge, text = club.players[0], club.text
+    plain = await fake.slash(judge, "mafia tournament start", channel=text, name="Лига")
+    assert "Очки по профилю ФИИМ (mafiaratings №19): победа +1" in plain.content, plain.content
+    assert storage.open_tournament(club.id).scoring == "fiim_mr19"  # type: ignore[union-attr]
+    await fake.slash(judge, "mafia tournament end", channel=text)
+    chosen = await fake.slash(
+        judge, "mafia tournament start", channel=text, name="Кубок", scoring="fiim_mr19_ci"
+    )
+    assert "компенсация Ci" in chosen.content, chosen.content
+    assert storage.open_tournament(club.id).scoring == "fiim_mr19_ci"  # type: ignore[union-attr]
+    # The choices are the preset's profiles, no more and no fewer.
+    start = bot.tree.get_command("mafia").get_command("tournament").get_command("start")  # type: ignore[union-attr]
+    offered = {c.value for c in start.get_parameter("scoring").choices}  # type: ignore[union-attr]
+    assert offered == set(load_ruleset("fiim").params["scoring_profiles"])
+
+
 @pytest.mark.club(players=12)
 async def test_a_tournament_seating_schedule_is_drawn_stored_and_shown(
     host_role: Role, bot: MafiaBot, fake: FakeDiscord, club: Club

@@ -197,5 +197,9 @@ def test_first_night_compensation_is_an_option() -> None:
     game = TournamentGame(PLAYERS, t.s, t.events)
     assert next(s for s in standings([game]) if s.player == "H").ci == 0.0
     assert next(s for s in standings([game], ci="mr45") if s.player == "H").ci == 0.3
+    # A tournament's scoring profile may carry it: fiim_mr19_ci is fiim_mr19 with Ci mr45 (data, D-FI15).
+    assert next(s for s in standings([game], "fiim_mr19_ci") if s.player == "H").ci == 0.3
+    plain, with_ci = (score_game(t.s, t.events, PLAYERS, profile=p) for p in ("fiim_mr19", "fiim_mr19_ci"))
+    assert plain == with_ci  # the same points per game
     with pytest.raises(IllegalCommand):
         standings([game], ci="nope")
