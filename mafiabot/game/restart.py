@@ -5,6 +5,7 @@ it (the restore hooks); a game whose log is over (status ``over``) is closed."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from typing import Any
 
@@ -64,8 +65,13 @@ async def _restore_one(games: GameService, game: Any) -> None:
     names = await asyncio.to_thread(storage.seat_names, game.id)  # a member not cached keeps his name
     log_rows = await asyncio.to_thread(storage.command_log, game.id)
     commands = [command_from_json(row) for row in log_rows]
-    server = await server_settings(storage, game.guild_id)  # its timers and spectators, as they are now
+    server = await server_settings(storage, game.guild_id)
     ruleset = load_ruleset(game.ruleset_id, game.options or {}, server.game(games.settings.game))
+    timers = game.timers or {}
+    if kept := {k: v for k, v in (timers.get("timers") or {}).items() if k in ruleset.timers}:
+        # The game's timers as the server's settings made them at its start (a moderator may have
+        # changed the server's since: that is for the next game); stored before this: the server's now.
+        ruleset = dataclasses.replace(ruleset, timers={**ruleset.timers, **kept})
     seats = []
     for p in participants:
         member = guild.get_member(p.user_id)
@@ -75,12 +81,11 @@ async def _restore_one(games: GameService, game: Any) -> None:
     text_channel = guild.get_channel(game.text_channel_id)
     if not isinstance(text_channel, discord.abc.Messageable):
         return
-    timers = game.timers or {}
     original = {int(uid): bool(muted) for uid, muted in (timers.get("voice_original") or {}).items()}
     table = games.new_table(
         guild, text_channel, game.voice_channel_id, int(timers.get("creator_id", 0)), original
     )
-    table.mute_spectators = server.mute_spectators
+    table.mute_spectators = bool(timers.get("mute_spectators", server.mute_spectators))
     table.nick_original = {int(uid): nick for uid, nick in (timers.get("nicknames") or {}).items()}
     # Games stored before this flag existed had been dealt if they had stored a clock at all.
     table.dealt = bool(timers.get("dealt", "serial" in timers))

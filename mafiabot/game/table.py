@@ -483,6 +483,9 @@ class Table:
             "dealt": self.dealt,
             "creator_id": self.creator_id,
             "language": self.session.language,  # a game keeps its language across restarts
+            # ... and the server's timers and spectator rule as they were at its start
+            "timers": dict(self.session.ruleset.timers),
+            "mute_spectators": self.mute_spectators,
             "voice_original": {str(uid): muted for uid, muted in self.voice.original.items()},
             "nicknames": {str(uid): nick for uid, nick in self.nick_original.items()},
         }

@@ -79,11 +79,15 @@ async def test_the_servers_timers_and_spectators_rule_its_games(
     await d.settled()
     assert d.table.session.ruleset.timers["night_step"] == 20
     assert d.muted_seats() and fake.voice_state(spectator).mute is False  # type: ignore[union-attr]
+    # Changed during the game: for the next game, not for this one, even across a restart.
+    await fake.slash(manager, "mafia-admin spectators", channel=club.text, muted=True)
+    await fake.slash(manager, "mafia-admin timers", channel=club.text, night=40)
     async with restart() as second:
         d.bot = second
         d.table = await fake.wait_for(lambda: d.games.tables.get(club.voice.id), what="the game to resume")
         await d.settled()
         assert d.table.session.ruleset.timers["night_step"] == 20 and d.table.mute_spectators is False
+        assert fake.voice_state(spectator).mute is False  # type: ignore[union-attr]
         await fake.slash(d.players[0], "mafia stop", channel=club.text)
         await fake.wait_for(lambda: not d.games.tables, what="the stop")
         await fake.wait_for(lambda: d.muted_seats() == set(), what="every mute given back")
