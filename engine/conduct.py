@@ -10,8 +10,9 @@ from __future__ import annotations
 from engine.announce import Out
 from engine.errors import DeadPlayer, IllegalCommand
 from engine.events import EVERYONE, Event
-from engine.outcome import check_win, eliminate, finish
+from engine.outcome import check_win, decided, eliminate, finish
 from engine.registry import day_step
+from engine.seats import PARTING_ROUNDS
 from engine.state import Draft, GameState
 
 MUTE_NEXT_DAY = "mute_next_day:"  # flag: a seat whose lost speech is the next day's (FIIM D-FI12)
@@ -93,6 +94,10 @@ def remove(s: Draft, seat: int, reason: str, out: Out) -> None:
     elif cancels == "if_nominated" and s.phase == "day" and seat in nominated and not voting:
         s.flags = s.flags | {"vote_cancelled"}
     interrupted = s.step
+    if interrupted.kind == "speech" and interrupted.round in PARTING_ROUNDS and decided(s):
+        # Issue 13, FIIM D-FI14, [MR 8.20 option 1]: the result was told at the vote or the kill; a removal
+        # in the last word changes nothing, and the game ends after that minute, not at the removal.
+        return
     if check_win(s, out):
         if s.step.kind == "question" and interrupted.kind not in ("dawn", "question"):
             # D-S7 asks the maniac at once; the speech, ballot or night step goes on after his answer

@@ -107,6 +107,11 @@ def _wakes_first(s: GameState, team: str, other: str) -> bool:
 DECIDED = "decided:"  # flag: the result told before the last word ("decided:town", "decided:" a draw)
 
 
+def decided(s: GameState) -> bool:
+    """The result was told before a last word (:func:`announce_decided`) and waits for its end."""
+    return any(f.startswith(DECIDED) for f in s.flags)
+
+
 def announce_decided(s: Draft, out: Out) -> None:
     """Issue 13 (FIIM D-FI14, city, simple): a player voted or shot out who still has his last word does
     not keep the result waiting — it is told when the rules decide it, then his words follow and the game

@@ -13,7 +13,7 @@ from fiim_helpers import BLACKS, CIV, DEAL, DON, M2, M3, SHERIFF, day_one, fiim
 from helpers import brief
 
 from audio import phrases
-from engine import Act, Foul, Remove, deal, load_ruleset, queries
+from engine import Act, Foul, Nominate, Remove, deal, load_ruleset, queries
 from engine.kinds.city import shot_night
 from engine.kinds.fiim_scoring import first_night_victims, score_game
 
@@ -257,9 +257,8 @@ def test_the_deal_is_the_ten_fiim_cards_in_any_order() -> None:
 
 def test_the_result_is_fixed_at_the_kill_and_the_last_word_cannot_change_it() -> None:
     """D-FI14: «the result is frozen, the final last word (if any) is given, then the game ends»; F.11 /
-    [MR 8.20 option 1]: «замечания и удаления полученные во время последней речи не могут изменить
-    результат игры». (A removal in that minute ends the game at once, with the result told at the
-    kill.)"""
+    [MR 8.20 option 1]: «только по окончании заключительной минуты останавливает игру … замечания и
+    удаления полученные во время последней речи не могут изменить результат игры»."""
     t = fiim()
     t.send(*[Remove(seat=x, reason="insult") for x in (5, 6, 7)])  # three blacks, four reds
     t.day()
@@ -268,11 +267,26 @@ def test_the_result_is_fixed_at_the_kill_and_the_last_word_cannot_change_it() ->
     assert told == [("result_decided", "fiim_mafia_wins"), ("speech", "fiim_last_word")]
     assert (t.s.step.round, t.s.step.seat, t.s.over) == ("night_words", 8, False)
     new = t.send(*[Foul(seat=M2, reason="talk")] * 4)  # a black removed: two blacks, three reds
-    assert brief(new, "removed", "game_over") == [("removed", M2, "fouls"), ("game_over", ("mafia",))]
-    assert t.s.winners == ("mafia",)
-    t2 = fiim()
-    t2.send(*[Remove(seat=x, reason="insult") for x in (5, 6, 7)])
-    t2.day()
-    t2.shoot({DON: 8, M2: 8, M3: 8})
-    t2.advance()  # his minute ends
-    assert t2.s.over and t2.s.winners == ("mafia",)
+    assert brief(new, "removed", "game_over") == [("removed", M2, "fouls")]
+    assert (t.s.step.round, t.s.step.seat, t.s.over) == ("night_words", 8, False)  # his minute goes on
+    new = t.advance()  # the minute ends: the game, with the result told at the kill
+    assert brief(new, "game_over") == [("game_over", ("mafia",))] and t.s.winners == ("mafia",)
+
+
+def test_a_removal_in_the_voted_out_players_last_word_changes_nothing() -> None:
+    """D-FI14 / [MR 9.11]: «Если во время последнего слова игрока после подведения итогов последнего
+    голосования происходит удаление, то результат игры определяется результатом голосования»: the reds
+    win when the last black is voted out, though a red is removed in his minute."""
+    t = fiim()
+    t.send(*[Remove(seat=x, reason="insult") for x in (M2, M3)])  # the don alone among seven reds
+    t.day()
+    t.shoot({DON: 9})
+    t.until(lambda s: s.step.kind == "speech" and s.step.round == "day" and s.step.seat == 4)
+    t.send(Nominate(seat=4, target=DON))
+    new = t.until(lambda s: s.step.kind == "speech" and s.step.round == "farewell")
+    assert brief(new, "executed") == [("executed", DON)]  # the lone nominee on day 2 leaves
+    assert t.s.step.seat == DON
+    new = t.send(Remove(seat=5, reason="insult"))
+    assert not t.s.over and t.s.step.round == "farewell"
+    new = t.advance()
+    assert t.s.over and t.s.winners == ("town",)
