@@ -450,3 +450,33 @@ async def test_fiim_the_withdraw_button_where_a_new_nomination_also_withdraws(
     taken = await d.click_panel(d.member(speaker), "Отозвать кандидатуру")
     assert taken.ephemeral and taken.content == "Вы отозвали свою кандидатуру.", taken.content
     assert d.state.nominations == ()
+
+
+@pytest.mark.parametrize("option", ["on_record_any", ""])
+async def test_fiim_the_judge_writes_the_speakers_colours_on_record(
+    option: str, bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """D-FI15 / [MR 6.7]: «Эти цвета записываются судьей» — `/mafia judge record` writes what the speaker
+    left on record («3ч 5к»), under his seat; an unclear entry is refused with an example, a player who
+    is no judge is refused, and the default edition (`on_record = "none"`) takes none."""
+    fake.rate_limits.set(MEMBER_EDIT, 200, 1)
+    d = TableDriver(fake, club, bot, club.players[:10])
+    await d.start("fiim", options=option)
+    while not (d.state.step.kind == "speech" and d.state.step.round == "day"):
+        await d.skip_step()
+    speaker = d.state.step.seat
+    a, b = [x for x in d.state.living() if x != speaker][:2]
+    said = await fake.slash(d.players[0], "mafia judge record", channel=club.text, colours=f"{a}ч {b}к")
+    await d.settled()
+    assert said.ephemeral, said.content
+    if not option:
+        assert records_on_record(d.state) == [], said.content
+        assert said.content == "По этим правилам цвета под протокол не записываются.", said.content
+        return
+    assert said.content == f"Записано под протокол от игрока №{speaker}.", said.content
+    assert records_on_record(d.state) == [(1, speaker, "day", {a: "black", b: "red"})]
+    unclear = await fake.slash(d.players[0], "mafia judge record", channel=club.text, colours="3x")
+    assert unclear.ephemeral and unclear.content.startswith("Не понимаю «3x»"), unclear.content
+    stranger = await fake.slash(d.players[5], "mafia judge record", channel=club.text, colours="3ч")
+    assert stranger.ephemeral and "судья" in stranger.content.lower(), stranger.content
+    assert len(records_on_record(d.state)) == 1
