@@ -192,6 +192,22 @@ def test_who_nominates_in_a_last_word(option: tuple[str, ...], allowed: bool) ->
     assert brief(new, "executed") == [("executed", 5)]
 
 
+def test_no_nominations_in_tie_words_or_the_best_move() -> None:
+    """D-FI8: «No nominations in last words, tie speeches or the best move»."""
+    t = _at_speech("night_victim_nominates")
+    t.send(Nominate(seat=1, target=5), Pass(seat=1), Nominate(seat=2, target=6))
+    t.until(lambda s: s.step.kind == "vote")
+    t.ballot([(5, [1, 2, 3, 4, 5])])
+    assert (t.s.step.round, t.s.step.seat) == ("tie_word", 5)
+    with pytest.raises(IllegalCommand):
+        t.send(Nominate(seat=5, target=7))
+    t.day(votes=[[(5, [1])]])  # 6 leaves
+    t.shoot({DON: 8, M2: 8, M3: 8})
+    assert t.s.step.kind == "best_move"  # one player gone before the victim: granted
+    with pytest.raises(IllegalCommand):
+        t.send(Nominate(seat=8, target=7))
+
+
 # -- D-FI9 stop_when_decided -----------------------------------------------------------------------
 
 
