@@ -276,7 +276,11 @@ async def test_fiim_a_whole_game_through_the_local_discord(
         steps.append((d.state.step.night_step, d.state.step.seconds))
         await d.skip_step()
     assert steps == [("mafia_meets", 60), ("don_meets", 10), ("sheriff_meets", 10)]
-    # Day 1: one nominee only — no vote (F.8).
+    # Day 1: only the speaker nominates (D-FI8), one nominee only — no vote (F.8).
+    assert (d.state.step.round, d.state.step.seat) == ("day", 1)
+    refused = await d.nominate(2, r3)
+    assert refused.ephemeral and "только в свою минуту" in refused.content, refused.content
+    assert d.state.nominations == ()
     await _speeches(d, {1: r2})
     assert d.state.phase == "night" and len(d.state.alive) == 10
 
