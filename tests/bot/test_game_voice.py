@@ -1,5 +1,6 @@
 """The host's voice through the local Discord: real Opus frames arrive at the stand-in's voice server,
-as long as the cached clips, and the step's mutes are applied (issue 6)."""
+as long as the cached clips, and the step's mutes are applied (issue 6). The voice is the bot's offline
+one: RHVoice where it is installed, espeak-ng otherwise."""
 
 from __future__ import annotations
 
@@ -12,12 +13,13 @@ import pytest
 from fakediscord import Club, FakeDiscord
 
 from audio.cache import ClipCache
-from audio.engines import make_engine
+from audio.engines import RHVoiceEngine, make_engine
 from mafiabot.bot import MafiaBot
 from mafiabot.config import AudioSettings, Secret, Settings
 
 pytestmark = pytest.mark.skipif(
-    shutil.which("espeak-ng") is None, reason="needs espeak-ng (scripts/test installs it)"
+    shutil.which("espeak-ng") is None and not RHVoiceEngine.available(),
+    reason="needs an offline voice: RHVoice or espeak-ng (scripts/test installs them)",
 )
 
 FRAME = 0.020
@@ -28,7 +30,7 @@ async def speaking_bot(fake: FakeDiscord, club: Club, tmp_path: Path) -> AsyncIt
     settings = Settings(
         token=Secret(fake.token),
         database_url=f"sqlite:///{tmp_path}/bot.db",
-        audio=AudioSettings(engine="espeak", cache_dir=tmp_path / "audio"),
+        audio=AudioSettings(engine="offline", cache_dir=tmp_path / "audio"),
     )
     client = MafiaBot(settings, guild_ready_timeout=0.05)
     async with fake.connect(client):
@@ -71,7 +73,7 @@ async def test_nightfall_is_heard_and_the_table_is_muted(
     received = len(fake.voice.audio.of(bot_id)) * FRAME
     assert expected * 0.8 <= received <= expected * 1.2 + 2.0  # later lines may already be on their way
     night_text = table.speaker.announcer.prepare("sm_intro_night_falls").text
-    night_clip = ClipCache(tmp_path / "audio").lookup(make_engine("espeak"), night_text)
+    night_clip = ClipCache(tmp_path / "audio").lookup(make_engine("offline"), night_text)
     assert night_clip is not None and abs(night_clip.playback_duration - spoken[-1].clip_duration) < FRAME
     assert 0.5 < night_clip.duration < 10
     pcm = fake.voice.audio.pcm(bot_id)

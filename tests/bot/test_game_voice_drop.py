@@ -10,11 +10,13 @@ from pathlib import Path
 import pytest
 from fakediscord import Club, FakeDiscord
 
+from audio.engines import RHVoiceEngine
 from mafiabot.bot import MafiaBot
 from mafiabot.config import AudioSettings, Secret, Settings
 
 pytestmark = pytest.mark.skipif(
-    shutil.which("espeak-ng") is None, reason="needs espeak-ng (scripts/test installs it)"
+    shutil.which("espeak-ng") is None and not RHVoiceEngine.available(),
+    reason="needs an offline voice: RHVoice or espeak-ng (scripts/test installs them)",
 )
 
 
@@ -23,7 +25,7 @@ async def speaking_bot(fake: FakeDiscord, club: Club, tmp_path: Path) -> AsyncIt
     settings = Settings(
         token=Secret(fake.token),
         database_url=f"sqlite:///{tmp_path}/bot.db",
-        audio=AudioSettings(engine="espeak", cache_dir=tmp_path / "audio"),
+        audio=AudioSettings(engine="offline", cache_dir=tmp_path / "audio"),
     )
     client = MafiaBot(settings, guild_ready_timeout=0.05)
     async with fake.connect(client):
