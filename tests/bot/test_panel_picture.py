@@ -30,8 +30,31 @@ async def page(tmp_path: Path) -> AsyncIterator[Page]:
         yield opened
 
 
+# The Russian server's picture and the English one's, each as a client in its language draws it.
+SERVERS = [
+    pytest.param("ru", "в личных сообщениях игрока №1", " · до ", "panel.png", id="ru"),
+    pytest.param(
+        "en",
+        "in player 1's direct messages",
+        " · ends ",
+        "panel-en.png",
+        marks=pytest.mark.game(language="en"),
+        id="en",
+    ),
+]
+
+
+@pytest.mark.parametrize(("language", "where", "until", "picture"), SERVERS)
 async def test_the_panel_and_a_role_card_drawn_as_discord_draws_them(
-    bot: MafiaBot, fake: FakeDiscord, club: Club, page: Page, tmp_path: Path
+    bot: MafiaBot,
+    fake: FakeDiscord,
+    club: Club,
+    page: Page,
+    tmp_path: Path,
+    language: str,
+    where: str,
+    until: str,
+    picture: str,
 ) -> None:
     fake.rate_limits.set(MEMBER_EDIT, 100, 1)
     d = TableDriver(fake, club, bot, club.players[:10])
@@ -48,10 +71,12 @@ async def test_the_panel_and_a_role_card_drawn_as_discord_draws_them(
     names = {m.id: m.user.username for m in club.players}
 
     html = page_html(
-        [(panel, f"#{club.text.name}"), (card, "в личных сообщениях игрока №1")],
+        # (the stand-in's channel is «игра»; an English server's would have its own name)
+        [(panel, f"#{club.text.name}" if language == "ru" else "#game"), (card, where)],
         author=fake.world.users[bot.user.id].username if bot.user else "mafiabot",
         now=time.time(),
         names=lambda user_id: names.get(user_id, str(user_id)),
+        client=language,
     )
     source = tmp_path / "panel.html"
     source.write_text(html, encoding="utf-8")
@@ -59,7 +84,7 @@ async def test_the_panel_and_a_role_card_drawn_as_discord_draws_them(
 
     shown = await page.evaluate("document.body.innerText")
     for line in panel.text.splitlines():  # every seat of the grid, the step, the nomination
-        visible = re.sub(r"\*\*|~~|`", "", line).split(" · до ")[0]
+        visible = re.sub(r"\*\*|~~|`", "", line).split(until)[0]
         assert visible in shown, (visible, shown)
     for item in panel.items():
         if item.get("label"):
@@ -73,5 +98,5 @@ async def test_the_panel_and_a_role_card_drawn_as_discord_draws_them(
     height = await page.evaluate("document.documentElement.scrollHeight")
     await page.size(820, int(height))
     shots = Path(os.environ.get("MAFIABOT_SCREENSHOTS") or tmp_path / "screenshots")
-    png = await page.screenshot(shots / "panel.png")
+    png = await page.screenshot(shots / picture)
     assert Image.open(io.BytesIO(png)).size == (820, int(height))

@@ -8,6 +8,7 @@ sections, action rows with buttons and selects, and a plain message's content.
 
 from __future__ import annotations
 
+import contextvars
 import html
 import re
 from collections.abc import Callable, Sequence
@@ -53,12 +54,43 @@ hr { border: 0; border-top: 1px solid #3f4147; margin: 8px 0; }
 """
 
 
+# What the Discord client itself writes around the messages, in the client's language (a picture of an
+# English server is one an English client sees).
+CLIENT = {
+    "ru": {
+        "bot": "БОТ",
+        "choose": "Выберите…",
+        "only_you": "Только вы видите это сообщение",
+        "in": "через {value} {unit}",
+        "ago": "{value} {unit} назад",
+        "s": "с",
+        "min": "мин",
+        "date": "%d.%m.%Y %H:%M",
+    },
+    "en": {
+        "bot": "BOT",
+        "choose": "Make a selection",
+        "only_you": "Only you can see this",
+        "in": "in {value} {unit}",
+        "ago": "{value} {unit} ago",
+        "s": "seconds",
+        "min": "minutes",
+        "date": "%m/%d/%Y %H:%M",
+    },
+}
+_client: contextvars.ContextVar[str] = contextvars.ContextVar("render_client", default="ru")
+
+
+def said(key: str) -> str:
+    return CLIENT[_client.get()][key]
+
+
 def relative(seconds: float) -> str:
-    """Discord's <t:…:R>, in Russian as a Russian client shows it."""
+    """Discord's <t:…:R> as the client shows it («через 59 с», «in 59 seconds»)."""
     amount = abs(round(seconds))
-    unit = "с" if amount < 60 else "мин"
+    unit = said("s") if amount < 60 else said("min")
     value = amount if amount < 60 else round(amount / 60)
-    return f"через {value} {unit}" if seconds >= 0 else f"{value} {unit} назад"
+    return said("in" if seconds >= 0 else "ago").format(value=value, unit=unit)
 
 
 def inline(text: str, *, now: float, names: Callable[[int], str]) -> str:
@@ -80,9 +112,7 @@ def inline(text: str, *, now: float, names: Callable[[int], str]) -> str:
         if style == "R":
             shown = relative(moment - now)
         else:
-            shown = datetime.fromtimestamp(moment, UTC).strftime(
-                "%H:%M" if style in "tT" else "%d.%m.%Y %H:%M"
-            )
+            shown = datetime.fromtimestamp(moment, UTC).strftime("%H:%M" if style in "tT" else said("date"))
         return f'<span class="time">{shown}</span>'
 
     return re.sub(r"&lt;t:(\d+)(?::([tTdDfFR]))?&gt;", stamp, out)
@@ -128,7 +158,7 @@ def component(item: dict[str, Any], *, now: float, names: Callable[[int], str]) 
         disabled = " disabled" if item.get("disabled") else ""
         return f'<span class="button{disabled}" style="background: {colour}">{label}</span>'
     if kind in SELECTS:
-        placeholder = html.escape(item.get("placeholder") or "Выберите…")
+        placeholder = html.escape(item.get("placeholder") or said("choose"))
         return f'<div class="select"><span>{placeholder}</span><span>⌄</span></div>'
     return ""  # media, files and thumbnails: the game sends none of them
 
@@ -142,20 +172,32 @@ def message_html(
         body = f'<div class="text">{markdown(message.content, now=now, names=names)}</div>' + "".join(
             component(c, now=now, names=names) for c in message.components
         )
-    hidden = '<div class="ephemeral">Только вы видите это сообщение</div>' if message.ephemeral else ""
+    hidden = f'<div class="ephemeral">{said("only_you")}</div>' if message.ephemeral else ""
     aside = f'<span class="note">{html.escape(note)}</span>' if note else ""
     return (
         f'<div class="message"><div class="avatar">{html.escape(author[:1].upper())}</div>'
         '<div class="column">'
-        f'<div class="head"><span class="author">{html.escape(author)}</span><span class="tag">БОТ</span>'
-        f"{aside}</div>{body}{hidden}</div></div>"
+        f'<div class="head"><span class="author">{html.escape(author)}</span>'
+        f'<span class="tag">{said("bot")}</span>{aside}</div>{body}{hidden}</div></div>'
     )
 
 
 def page_html(
-    messages: Sequence[tuple[Message, str]], *, author: str, now: float, names: Callable[[int], str]
+    messages: Sequence[tuple[Message, str]],
+    *,
+    author: str,
+    now: float,
+    names: Callable[[int], str],
+    client: str = "ru",
 ) -> str:
-    """A page of ``messages`` (each with a note beside the author, e.g. where it was posted)."""
-    body = "".join(message_html(m, author=author, now=now, names=names, note=note) for m, note in messages)
+    """A page of ``messages`` (each with a note beside the author, e.g. where it was posted), as a client
+    in the language ``client`` draws it."""
+    token = _client.set(client)
+    try:
+        body = "".join(
+            message_html(m, author=author, now=now, names=names, note=note) for m, note in messages
+        )
+    finally:
+        _client.reset(token)
     head = f'<head><meta charset="utf-8"><style>{CSS}</style></head>'
-    return f'<!doctype html><html lang="ru">{head}<body>{body}</body></html>'
+    return f'<!doctype html><html lang="{client}">{head}<body>{body}</body></html>'
