@@ -92,6 +92,46 @@ def _why_not(s: GameState, seat: int, ab: AbilityDef, target: int) -> str:
     return "«не может … две ночи подряд … к одному и тому же игроку»: not the same player two nights running"
 
 
+def _why_no_ability(s: GameState, seat: int, step_id: str) -> str:
+    """The rule that leaves the seat without an ability tonight (for a record's --explain): the night it
+    starts from, the uses it has, or the shot before it (city D-C8)."""
+    for ab in s.ruleset.ability_for_step(s.role_of(seat), step_id):
+        if ab.from_night > s.night:
+            return (
+                f"the ability is used from night {ab.from_night} of the game on, every night of the script "
+                f"counted, the acquaintance night too; this is night {s.night} (city D-C3: the ranger shoots "
+                "«1 раз за игру, начиная со второй ночи», the acquaintance night not counted by the book)"
+            )
+        if ab.uses and uses_of(s, seat, step_id) >= ab.uses:
+            return (
+                f"the ability is used {ab.uses} time(s) a game and is spent "
+                "(«1 раз за игру», «один раз за игру»)"
+            )
+        if ab.params.get("not_after"):
+            return "D-C8: «Если перед маньяком был выстрел от рейнджера, маньяк стрелять не может»"
+    return "RULESETS.md: an ability is used from the night and as often as its rulebook says"
+
+
+def _why_not_team_target(s: GameState, target: int) -> str:
+    if 1 <= target <= s.n_seats and target not in s.alive:
+        return "D-G6: «Убитые не могут никаким образом участвовать в игре» — nor be chosen"
+    return f"the target is a seat at the table, 1…{s.n_seats}"
+
+
+def _team_at_table(s: GameState, step: StepDef, team: str) -> None:
+    """A team with nobody at the table does not choose (its step is still called where night deaths are
+    hidden, D-G8)."""
+    if not holders_of(s, step):
+        refusal = NotYourTurn(
+            f"В команде «{team}» никого не осталось за столом: выбирать цель некому.", key="not-team-turn"
+        )
+        refusal.rule = (
+            "D-G6: «Убитые не могут никаким образом участвовать в игре»: a team all out never shoots"
+        )
+
+        raise refusal
+
+
 def _last_targets(s: GameState, seat: int, step_id: str) -> tuple[int, ...]:
     for x, st, targets in s.last_targets:
         if x == seat and st == step_id:
@@ -128,7 +168,7 @@ def act(s: Draft, seat: int, targets: tuple[int, ...], act_name: str, out: Out) 
         refusal = IllegalCommand(
             f"Игрок {seat} не может использовать способность этой ночью.", key="no-ability-tonight", seat=seat
         )
-        refusal.rule = "RULESETS.md 4: an ability is used from the night and as often as its rulebook says"
+        refusal.rule = _why_no_ability(s, seat, step.id)
         raise refusal
     if act_name:
         chosen = [a for a in options if a.act == act_name]
@@ -185,7 +225,9 @@ def propose(s: Draft, seat: int, target: int, out: Out) -> None:
     if seat not in s.alive or seat not in members:
         raise NotYourTurn(f"Игрок {seat} не просыпается с этой командой.", key="not-in-team", seat=seat)
     if target not in team_targets(s):
-        raise IllegalTarget(f"Игрока {target} нельзя выбрать.", key="bad-target", seat=target)
+        refusal = IllegalTarget(f"Игрока {target} нельзя выбрать.", key="bad-target", seat=target)
+        refusal.rule = _why_not_team_target(s, target)
+        raise refusal
     proposals = (*tuple(p for p in s.ledger.proposals if p[0] != seat), (seat, target))
     put_ledger(s, proposals=proposals)
     # FIIM D-FI5: where each member shoots alone, nobody sees another member's pick.
@@ -197,8 +239,11 @@ def team_act(s: Draft, team: str, target: int, out: Out) -> None:
     step = _current_step(s)
     if step.team != team:
         raise NotYourTurn(f"Сейчас не ход команды «{team}».", key="not-team-turn")
+    _team_at_table(s, step, team)
     if target not in team_targets(s):
-        raise IllegalTarget(f"Игрока {target} нельзя выбрать.", key="bad-target", seat=target)
+        refusal = IllegalTarget(f"Игрока {target} нельзя выбрать.", key="bad-target", seat=target)
+        refusal.rule = _why_not_team_target(s, target)
+        raise refusal
     put_ledger(s, team_target=target)
     out.append(Event("action", HOST_ONLY, {"team": team, "step": step.id, "targets": [target]}))
 

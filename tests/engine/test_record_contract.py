@@ -143,6 +143,26 @@ def test_replay_explain_prints_the_rule_that_forbids_the_entry() -> None:
     assert court.stderr.splitlines()[1].startswith("rule: 002: «")
 
 
+def test_explain_names_the_city_rule_behind_a_spent_or_early_ability_and_a_team_all_out() -> None:
+    """An outside checker's city records: the lawyer's second save («один раз за игру он показывает
+    ведущему, кого из игроков хочет спасти»), the ranger on the acquaintance night's follower («1 раз за
+    игру, начиная со второй ночи», D-C3) and a mafia shot after every member left the table (D-G6; the
+    step is still called, D-G8, and the shot used to kill) are refused with the rule, not a generic
+    line."""
+    first = {"night": [*_mafia(10, 10, 10), *NIGHT_ROLES]}  # the lawyer (2) saves 3 on night 2
+    with pytest.raises(RecordError, match="не может использовать способность") as spent:
+        city(first, {"day": {}}, {"night": [*_mafia(11, 11, 11), {"seat": 2, "target": 12}]})
+    assert "1 time(s) a game and is spent" in spent.value.rule
+    path = ROOT / "tests" / "records" / "invalid" / "city-ranger-first-night.json"
+    with pytest.raises(RecordError) as early:
+        play_record(json.loads(path.read_text(encoding="utf-8")))
+    assert "from night 3" in early.value.rule and "this is night 2" in early.value.rule
+    path = ROOT / "tests" / "records" / "invalid" / "city-mafia-all-out-shoots.json"
+    with pytest.raises(RecordError, match="никого не осталось за столом") as gone:
+        play_record(json.loads(path.read_text(encoding="utf-8")))
+    assert gone.value.rule.startswith("D-G6")
+
+
 def test_the_readme_documents_every_key_of_the_record_contract() -> None:
     """Issue 15: «document every key in the README's "Game records" section» — every top-level, day and
     night key the replay reads, and the removal moments."""
