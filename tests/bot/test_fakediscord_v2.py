@@ -97,3 +97,79 @@ async def test_discord_py_layout_views_reach_the_channel(
         await sent.edit(content="текст")
     assert refused.value.status == 400 and refused.value.code == 50035
     assert message.text == "## День 1"
+
+
+class _Answer(discord.ui.Button[Any]):
+    """A button whose click is answered by ``answer(interaction)``; what Discord refused is kept."""
+
+    def __init__(self, label: str, answer: Any, refused: list[discord.HTTPException]) -> None:
+        super().__init__(label=label, custom_id=f"answer-{label}")
+        self.answer = answer
+        self.refused = refused
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await self.answer(interaction)
+        except discord.HTTPException as error:
+            self.refused.append(error)
+
+
+def _layout(heading: str, *buttons: discord.ui.Button[Any]) -> discord.ui.LayoutView:
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(discord.ui.Container(discord.ui.TextDisplay(heading), discord.ui.ActionRow(*buttons)))
+    return view
+
+
+async def test_a_click_answered_by_updating_a_v2_message(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """UPDATE_MESSAGE (7) and DEFERRED_UPDATE_MESSAGE (6) then PATCH @original edit the clicked message
+    itself, which stays a Components V2 message under V2's limits; a refused update acknowledges
+    nothing, and a message deleted since the click cannot be updated (10008)."""
+    channel = bot.get_channel(club.text.id)
+    assert isinstance(channel, discord.TextChannel)
+    refused: list[discord.HTTPException] = []
+
+    async def update(interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.edit_message(view=_layout("## День 2", _Answer("b", update, refused)))
+
+    async def with_content(interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.edit_message(content="текст")
+
+    async def too_big(interaction: discord.Interaction[Any]) -> None:
+        view = discord.ui.LayoutView(timeout=None)  # 4,001 characters of text in all
+        view.add_item(discord.ui.TextDisplay("я" * 2001)).add_item(discord.ui.TextDisplay("я" * 2000))
+        await interaction.response.edit_message(view=view)
+
+    async def deferred(interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer()
+        await interaction.edit_original_response(view=_layout("## Ночь 2", _Answer("d", deferred, refused)))
+
+    answers = (("a", update), ("c", with_content), ("t", too_big), ("d", deferred))
+    buttons = [_Answer(label, answer, refused) for label, answer in answers]
+    sent = await channel.send(view=_layout("## День 1", *buttons))
+    message = fake.world.find_message(sent.id)
+    assert message is not None
+
+    for label in ("c", "t"):
+        record = await fake.click(club.players[0], message, label=label, wait=False)
+        await fake.wait_for(lambda: len(refused) == 1, what="the refusal")
+        assert refused.pop().code == 50035 and record.callback is None  # nothing acknowledged
+        assert message.text == "## День 1" and message.flags & V2
+
+    record = await fake.click(club.players[0], message, label="a")
+    assert record.callback_type == 7 and record.original is message
+    assert message.text == "## День 2" and message.flags & V2 and message.edited_timestamp
+
+    sent = await channel.send(view=_layout("## Ночь 1", _Answer("d", deferred, refused)))
+    second = fake.world.find_message(sent.id)
+    assert second is not None
+    record = await fake.click(club.players[0], second, label="d")
+    await fake.wait_for(lambda: second.text == "## Ночь 2", what="the edit of @original")
+    assert record.callback_type == 6 and record.original is second and second.flags & V2
+    assert not refused and [m.id for m in fake.messages(club.text)][-2:] == [message.id, second.id]
+
+    second.deleted = True  # (as if deleted while the click was on its way)
+    record = await fake.click(club.players[0], second, label="d", wait=False)
+    await fake.wait_for(lambda: len(refused) == 1, what="the refusal")
+    assert refused[0].code == 10008 and record.callback is None

@@ -275,10 +275,10 @@ async def interaction_callback(rest: Rest, request: Request) -> Any:
     kind, data = int(body["type"]), body.get("data") or {}
     if "\0files" in body:  # files uploaded with the callback belong to the response message
         data = {**data, "\0files": body["\0files"]}
+    clicked = _clicked(rest, record.message_id) if kind in (6, 7) else None  # (refused: not acknowledged)
     if kind == 9:
         rest.validate_modal(data)
     elif kind in (4, 5, 7):
-        clicked = rest.world.find_message(record.message_id or 0) if kind == 7 else None
         rest.validate(data, new=kind == 4, editing=clicked)
     record.callback = body
     channel = rest.world.channels[record.channel_id]
@@ -293,21 +293,22 @@ async def interaction_callback(rest: Rest, request: Request) -> Any:
         )
         message.flags |= 1 << 7  # LOADING
     elif kind == 7:  # UPDATE_MESSAGE: the message holding the clicked component
-        message = rest.world.find_message(record.message_id or 0)
-        if message is None:
-            raise ApiError(400, 50035, "Invalid Form Body (no message to update)")
+        message = clicked
+        assert message is not None
         rest.apply_edit(message, data)
         if not message.ephemeral:
             rest.fake.dispatch("MESSAGE_UPDATE", message_json(message))
-    elif kind == 6 and record.message_id:  # DEFERRED_UPDATE_MESSAGE
-        message = rest.world.find_message(record.message_id)
+    elif kind == 6:  # DEFERRED_UPDATE_MESSAGE: the edit, if any, comes through @original
+        message = clicked
     elif kind == 9:  # MODAL
         record.modal = data
     elif kind not in (1, 8):
         raise ApiError(400, 50035, f"Invalid interaction callback type {kind}")
-    if message is not None and kind in (4, 5):
+    if message is not None:
+        # After an update (6, 7) the interaction's original response is the clicked message itself:
+        # PATCH @original edits it, with its own flags and limits (a Components V2 message stays one).
         record.original = message
-        if not message.ephemeral:
+        if kind in (4, 5) and not message.ephemeral:
             rest.fake.dispatch("MESSAGE_CREATE", message_json(message))
     rest.fake.notify()
     interaction: dict[str, Any] = {"id": str(record.id), "type": record.type}
@@ -321,6 +322,17 @@ async def interaction_callback(rest: Rest, request: Request) -> Any:
     if message is not None:
         resource["message"] = message_json(message)
     return {"interaction": interaction, "resource": resource}
+
+
+def _clicked(rest: Rest, message_id: int | None) -> Message:
+    """The message whose component was clicked, for an answer that updates it (6, 7): a click from a
+    slash command has none, and one deleted since the click cannot be updated."""
+    if not message_id:
+        raise ApiError(400, 50035, "Invalid Form Body (no message to update)")
+    message = rest.world.find_message(message_id)
+    if message is None or message.deleted:
+        raise ApiError(404, 10008, "Unknown Message")
+    return message
 
 
 def _webhook_record(rest: Rest, request: Request) -> Any:
