@@ -106,6 +106,17 @@ def unvote(s: Draft, seat: int, out: Out) -> None:
         out.append(Event("unvoted", EVERYONE, {"seat": voter, "candidate": step.seat}))
 
 
+def why_no_vote(s: GameState) -> str:
+    """The rules that can take a living player's vote for a day (for a record's --explain): the club's
+    fouls (001, D-F1) and the roles that deny a vote (000's godfather D-H19, 003's hunter_leader)."""
+    rules = []
+    if "no_vote" in s.ruleset.conduct.thresholds.values():
+        rules.append("001: «4 замечания – нельзя также голосовать» (D-F1: four fouls of the previous day)")
+    if any(ab.kind == "deny_vote" for r in set(s.roles) for ab in s.ruleset.roles[r].abilities):
+        rules.append("«Этот игрок не может голосовать» (000 godfather D-H19, 003 главарь): chosen by a role")
+    return "; ".join(rules) or "the seat's vote is taken away for this day"
+
+
 def vote(s: Draft, seat: int, candidate: int, out: Out) -> None:
     step = s.step
     if step.kind == "tiebreak":
@@ -116,9 +127,13 @@ def vote(s: Draft, seat: int, candidate: int, out: Out) -> None:
     if seat not in s.alive:
         raise DeadPlayer(f"Игрок {seat} выбыл и не голосует.", key="out-no-vote", seat=seat)
     if seat in s.no_vote:
-        raise NotYourTurn(f"Игрок {seat} сегодня лишён права голоса.", key="no-vote-today", seat=seat)
+        refusal = NotYourTurn(f"Игрок {seat} сегодня лишён права голоса.", key="no-vote-today", seat=seat)
+        refusal.rule = why_no_vote(s)
+        raise refusal
     if s.jail and seat in s.prisoners():
-        raise NotYourTurn(f"Игрок {seat} в тюрьме и не голосует.", key="jailed-no-vote", seat=seat)
+        refusal = NotYourTurn(f"Игрок {seat} в тюрьме и не голосует.", key="jailed-no-vote", seat=seat)
+        refusal.rule = "D-H15 (003 prince, 000 jailer): «Заключённые не имеют права голосовать»"
+        raise refusal
     if s.vote_links and _follower(s, seat):
         raise NotYourTurn(
             f"Игрок {seat} сегодня голосует так же, как аферист.", key="swindled-vote", seat=seat

@@ -154,6 +154,8 @@ def replay_day(rp: Replay, obj: Any) -> None:
         return bool(due)
 
     day = rp.state.day
+    first_event = len(rp.events)
+    spoken: list[int] = []  # the day's speeches in the order given (for the nominations' message)
     speech: tuple[Any, ...] = ()  # the speech now heard: (seat, purpose, queue), counted once
     steps_seen: set[str] = set()
     while rp.state.phase == "day" and rp.state.day == day and not rp.state.over:
@@ -171,6 +173,8 @@ def replay_day(rp: Replay, obj: Any) -> None:
         elif step.kind == "speech":
             if speech != (step.seat, step.round, step.queue):
                 speech = (step.seat, step.round, step.queue)
+                if step.round == "day":
+                    spoken.append(step.seat)
                 muted = step.seat in rp.state.no_speech and step.round not in PARTING_ROUNDS
                 if speeches is not None and not muted:
                     if not speeches or speeches[0] != step.seat:
@@ -242,6 +246,8 @@ def replay_day(rp: Replay, obj: Any) -> None:
     if nominations or any(groups):
         left = nominations[0] if nominations else next(g for g in groups if g)[0]
         message = f"nomination out of speaking order (or after the nominations closed){over}"
+        if spoken:
+            message += f"; the day's speeches went {spoken}"
         raise rp.fail(left, message, SPEAKING_ORDER)
     left_over: list[tuple[Any, str]] = [
         ({key: entries[0]}, f"no {key} step took this entry this day")
@@ -252,7 +258,7 @@ def replay_day(rp: Replay, obj: Any) -> None:
         left_over.append((actions[0], "no acquittal was possible at this point of the day"))
     for ballot in rounds:
         if any(not isinstance(e, list) or len(e) != 2 or e[1] for e in ballot):
-            left_over.append((ballot, "no such ballot took place this day"))
+            left_over.append((ballot, "no such ballot took place this day" + _why_no_ballot(rp, first_event)))
     if tiebreak is not None:
         left_over.append(({"tiebreak": tiebreak}, "no deciding ballot took place this day"))
     if lift:
@@ -270,6 +276,24 @@ def replay_day(rp: Replay, obj: Any) -> None:
     if left_over:
         entry, message = left_over[0]
         raise rp.fail(entry, message + over, EVERY_ENTRY)
+
+
+# Why a day had no vote, as the engine told it (``no_elimination``'s reason).
+NO_VOTE_BECAUSE = {
+    "cancelled": "the vote was cancelled: a nominee left the table before it (001: «Если игровой стол днём "
+    "покинул игрок, выставленный на голосование, голосование не состоится»)",
+    "no_vote": "fewer than two players were nominated (001: «Для активации голосования должно быть "
+    "выставлено хотя бы два игрока»)",
+}
+
+
+def _why_no_ballot(rp: Replay, first_event: int) -> str:
+    """What the day's events say about a vote that did not happen, for a ballot entry left unused."""
+    for event in rp.events[first_event:]:
+        because = NO_VOTE_BECAUSE.get(str(event.data.get("reason")), "")
+        if event.type == "no_elimination" and because:
+            return f": {because}"
+    return ""
 
 
 def _ballot(rp: Replay, queue: list[Any], opening: Any) -> None:

@@ -163,6 +163,25 @@ def test_explain_names_the_city_rule_behind_a_spent_or_early_ability_and_a_team_
     assert gone.value.rule.startswith("D-G6")
 
 
+def test_explain_names_why_a_vote_was_refused_or_did_not_take_place() -> None:
+    """A checker's votes that the rules refuse name the rule: four fouls of the previous day (001: «4
+    замечания – нельзя также голосовать»), a prisoner (003: «Заключённые не имеют права голосовать»);
+    a ballot written for a day whose vote was cancelled by a nominee's removal says so (001: «голосование
+    не состоится»)."""
+    invalid = ROOT / "tests" / "records" / "invalid"
+    reasons = {}
+    for name in ("city-four-fouls-vote", "blood-prisoner-votes", "city-ballot-after-cancelled-vote"):
+        with pytest.raises(RecordError) as refused:
+            play_record(json.loads((invalid / f"{name}.json").read_text(encoding="utf-8")))
+        reasons[name] = (str(refused.value), refused.value.rule)
+    assert reasons["city-four-fouls-vote"][1].startswith("001: «4 замечания – нельзя также голосовать»")
+    assert (
+        reasons["blood-prisoner-votes"][1].startswith("D-H15")
+        and "Заключённые" in reasons["blood-prisoner-votes"][1]
+    )
+    assert "голосование не состоится" in reasons["city-ballot-after-cancelled-vote"][0]
+
+
 def test_the_readme_documents_every_key_of_the_record_contract() -> None:
     """Issue 15: «document every key in the README's "Game records" section» — every top-level, day and
     night key the replay reads, and the removal moments."""
