@@ -8,6 +8,7 @@ import asyncio
 
 import pytest
 from fakediscord import Club, FakeDiscord
+from voice_helpers import muted_in_voice
 
 from mafiabot.bot import MafiaBot
 from mafiabot.game.ledger import Owed, VoiceLedger
@@ -46,13 +47,7 @@ class _StuckLedger(VoiceLedger):
 
 async def _muted_and_owed(fake: FakeDiscord, bot: MafiaBot, club: Club, ledger: VoiceLedger) -> None:
     player = club.players[0]
-    await fake.join_voice(player, club.voice)
-    guild = bot.get_guild(club.id)
-    assert guild is not None
-    member = guild.get_member(player.id)
-    assert member is not None
-    await member.edit(mute=True)
-    await fake.gateway.flush()
+    await muted_in_voice(fake, bot, club, 0)
     await ledger.hold(
         guild_id=club.id,
         game_id=GAME,

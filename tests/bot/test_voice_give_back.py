@@ -12,6 +12,7 @@ from collections.abc import Callable
 import pytest
 from fakediscord import Club, FakeDiscord
 from game_driver import MEMBER_EDIT, TableDriver
+from voice_helpers import muted_in_voice
 
 from mafiabot.bot import MafiaBot
 from mafiabot.game.ledger import Owed, VoiceLedger
@@ -88,23 +89,11 @@ class _HeldLedger(VoiceLedger):
         return await super().owed(guild_id, user_id=user_id, game_id=game_id)
 
 
-async def _muted_in_voice(fake: FakeDiscord, bot: MafiaBot, club: Club, index: int) -> int:
-    player = club.players[index]
-    await fake.join_voice(player, club.voice)
-    guild = bot.get_guild(club.id)
-    assert guild is not None
-    member = guild.get_member(player.id)
-    assert member is not None
-    await member.edit(mute=True)
-    await fake.gateway.flush()
-    return player.id
-
-
 @pytest.mark.club(players=3)
 async def test_a_member_the_process_does_not_know_is_still_given_back_and_the_ledger_s_state_wins(
     bot: MafiaBot, fake: FakeDiscord, club: Club
 ) -> None:
-    known, unknown, wrong = [await _muted_in_voice(fake, bot, club, n) for n in range(3)]
+    known, unknown, wrong = [await muted_in_voice(fake, bot, club, n) for n in range(3)]
     ledger = _HeldLedger()
     stored = await ledger.hold(
         guild_id=club.id,

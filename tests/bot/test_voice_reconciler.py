@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from fakediscord import MEMBER_EDIT, Club, FakeDiscord
 from fakediscord import permissions as perms
+from voice_helpers import muted_in_voice
 
 from mafiabot.bot import MafiaBot
 from mafiabot.game.ledger import VoiceLedger
@@ -24,17 +25,6 @@ async def _owed(club: Club, ledger: VoiceLedger, *members: int) -> None:
     await ledger.give_back_game(GAME)
 
 
-async def _muted_in_voice(fake: FakeDiscord, bot: MafiaBot, club: Club, index: int) -> None:
-    player = club.players[index]
-    await fake.join_voice(player, club.voice)
-    guild = bot.get_guild(club.id)
-    assert guild is not None
-    member = guild.get_member(player.id)
-    assert member is not None
-    await member.edit(mute=True)
-    await fake.gateway.flush()
-
-
 def _reconciler(bot: MafiaBot, ledger: VoiceLedger, owned: set[int] | None = None) -> Reconciler:
     return Reconciler(bot, ledger, owned=lambda member: member.id in (owned or set()))
 
@@ -43,7 +33,7 @@ async def test_an_owed_member_in_voice_gets_his_voice_and_leaves_the_ledger(
     bot: MafiaBot, fake: FakeDiscord, club: Club
 ) -> None:
     ledger = VoiceLedger(None)
-    await _muted_in_voice(fake, bot, club, 0)
+    await muted_in_voice(fake, bot, club, 0)
     await _owed(club, ledger, club.players[0].id)
     assert await _reconciler(bot, ledger).settle() == []
     assert not club.players[0].mute
@@ -54,7 +44,7 @@ async def test_503s_on_the_unmute_are_retried_until_discord_confirms(
     bot: MafiaBot, fake: FakeDiscord, club: Club
 ) -> None:
     ledger = VoiceLedger(None)
-    await _muted_in_voice(fake, bot, club, 0)
+    await muted_in_voice(fake, bot, club, 0)
     await _owed(club, ledger, club.players[0].id)
     fake.faults.fail(MEMBER_EDIT, status=503, times=2)
     assert await _reconciler(bot, ledger).settle() == []
@@ -67,7 +57,7 @@ async def test_a_member_who_left_voice_is_unmuted_when_he_connects_again(
 ) -> None:
     ledger = VoiceLedger(None)
     player = club.players[0]
-    await _muted_in_voice(fake, bot, club, 0)
+    await muted_in_voice(fake, bot, club, 0)
     await _owed(club, ledger, player.id)
     await fake.leave_voice(player)
     reconciler = _reconciler(bot, ledger)
@@ -88,7 +78,7 @@ async def test_a_member_a_table_owns_is_left_to_the_table(
 ) -> None:
     ledger = VoiceLedger(None)
     player = club.players[0]
-    await _muted_in_voice(fake, bot, club, 0)
+    await muted_in_voice(fake, bot, club, 0)
     await _owed(club, ledger, player.id)
     assert len(await _reconciler(bot, ledger, owned={player.id}).settle()) == 0
     assert player.mute and len(await ledger.owed()) == 1
@@ -99,8 +89,8 @@ async def test_without_mute_members_the_moderator_is_told_once_and_the_unmute_wa
 ) -> None:
     ledger = VoiceLedger(None)
     first, second = club.players[0], club.players[1]
-    await _muted_in_voice(fake, bot, club, 0)
-    await _muted_in_voice(fake, bot, club, 1)
+    await muted_in_voice(fake, bot, club, 0)
+    await muted_in_voice(fake, bot, club, 1)
     await _owed(club, ledger, first.id, second.id)
     reconciler = _reconciler(bot, ledger)
     await fake.set_role_permissions(club, club.bot_role, perms.BOT_DEFAULT & ~perms.MUTE_MEMBERS)
@@ -122,7 +112,7 @@ async def test_the_moderator_of_an_english_server_is_told_in_english(
     bot: MafiaBot, fake: FakeDiscord, club: Club
 ) -> None:
     ledger = VoiceLedger(None)
-    await _muted_in_voice(fake, bot, club, 0)
+    await muted_in_voice(fake, bot, club, 0)
     await _owed(club, ledger, club.players[0].id)
     await fake.set_role_permissions(club, club.bot_role, perms.BOT_DEFAULT & ~perms.MUTE_MEMBERS)
     assert len(await _reconciler(bot, ledger).settle()) == 1
@@ -148,7 +138,7 @@ async def test_a_server_error_that_outlasts_the_retries_keeps_the_member_owed(
     bot: MafiaBot, fake: FakeDiscord, club: Club
 ) -> None:
     ledger = VoiceLedger(None)
-    await _muted_in_voice(fake, bot, club, 0)
+    await muted_in_voice(fake, bot, club, 0)
     await _owed(club, ledger, club.players[0].id)
     fake.faults.fail(MEMBER_EDIT, status=503, times=None)
     reconciler = _reconciler(bot, ledger)
@@ -162,7 +152,7 @@ async def test_the_periodic_round_pays_without_being_asked(
     bot: MafiaBot, fake: FakeDiscord, club: Club
 ) -> None:
     ledger = VoiceLedger(None)
-    await _muted_in_voice(fake, bot, club, 0)
+    await muted_in_voice(fake, bot, club, 0)
     await _owed(club, ledger, club.players[0].id)
     reconciler = Reconciler(bot, ledger, owned=lambda member: False, interval=0.05)
     reconciler.start()
