@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from engine import load_ruleset
+
 ROOT = Path(__file__).resolve().parents[2]
 RECORDS = ROOT / "tests" / "records"
 
@@ -104,6 +106,7 @@ def test_there_is_a_record_per_preset_and_option() -> None:
     wanted |= {("classic", o) for o in ("judges", "judges_checks_allowed", "golden_minute", "bets")}
     wanted |= {("classic", o) for o in ("reduced", "whole_deck", "nohost_countdown")}
     wanted |= {("simple", "")} | {("blood", o) for o in ("", "kitsune", "prince")}
+    wanted |= {("hobbyworld", o) for o in load_ruleset("hobbyworld").options} | {("hobbyworld", "")}
     assert wanted <= used
     assert all(p.with_suffix(".expected.json").exists() for p in VALID + INVALID)
 
