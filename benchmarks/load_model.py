@@ -22,7 +22,8 @@ meanwhile: clocks, panels, mutes). Memory: the bot's resident set after the game
 per game. Start-up: from the bot's IDENTIFY to its «Restored» line (it serves from then on).
 
 Whole-table transitions (issue 20): each game's start, from the «Начать игру» click to every player
-server-muted in the local Discord (the openings twenty at a time, beside the other tables' load), and
+server-muted in the local Discord (the openings twenty at a time, beside the other tables' load; watched
+from the click, and split into the start's work before its first member edit and the burst), and
 with `--stop-all` the end: `/mafia stop` at every table at once, from each command to its whole table
 unmuted. `--helpers N` gives the bot N helper tokens (each its own account, invited to every server with
 Mute Members), so the member edits spread over N + 1 tokens, each with its own 50 requests a second.
@@ -225,7 +226,29 @@ def spread(times: list[float]) -> str:
     )
 
 
-async def open_game(fake: FakeDiscord, table: OutsideTable, muted_after: list[float] | None = None) -> None:
+def first_edits(fake: FakeDiscord, since: dict[int, float]) -> tuple[list[float], list[float]]:
+    """For each server's start (``since``: server id -> its last «Начать игру» click): the time to its
+    first member edit reaching the local Discord (the start's own work before the burst), and from that
+    edit to its last one within ten seconds (the burst)."""
+    edits: dict[int, list[float]] = collections.defaultdict(list)
+    for call in fake.calls:
+        if call.route == MEMBER_EDIT and call.status == 200:
+            guild = int(call.params["guild_id"])
+            if guild in since and call.at >= since[guild]:
+                edits[guild].append(call.at)
+    leads, bursts = [], []
+    for guild, at in edits.items():
+        leads.append(at[0] - since[guild])
+        bursts.append(max(t for t in at if t - at[0] < 10.0) - at[0])
+    return leads, bursts
+
+
+async def open_game(
+    fake: FakeDiscord,
+    table: OutsideTable,
+    muted_after: list[float] | None = None,
+    clicks: dict[int, float] | None = None,
+) -> None:
     """The lobby, its players joining and the start, as OutsideTable.start does, with the patience a
     loaded bot needs: a click Discord failed (not acknowledged in 3 s) is clicked again, as a player
     would."""
@@ -258,16 +281,34 @@ async def open_game(fake: FakeDiscord, table: OutsideTable, muted_after: list[fl
             await answered(
                 await fake.click(player, table.lobby_message(), label="Присоединиться", wait=False)
             )
+    since = {"clicked": time.monotonic()}
+
+    async def muted() -> None:
+        # From the (last) start click, watched from before it: the lobby's «Игра началась» and the
+        # panel are messages, which queue behind the other tables' in the token's second, while the
+        # mutes go first (before, this waited for the panel and measured the messages' queue).
+        try:
+            await until(lambda: whole_table(table, True), timeout=300)
+        except TimeoutError:
+            assert muted_after is not None
+            muted_after.append(float("inf"))
+            return
+        assert muted_after is not None
+        muted_after.append(time.monotonic() - since["clicked"])
+
+    watching = asyncio.create_task(muted()) if muted_after is not None else None
     while "Игра началась" not in table.lobby_message().content:
-        clicked = time.monotonic()
+        since["clicked"] = time.monotonic()
+        if clicks is not None:
+            clicks[table.club.id] = since["clicked"]
         await answered(await fake.click(players[0], table.lobby_message(), label="Начать игру", wait=False))
         try:
             await until(lambda: "Игра началась" in table.lobby_message().content, timeout=60)
         except TimeoutError:
             continue
     await until(table.panel)
-    if muted_after is not None:
-        await whole_table_after(table, True, clicked, muted_after)
+    if watching is not None:
+        await watching
 
 
 WAITED = re.compile(
@@ -371,6 +412,7 @@ async def main() -> None:
     if args.requests_per_second:
         os.environ["MAFIABOT_REQUESTS_PER_SECOND"] = str(args.requests_per_second)
     bot = BotProcess(fake, workdir, database_url=url)
+    print(f"the bot's log: {workdir / 'bot.log'}", flush=True)
     try:
         spawned = time.monotonic()
         await bot.spawn()
@@ -392,17 +434,36 @@ async def main() -> None:
         opening = asyncio.Semaphore(20)
 
         muted_after: list[float] = []
+        clicks: dict[int, float] = {}
 
         async def open_one(table: OutsideTable) -> OutsideTable | None:
             async with opening:
                 try:
-                    await asyncio.wait_for(open_game(fake, table, muted_after), timeout=args.open_timeout)
+                    await asyncio.wait_for(
+                        open_game(fake, table, muted_after, clicks), timeout=args.open_timeout
+                    )
                 except TimeoutError:
                     return None  # left out of the measurement (a loaded machine, see BENCHMARKS.md)
                 return table
 
         started, mark = time.monotonic(), len(bot.lines)
-        opened = [t for t in await asyncio.gather(*(open_one(t) for t in tables)) if t is not None]
+
+        async def progress() -> None:
+            """How far the openings got, every half minute (a run stopped for time still says so)."""
+            while True:
+                await asyncio.sleep(30)
+                behind = sum(1 for line in bot.lines[mark:] if "Can't keep up" in line)
+                print(
+                    f"  {time.monotonic() - started:.0f} s: {len(muted_after)} of {len(tables)} games "
+                    f"opened; load average {os.getloadavg()[0]:.1f}; «Can't keep up» logged {behind} times",
+                    flush=True,
+                )
+
+        reporting = asyncio.create_task(progress())
+        try:
+            opened = [t for t in await asyncio.gather(*(open_one(t) for t in tables)) if t is not None]
+        finally:
+            reporting.cancel()
         if len(opened) < len(tables):
             print(
                 f"{len(tables) - len(opened)} of {len(tables)} games did not open in time: left out",
@@ -415,6 +476,9 @@ async def main() -> None:
             f"load average {os.getloadavg()[0]:.1f}",
             flush=True,
         )
+        leads, bursts = first_edits(fake, clicks)
+        print(f"  of which the start's work before its first member edit: {spread(leads)}", flush=True)
+        print(f"  and the burst, first member edit to last: {spread(bursts)}", flush=True)
         await asyncio.sleep(12)  # the openings' mutes (ten member edits per ten seconds per server)
         print(f"  the bot's quota while the games opened: {quota_waits(bot.lines[mark:])}", flush=True)
         print(

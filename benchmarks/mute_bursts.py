@@ -2,7 +2,7 @@
 the step wants it, with 0–3 helper bots (issue 20; run by hand, not a test: takes a while).
 
 python benchmarks/mute_bursts.py [--players 10 16] [--helpers 0 1 2 3] [--preset hobbyworld] [--seed 1]
-                                 [--advance] [--unstaged]
+                                 [--advance] [--unstaged] [--starts N]
 
 For each table size and number of helpers: a fresh local Discord (tests/fakediscord) with Discord's
 member-edit limit per token (10 edits per 10 s per guild) and 50 requests a second per token, the real
@@ -23,6 +23,12 @@ reported on its own, "(by an Advance)": its mutes are staged, they leave beside 
 (Table.stage; its unmutes still wait for the write). With `--advance` the driver ends a speech or a
 free discussion by an Advance the first time each such transition comes, so each is measured that way
 too; `--unstaged` turns the staging off (Table.stage does nothing), to measure what it saves.
+
+`--starts N` plays no game: it starts N games in a row and stops each in its first night (each start and
+stop measured as above, the buckets full before each), for the spread of the start's and the stop's own
+work before their first edit. `--db-delay S` makes every database transaction wait S seconds first (in
+its thread: a loaded disk, a remote database); the lead before a burst's first edit then shows how many
+transactions the bot waits for in turn on the way to it.
 """
 
 from __future__ import annotations
@@ -236,8 +242,32 @@ async def play(
     return found
 
 
+async def starts_and_stops(
+    fake: FakeDiscord, club: Any, bot: MafiaBot, preset: str, n: int
+) -> dict[str, list[Any]]:
+    found: dict[str, list[Any]] = {"start": [], "stop": []}
+    games = TableDriver(fake, club, bot, club.players).games
+    for _ in range(n):
+        d = TableDriver(fake, club, bot, club.players)
+        d.flush_gateway = False
+        table, sample = await start(d, preset)
+        found["start"].append(sample)
+        await d.settled()
+        await refill(fake)
+        d.games.crew.forget_spending()
+        muted = sum(1 for s in club.guild.voice_states.values() if s.mute)
+        mark, started = len(fake.calls), time.monotonic()
+        await fake.slash(club.players[0], "mafia stop", channel=club.text)
+        await fake.wait_for(lambda: nobody_muted(club), timeout=120, what="the stop")
+        found["stop"].append(burst(fake, mark, started, time.monotonic() - started, muted))
+        await fake.wait_for(lambda: not games.tables, timeout=120, what="the table to close")
+        await fake.gateway.flush(timeout=60)
+        _ = table
+    return found
+
+
 async def run(
-    players: int, helpers: int, preset: str, seed: int, advance: bool = False
+    players: int, helpers: int, preset: str, seed: int, advance: bool = False, starts: int = 0
 ) -> dict[str, list[Any]]:
     fake = FakeDiscord()
     await fake.start()
@@ -260,7 +290,10 @@ async def run(
     bot = MafiaBot(settings, guild_ready_timeout=0.05)
     try:
         async with fake.connect(bot, timeout=120):
-            found = await play(fake, club, bot, preset, seed, advance)
+            if starts:
+                found = await starts_and_stops(fake, club, bot, preset, starts)
+            else:
+                found = await play(fake, club, bot, preset, seed, advance)
             found["429s"] = [len([x for x in fake.rate_limits.limited if x[0] == MEMBER_EDIT])]
             return found
     finally:
@@ -275,16 +308,23 @@ async def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--advance", action="store_true", help="end speeches and discussions by an Advance")
     parser.add_argument("--unstaged", action="store_true", help="no staged mutes (Table.stage does nothing)")
+    parser.add_argument("--starts", type=int, default=0, help="only start and stop this many games")
+    parser.add_argument("--db-delay", type=float, default=0.0, help="seconds every transaction waits first")
     args = parser.parse_args()
+    if args.db_delay:
+        import sqlalchemy as sa
+
+        sa.event.listen(sa.engine.Engine, "begin", lambda connection: time.sleep(args.db_delay))
     if args.unstaged:
         Table.stage = lambda self, after: None  # type: ignore[method-assign]
     for players in args.players:
         for helpers in args.helpers:
-            found = await run(players, helpers, args.preset, args.seed, args.advance)
+            found = await run(players, helpers, args.preset, args.seed, args.advance, args.starts)
             load = os.getloadavg()
             print(
                 f"## {args.preset}, {players} players, {helpers} helper(s); load average "
-                f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f}{'; staging off' if args.unstaged else ''}",
+                f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f}{'; staging off' if args.unstaged else ''}"
+                f"{f'; every transaction {args.db_delay} s slower' if args.db_delay else ''}",
                 flush=True,
             )
             for name, samples in found.items():
@@ -296,6 +336,14 @@ async def main() -> None:
                     for total, lead, span, n in samples
                 )
                 print(f"   {name}: {text}", flush=True)
+                if len(samples) >= 4:
+                    leads = sorted(lead for _, lead, _, _ in samples)
+                    totals = sorted(total for total, _, _, _ in samples)
+                    print(
+                        f"      median / max: whole {totals[len(totals) // 2]:.3f} / {totals[-1]:.3f} s, "
+                        f"first edit after {leads[len(leads) // 2]:.3f} / {leads[-1]:.3f} s",
+                        flush=True,
+                    )
 
 
 if __name__ == "__main__":
