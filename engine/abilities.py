@@ -6,6 +6,8 @@ when the step closes (:mod:`engine.resolution`).
 
 from __future__ import annotations
 
+from pathlib import PurePath
+
 from engine.announce import Out
 from engine.errors import DeadPlayer, IllegalCommand, IllegalTarget, NotYourTurn, WrongPhase
 from engine.events import HOST_ONLY, Event, to_seats
@@ -89,7 +91,16 @@ def _why_not(s: GameState, seat: int, ab: AbilityDef, target: int) -> str:
             if ab.self_target == "once"
             else "D-G4: «no ability may target its own user unless listed here»"
         )
-    return "«не может … две ночи подряд … к одному и тому же игроку»: not the same player two nights running"
+    return _NOT_TWICE.get((PurePath(s.ruleset.source).name[:3], ab.step), _NOT_TWICE[("001", "")])
+
+
+# The rulebooks' «not the same player two nights running», by seed and step.
+_NOT_TWICE = {
+    ("001", ""): "001: «не может … две ночи подряд … к одному и тому же игроку»: not the same player two"
+    " nights running",
+    ("004", "doctor"): "004: «Нельзя 2 ночи подряд давать зелье одному и тому же жителю» (D-S10)",
+    ("004", "putana"): "004: «Нельзя 2 ночи подряд приглашать в гости одного и того же жителя» (D-S9)",
+}
 
 
 def _why_no_ability(s: GameState, seat: int, step_id: str) -> str:

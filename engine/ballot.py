@@ -28,11 +28,20 @@ def vote_threshold(s: GameState) -> int:
     return math.ceil(len(s.alive) / 2)
 
 
+# A second hand in one ballot, where it is no foul (for a record's --explain).
+SECOND_VOTE = (
+    "one vote per voter in a ballot: classic D-CL3 «each voter votes for exactly one candidate and may change"
+    " until the candidate's count closes («три»)»; simple D-S5 «one vote per living player or abstention»"
+)
+
+
 def refuse(s: Draft, seat: int, reason: str, error: IllegalCommand, out: Out) -> None:
     """D-F2: where the preset says so, a self-nomination, a self-vote or a second vote is refused with a
     foul («За выставление себя на голосование, голосование за себя, повторное голосование … замечание»);
     elsewhere it is an illegal command."""
     if not s.ruleset.voting.foul_refusals or s.ruleset.conduct.kind == "none":
+        if reason == "second_vote" and not error.rule:
+            error.rule = SECOND_VOTE
         raise error
     out.append(Event("refused", to_seats(seat), {"seat": seat, "reason": reason, "message": str(error)}))
     give_foul(s, seat, reason, out)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
+from pathlib import PurePath
 from typing import Any
 
 from engine.commands import Act, Advance, Command, Propose, TeamAct, command_from_json
@@ -86,7 +87,7 @@ def play_record(record: Mapping[str, Any]) -> Replay:
         if name != rp.state.phase_name:
             raise rp.fail(
                 name,
-                f"the engine expects the phase {rp.state.phase_name!r} here",
+                f"the engine expects the phase {rp.state.phase_name!r} here{_opening_hint(rp, i)}",
                 "README, Game records: «script lists the phases in the order the preset runs them»",
             )
         if rp.state.phase == "night":  # a phase of role steps, whatever the preset calls it
@@ -216,7 +217,40 @@ def _why_not_called(rp: Replay, step_id: str, night: int) -> str:
     return f"the step {step_id!r} could not be used on night {night}"
 
 
+# Where RULESETS.md gives a preset's night order and its acquaintance night, by the seed its ruleset cites.
+_NIGHT_ORDER = {"000": "4.8", "001": "5.7", "002": "6.9", "003": "7.3", "004": "D-S1"}
+_INTRO_NIGHT = {
+    "000": "000: «Во время «вводной» ночи не происходит никакой стрельбы, а также никто не пользуется "
+    "способностями.»",
+    "001": "RULESETS.md 5.4: the intro night only wakes the roles to meet them (D-C3: it is night 0)",
+    "002": "D-CL10: night 1 is the acquaintance only («Мафия проснулась и знакомится»); every ability "
+    "starts on night 2",
+    "004": "D-S2: an acquaintance night (the mafia incl. the don meet; no actions, no kills)",
+}
+
+
+def _seed(rp: Replay) -> str:
+    """The number of the rulebook the preset plays (``"002"``), or ``""`` (fiim)."""
+    return PurePath(rp.ruleset.source).name[:3]
+
+
 def _step_rule(rp: Replay, step_id: str) -> str:
-    """Why an action can only be taken at its step: the night order of the preset (RULESETS.md 4)."""
+    """Why an action can only be taken at its step: the preset's acquaintance night, or its night order."""
+    if rp.ruleset.intro_night and rp.state.night <= 1 and _seed(rp) in _INTRO_NIGHT:
+        return _INTRO_NIGHT[_seed(rp)]
     order = ", ".join(st.id for st in rp.ruleset.night_steps)
-    return f"RULESETS.md 4: a role acts only when the host calls its step, in the night order ({order})"
+    where = _NIGHT_ORDER.get(_seed(rp), "the preset's night")
+    where = where if where.startswith("D-") else f"RULESETS.md {where}"
+    return f"{where}: a role acts only when the host calls its step, in the night order ({order})"
+
+
+def _opening_hint(rp: Replay, index: int) -> str:
+    """For a script whose first phase is wrong: how the preset's game opens (a checker's usual slip is to
+    leave out classic's introductions day or simple's acquaintance night)."""
+    if index != 0:
+        return ""
+    first = rp.state.phase_name
+    if rp.state.intro:
+        what = "day of introductions" if rp.state.phase == "day" else "acquaintance night"
+        return f' (a {rp.ruleset.id} game opens with its {what}: write {{"{first}": …}} first, even if empty)'
+    return f" (a {rp.ruleset.id} game opens with a {first})"

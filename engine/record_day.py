@@ -45,6 +45,10 @@ MOMENTS = ("speech", "ballot", "step")
 CONTRACT = "README, Game records: "
 SPEECHES = CONTRACT + "«speeches: every speech of the day, in the order the host gives the floor»"
 EVERY_ENTRY = CONTRACT + "«every entry of a day must be used that day, also on the day the game ends»"
+NO_NOMINATIONS = (
+    "RULESETS.md 6.4–6.5 (classic): day 1 is introductions only — «Каждый из участников игры по очереди"
+    " сообщает всем остальным о том, что он честный горожанин»; nominations and the vote start on day 2"
+)
 SPEAKING_ORDER = (
     CONTRACT + "«in presets with nominations during one's speech they must follow the speaking order»"
 )
@@ -153,11 +157,11 @@ def replay_day(rp: Replay, obj: Any) -> None:
             _remove(rp, entry)
         return bool(due)
 
-    day = rp.state.day
-    first_event = len(rp.events)
+    day, intro, first_event = rp.state.day, rp.state.intro, len(rp.events)
     spoken: list[int] = []  # the day's speeches in the order given (for the nominations' message)
     speech: tuple[Any, ...] = ()  # the speech now heard: (seat, purpose, queue), counted once
     steps_seen: set[str] = set()
+    nominating = False  # a moment of the day where players nominate came
     while rp.state.phase == "day" and rp.state.day == day and not rp.state.over:
         step = rp.state.step
         if step.kind not in steps_seen:
@@ -188,6 +192,7 @@ def replay_day(rp: Replay, obj: Any) -> None:
                 if at("speech", step.seat):
                     continue
             if step.round == "day":
+                nominating = True
                 while permissions and int(permissions[0][0]) == step.seat:
                     p = permissions.pop(0)
                     rp.send(Permit(seat=int(p[0]), target=int(p[1]), allow=len(p) == 2), p)
@@ -199,6 +204,7 @@ def replay_day(rp: Replay, obj: Any) -> None:
             else:
                 rp.send(Advance())
         elif step.kind == "nominations":
+            nominating = True
             if groups:
                 nominations = groups.pop(0)
             while nominations:
@@ -245,22 +251,31 @@ def replay_day(rp: Replay, obj: Any) -> None:
     over = " (the game ended this day)" if rp.state.over else ""
     if nominations or any(groups):
         left = nominations[0] if nominations else next(g for g in groups if g)[0]
+        if not nominating:
+            what = "no nominations"
+            if intro:
+                what = "the day of introductions: it has no nominations and no vote"
+            rule = NO_NOMINATIONS if intro and rp.ruleset.source.endswith("002-classic-variants.txt") else ""
+            raise rp.fail(left, f"nobody nominates on this day ({what}){over}", rule)
         message = f"nomination out of speaking order (or after the nominations closed){over}"
         if spoken:
             message += f"; the day's speeches went {spoken}"
         raise rp.fail(left, message, SPEAKING_ORDER)
-    left_over: list[tuple[Any, str]] = [
-        ({key: entries[0]}, f"no {key} step took this entry this day")
-        for key, entries in inputs.items()
-        if entries
-    ]
+    left_over: list[tuple[Any, str]] = []
+    for key, entries in inputs.items():
+        if entries:
+            why = getattr(by_key[key], "unused", None)
+            reason = why(rp.state, entries[0]) if why else ""
+            message = f"no {key} step took this entry this day" + (f": {reason}" if reason else "")
+            left_over.append(({key: entries[0]}, message))
     if actions:
         left_over.append((actions[0], "no acquittal was possible at this point of the day"))
     for ballot in rounds:
         if any(not isinstance(e, list) or len(e) != 2 or e[1] for e in ballot):
             left_over.append((ballot, "no such ballot took place this day" + _why_no_ballot(rp, first_event)))
     if tiebreak is not None:
-        left_over.append(({"tiebreak": tiebreak}, "no deciding ballot took place this day"))
+        message = "no deciding ballot took place this day" + _why_no_tiebreak(rp, first_event)
+        left_over.append(({"tiebreak": tiebreak}, message))
     if lift:
         left_over.append(({"lift": lift}, "no vote to leave together took place this day"))
     if answer is not None:
@@ -291,9 +306,28 @@ def _why_no_ballot(rp: Replay, first_event: int) -> str:
     """What the day's events say about a vote that did not happen, for a ballot entry left unused."""
     for event in rp.events[first_event:]:
         because = NO_VOTE_BECAUSE.get(str(event.data.get("reason")), "")
+        if event.data.get("reason") == "no_vote" and rp.ruleset.voting.min_candidates < 2:
+            because = "nobody was nominated this day"  # one nominee is voted on (classic, simple, …)
         if event.type == "no_elimination" and because:
             return f": {because}"
     return ""
+
+
+def _why_no_tiebreak(rp: Replay, first_event: int) -> str:
+    """Why the day's tie (if any) had no deciding ballot: classic's «последний убитый прошлой ночью
+    честный горожанин» (D-CL3) decides only a tie that stands after the candidates' words."""
+    if rp.ruleset.voting.ties != "classic":
+        return f" (the {rp.ruleset.id} preset has none)"
+    ties = [e for e in rp.events[first_event:] if e.type == "tie"]
+    if not ties:
+        return " (no vote of the day was tied)"
+    if ties[-1].data.get("round") != "after_words":
+        return " (the tie was not one of two candidates still tied after their words)"
+    return (
+        " (the tie stood, but nobody killed last night was an honest citizen who could decide it:"
+        " D-CL3 «If there is no such player (day 2, a save, the victim was not honest) … nobody is"
+        " eliminated that day»)"
+    )
 
 
 def _ballot(rp: Replay, queue: list[Any], opening: Any) -> None:

@@ -85,6 +85,21 @@ class GoldenMinute:
         next_day_step(s, out)
 
     @staticmethod
+    def unused(s: GameState, entry: Any) -> str:
+        """Why a record's ``golden_minute`` entry found no window to take (for the replay's message)."""
+        if not s.ruleset.params.get("golden_minute"):
+            return 'the golden minute is a variant: this game\'s options do not include "golden_minute"'
+        if f"{GOLDEN}{entry}" in s.flags:
+            return (
+                f"seat {entry} has had his golden minute already (002: ««Золотая минута» предоставляется"
+                " каждому игроку только один раз за всю игру»)"
+            )
+        return (
+            f"seat {entry} was not a candidate when the golden minute was offered (D-CL15: «only while he is"
+            " a candidate, after his last word and before the vote»)"
+        )
+
+    @staticmethod
     def record(s: GameState, entries: list[Any]) -> list[tuple[Any, Any]]:
         """``"golden_minute": [seat, …]`` in the order the candidates take it."""
         from engine.commands import Act
@@ -144,6 +159,13 @@ class Bets:
     @staticmethod
     def advance(s: Draft, out: Out) -> None:
         next_day_step(s, out)
+
+    @staticmethod
+    def unused(s: GameState, entry: Any) -> str:
+        """Why a record's ``bets`` entry found no bets step (for the replay's message)."""
+        if not s.ruleset.params.get("bets"):
+            return 'bets are a variant: this game\'s options do not include "bets"'
+        return "bets are made once, on day 1 after the introductions (D-CL14)"
 
     @staticmethod
     def record(s: GameState, entries: list[Any]) -> list[tuple[Any, Any]]:

@@ -182,6 +182,29 @@ def test_explain_names_why_a_vote_was_refused_or_did_not_take_place() -> None:
     assert "голосование не состоится" in reasons["city-ballot-after-cancelled-vote"][0]
 
 
+@pytest.mark.parametrize(
+    ("name", "rule"),
+    [
+        # the acquaintance night of the preset played, not hobbyworld's section 4
+        ("acquaintance-night-check", "rule: D-CL10: night 1 is the acquaintance only"),
+        # the two-nights rule in the words of seed 004, not of 001's agent
+        ("same-target-twice", "rule: 004: «Нельзя 2 ночи подряд давать зелье одному и тому же жителю»"),
+        # one hand per voter (D-CL3), not the city's fouls for a second vote (D-F2)
+        ("second-vote", "rule: one vote per voter in a ballot: classic D-CL3"),
+        # a group kill at a player already out names D-G6, not «The chosen target is not allowed»
+        ("classic-mafia-shoots-the-lynched", "rule: D-G6: «Убитые не могут"),
+        ("classic-day-one-nomination", "rule: RULESETS.md 6.4–6.5 (classic): day 1 is introductions only"),
+    ],
+)
+def test_explain_names_the_rule_of_the_preset_played(name: str, rule: str) -> None:
+    """A checker who reads seed 002 or 004 and writes a wrong entry is told the rule of that book: the
+    acquaintance night (D-CL10), the doctor's «Нельзя 2 ночи подряд» (004), one vote per voter (D-CL3),
+    no shot at a player already out (D-G6), no nominations on the introductions day (6.4)."""
+    explained = _cli("--explain", str(ROOT / "tests" / "records" / "invalid" / f"{name}.json"))
+    assert explained.returncode == 2 and not explained.stdout
+    assert explained.stderr.splitlines()[1].startswith(rule)
+
+
 def test_the_readme_documents_every_key_of_the_record_contract() -> None:
     """Issue 15: «document every key in the README's "Game records" section» — every top-level, day and
     night key the replay reads, and the removal moments."""
