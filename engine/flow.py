@@ -98,7 +98,16 @@ def step_in_play(s: GameState, step: StepDef) -> bool:
         return False
     if s.ruleset.call_dead_roles:
         return True
-    return any(h in s.alive for h in holders)
+    awake = [h for h in holders if h in s.alive]
+    return bool(awake) and not (step.team and _impostors_only(s, awake))
+
+
+def _impostors_only(s: GameState, awake: list[int]) -> bool:
+    """Seed 000: «вызываются только те персонажи, которые находятся в игре» — a team whose real members
+    have all left (their roles shown) is not called for the impostor who poses as one of them (the
+    sleepwalker, D-H7), where dead roles are not called (D-G8)."""
+    roles = s.ruleset.roles
+    return all(roles[s.role_of(x)].impostor for x in awake)
 
 
 def next_night_step(s: Draft, out: Out) -> None:
@@ -113,6 +122,8 @@ def next_night_step(s: Draft, out: Out) -> None:
         alive = s.alive
         awake = [x for x in holders if x in alive]  # holders_of(s, step): nothing below changes who lives
         if not holders or not (awake or s.ruleset.call_dead_roles):
+            continue
+        if step.team and awake and not s.ruleset.call_dead_roles and _impostors_only(s, awake):
             continue
         s.agenda = agenda
         actors = actors_of_step(s, step, awake)

@@ -143,6 +143,9 @@ def _night(rp: Replay, entries: Any) -> None:
                 rp.send(command, entry)
         rp.send(Advance())
     for (step_id, _), entry in pending:
+        gone = _team_gone(rp, step_id)
+        if gone:
+            raise rp.fail(entry, *gone)
         raise rp.fail(entry, _why_not_called(rp, step_id, night), _step_rule(rp, step_id))
 
 
@@ -201,6 +204,31 @@ def _neutralised(s: GameState, command: Command) -> bool:
     fired = {st for _, st, _ in s.ledger.chosen}
     abilities = s.ruleset.ability_for_step(s.role_of(command.seat), s.step.night_step)
     return any(a.params.get("not_after") in fired for a in abilities)
+
+
+def _team_gone(rp: Replay, step_id: str) -> tuple[str, str] | None:
+    """Why a team's entry was not taken when nobody of the team is left to call, where dead roles are not
+    called (D-G8): nobody was dealt into it, or every real member has left the table (an impostor who
+    poses as one, the sleepwalker, is not called alone). The message and its rule."""
+    step = next((st for st in rp.ruleset.night_steps if st.id == step_id), None)
+    s = rp.state
+    if step is None or not step.team or rp.ruleset.call_dead_roles:
+        return None
+    seats = rp.ruleset.seats_by_team(s.roles).get(step.team, ())
+    real = [x for x in seats if not rp.ruleset.roles[s.role_of(x)].impostor]
+    if not real:
+        return (
+            f"nobody at this table plays in the team {step.team!r}",
+            "seed 000: «Разумеется, вызываются только те персонажи, которые находятся в игре»",
+        )
+    if not any(x in s.alive for x in real):
+        return (
+            f"every member of the team {step.team!r} (seats {real}) has left the table: the host no longer "
+            "calls it",
+            "D-G8, seed 000: «Если игрок с особой ролью убит, вызывать его ночью, разумеется, не нужно» "
+            "(nor is the sleepwalker woken alone, D-H7)",
+        )
+    return None
 
 
 def _why_not_called(rp: Replay, step_id: str, night: int) -> str:

@@ -492,3 +492,21 @@ def test_d_h17_an_innocent_cannot_be_nominated_again_that_day() -> None:
     assert t.s.step.kind == "nominations"
     with pytest.raises(IllegalCommand, match="уже голосовали"):
         t.send(Nominate(seat=4, target=3))
+
+
+def test_the_mafia_is_not_called_when_only_the_sleepwalker_is_left_of_it() -> None:
+    """«Разумеется, вызываются только те персонажи, которые находятся в игре»; «Если игрок с особой ролью
+    убит, вызывать его ночью, разумеется, не нужно»: with every mafioso out (their roles shown), the
+    mafia is not in the game, and the sleepwalker, who only wakes «всякий раз, когда ведущий объявляет о
+    том, что проснулась мафия», is not woken alone (D-G8, D-H7). The yakuza keeps the game going."""
+    roles = ["mafioso", "mafioso", "yakuza", "yakuza", "detective", "sleepwalker", *CIVS, "civilian"]
+    t = hw(roles, "yakuza")
+    first = lynch(t, 1)
+    first += t.night(shot("yakuza", 2))
+    assert ("night_step", "mafia") in brief(first, "night_step")  # the sleepwalker still wakes with 2
+    events = lynch(t, 12)
+    events += t.night(shot("yakuza", 7))
+    assert not t.s.over
+    assert brief(events, "night_step") == [("night_step", "yakuza"), ("night_step", "detective")]
+    with pytest.raises(IllegalCommand):
+        engine.apply(t.s, Propose(seat=6, target=8))
