@@ -17,7 +17,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.commands import Act, Advance, Answer, Claim, Foul, Nominate, Pass, Permit, Remove, Vote
+from engine.commands import (
+    Act,
+    Advance,
+    Answer,
+    AskNominees,
+    AwardVictory,
+    Claim,
+    Foul,
+    Nominate,
+    Pass,
+    Permit,
+    Remove,
+    RevokeImmunity,
+    Vote,
+)
 from engine.registry import STEP_KINDS
 from engine.replaying import Replay
 from engine.seats import PARTING_ROUNDS
@@ -36,6 +50,9 @@ DAY_KEYS = {
     "speeches",
     "passes",
     "permissions",
+    "asks",
+    "immunity_revoked",
+    "victory_awarded",
 }
 
 # The moments of a day a removal may name (its third element): {"speech": seat}, {"ballot": candidate},
@@ -125,6 +142,15 @@ def replay_day(rp: Replay, obj: Any) -> None:
         rp.send(Foul(seat=int(entry[0]), reason=str(entry[1]) if len(entry) > 1 else ""), entry)
     for entry in at_start:
         _remove(rp, entry)
+    for seat in _seats(rp, obj, "immunity_revoked"):
+        rp.send(RevokeImmunity(seat=seat), {"immunity_revoked": seat})
+    asks = _seats(rp, obj, "asks")
+    award = obj.get("victory_awarded")
+    if award is not None:
+        if not isinstance(award, list) or not 1 <= len(award) <= 2 or not isinstance(award[0], int):
+            raise rp.fail({"victory_awarded": award}, "victory_awarded is [seat, reason]")
+        reason = str(award[1]) if len(award) > 1 else ""
+        rp.send(AwardVictory(seat=award[0], reason=reason), {"victory_awarded": award})
     for seat in obj.get("claims", []):
         rp.send(Claim(seat=int(seat)), seat)
     actions = list(obj.get("actions", []))
@@ -196,6 +222,8 @@ def replay_day(rp: Replay, obj: Any) -> None:
                 while permissions and int(permissions[0][0]) == step.seat:
                     p = permissions.pop(0)
                     rp.send(Permit(seat=int(p[0]), target=int(p[1]), allow=len(p) == 2), p)
+                while asks and asks[0] == step.seat:
+                    rp.send(AskNominees(seat=asks.pop(0)), {"asks": step.seat})
                 while nominations and int(nominations[0][0]) == step.seat:
                     n = nominations.pop(0)
                     rp.send(Nominate(seat=int(n[0]), target=int(n[1])), n)
@@ -286,6 +314,8 @@ def replay_day(rp: Replay, obj: Any) -> None:
         left_over.append((permissions[0], "not in the speaker's own speech this day"))
     if passes:
         left_over.append(({"passes": passes[0]}, "this seat had no speech left to end this day"))
+    if asks:
+        left_over.append(({"asks": asks[0]}, "not in the asker's own speech this day"))
     if speeches:
         left_over.append(({"speeches": speeches[0]}, "no such speech took place this day"))
     if left_over:

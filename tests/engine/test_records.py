@@ -39,6 +39,13 @@ KEY_FIELDS: dict[str, tuple[str, ...]] = {
     "maniac_answer": ("yes",),
     "tiebreak_vote": ("seat", "candidate"),
     "game_over": ("winners",),
+    # city: the club's and the host's answers a checker writes (asks, immunity_revoked, victory_awarded)
+    "immunity_lost": ("seat",),
+    "nominees": ("seat", "seats"),
+    "victory_awarded": ("seat", "winners"),
+    "mafia_missed": (),  # city: «мафия промахнулась»
+    "lift_count": ("seats", "count", "passed"),  # city: the vote to leave together
+    "restricted": ("seat", "speech", "vote"),  # city: 3 and 4 fouls of the previous day
     # classic variants
     "judges_named": ("seats",),
     "team_shown": ("seat", "seats"),
