@@ -81,8 +81,11 @@ class Budget:
         return max(0, USABLE - len(sent))
 
     def room(self, guild_id: int, level: int = MUTE) -> int:
-        """Edits it can make at once: within the bucket and within its token's second."""
-        return min(self.edits_left(guild_id), self.quota.room(level) - self.pending)
+        """Edits it can make at once: within the bucket and within its token's second. Never below
+        none: with more edits given than its second has places, a token whose bucket is spent (none
+        left) had "more room" than this one and was given edits that discord.py then held until its
+        bucket reset, past the helper's patience (the helper was rested everywhere for it)."""
+        return max(0, min(self.edits_left(guild_id), self.quota.room(level) - self.pending))
 
     def queue(self, level: int = MUTE) -> int:
         """How long a new edit's wait in the token's second would be (in requests ahead of it)."""

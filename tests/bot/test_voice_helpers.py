@@ -16,6 +16,7 @@ from game_driver import MEMBER_EDIT, TableDriver
 
 from mafiabot.bot import MafiaBot
 from mafiabot.config import AudioSettings, Secret, Settings
+from mafiabot.quota import ORDINARY
 
 
 def _edits_by(fake: FakeDiscord, mark: int = 0) -> Counter[int]:
@@ -158,6 +159,35 @@ async def test_the_end_gives_the_whole_table_its_voice_back_over_the_helpers(
     # whose seconds are empty, take the larger share.) No request met a full member bucket, nor the
     # global limit of any token: every token's quota kept its second (mafiabot/quota.py).
     assert not fake.rate_limits.limited
+
+
+@pytest.mark.club(players=16)
+@pytest.mark.helpers(count=2)
+async def test_a_helper_whose_bucket_is_spent_is_never_given_an_edit_when_the_main_bot_s_second_is_full(
+    bot: MafiaBot, fake: FakeDiscord, club: Club, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Discord's member-edit limit stays on, and the stop comes right after the start: the buckets
+    # have 3-4 edits left each for 16 unmutes, and the main bot's second is full of other requests.
+    d = TableDriver(fake, club, bot, club.players)
+    await d.start("simple")
+    await d.settled()
+    start = _edits_by(fake)
+    assert sum(start.values()) == 16 and max(start.values()) <= 9
+    quota = d.games.crew.quota
+    for _ in range(quota.room(ORDINARY)):  # the other tables' messages and panels, this second
+        quota.answered(await quota.take())
+    mark = len(fake.calls)
+    with caplog.at_level(logging.WARNING):
+        await fake.slash(d.players[0], "mafia stop", channel=club.text)
+        await fake.wait_for(lambda: not d.games.tables, timeout=30, what="the table to close")
+        await d.settled()
+    assert d.muted_seats() == set()
+    stop = _edits_by(fake, mark)
+    for helper in fake.accounts:  # within what its bucket had left: nothing for discord.py to hold
+        assert start[helper.id] + stop[helper.id] <= 9, (start, stop)
+    # Before, a helper with no edit left "had more room" than the main bot (whose room went below
+    # none): discord.py held its edits until its bucket reset, past its patience, and it was rested.
+    assert "could not unmute" not in caplog.text
 
 
 async def test_a_helper_token_discord_refuses_is_left_out_and_never_logged(
