@@ -279,6 +279,7 @@ def _opening_hint(rp: Replay, index: int) -> str:
         return ""
     first = rp.state.phase_name
     if rp.state.intro:
-        what = "day of introductions" if rp.state.phase == "day" else "acquaintance night"
+        # The phase as the script names it: blood's «вводный» day runs as the engine's night (D-B2).
+        what = "day of introductions" if first == "day" else "acquaintance night"
         return f' (a {rp.ruleset.id} game opens with its {what}: write {{"{first}": …}} first, even if empty)'
     return f" (a {rp.ruleset.id} game opens with a {first})"
