@@ -188,7 +188,12 @@ def act(s: Draft, seat: int, targets: tuple[int, ...], act_name: str, out: Out) 
         ab = chosen[0]
     elif len(options) > 1:
         acts = ", ".join(a.act for a in options)
-        raise IllegalCommand("Выберите действие: " + acts, key="choose-act")
+        refusal = IllegalCommand("Выберите действие: " + acts, key="choose-act")
+        refusal.rule = (
+            f'the role has several abilities tonight ({acts}): a record names one with "act" (README, Game '
+            "records); seed 000: «Может либо застрелить одного игрока, либо узнать его роль» (D-H12)"
+        )
+        raise refusal
     else:
         ab = options[0]
     if len(targets) != ab.targets or len(set(targets)) != len(targets):

@@ -31,7 +31,8 @@ def vote_threshold(s: GameState) -> int:
 # A second hand in one ballot, where it is no foul (for a record's --explain).
 SECOND_VOTE = (
     "one vote per voter in a ballot: classic D-CL3 «each voter votes for exactly one candidate and may change"
-    " until the candidate's count closes («три»)»; simple D-S5 «one vote per living player or abstention»"
+    " until the candidate's count closes («три»)»; simple D-S5 «one vote per living player or abstention»;"
+    " hobbyworld and blood D-H17 «each eligible voter votes for at most one candidate or abstains»"
 )
 
 
@@ -144,9 +145,14 @@ def vote(s: Draft, seat: int, candidate: int, out: Out) -> None:
         refusal.rule = "D-H15 (003 prince, 000 jailer): «Заключённые не имеют права голосовать»"
         raise refusal
     if s.vote_links and _follower(s, seat):
-        raise NotYourTurn(
+        refusal = NotYourTurn(
             f"Игрок {seat} сегодня голосует так же, как аферист.", key="swindled-vote", seat=seat
         )
+        refusal.rule = (
+            "000 swindler: «Днём этот игрок голосует так же, как аферист» (D-H18: his ballot is the "
+            "swindler's, cast with it; a record may list him beside the swindler or leave him out)"
+        )
+        raise refusal
     if candidate != step.seat:
         raise IllegalTarget(
             f"Сейчас голосуем за игрока {step.seat}, а не за {candidate}.",

@@ -34,9 +34,15 @@ def _at_table(s: GameState, seat: int) -> None:
 def give_foul(s: Draft, seat: int, reason: str, out: Out) -> None:
     conduct = s.ruleset.conduct
     if conduct.kind == "none":
-        raise IllegalCommand(
+        refusal = IllegalCommand(
             "В этих правилах нет замечаний (включите правила клуба в настройках).", key="no-fouls-in-rules"
         )
+        refusal.rule = (
+            "RULESETS.md 9: fouls are the club conduct rules of seeds 001 and 004 (and FIIM's); this preset "
+            "has none (a ruleset file with a [conduct] table adds them) — a removal [seat, reason] may still "
+            "be written"
+        )
+        raise refusal
     _at_table(s, seat)
     if seat not in s.alive:
         raise DeadPlayer(f"Игрок {seat} уже выбыл.", key="player-out", seat=seat)

@@ -140,7 +140,14 @@ def nominate(s: Draft, seat: int, target: int, out: Out) -> None:
     if any(t == target for _, t in s.nominations):
         raise AlreadyActed(f"Игрок {target} уже выставлен.", key="already-nominated", seat=target)
     if target in s.cleared:  # «нельзя несколько раз за день голосовать за одного и того же игрока»
-        raise AlreadyActed(f"За игрока {target} сегодня уже голосовали.", key="voted-on-today", seat=target)
+        refusal = AlreadyActed(
+            f"За игрока {target} сегодня уже голосовали.", key="voted-on-today", seat=target
+        )
+        refusal.rule = (
+            "000: «нельзя несколько раз за день голосовать за одного и того же игрока» (D-H17: a candidate "
+            "found innocent or acquitted is not voted on again that day)"
+        )
+        raise refusal
     if sum(1 for by, _ in s.nominations if by == seat) >= voting.nominations_per_player:
         raise AlreadyActed("Вы уже выставили кандидатуру.", key="nominated-already")
     s.nominations = (*s.nominations, (seat, target))

@@ -52,7 +52,10 @@ def play_record(record: Mapping[str, Any]) -> Replay:
         raise RecordError("record: seats must be a list of role ids")
     for i, role in enumerate(seats):
         if role not in ruleset.roles:
-            raise RecordError(f"seats[{i}]: unknown role {role!r} for the preset {ruleset.id!r}")
+            known = ", ".join(ruleset.roles)
+            raise RecordError(
+                f"seats[{i}]: unknown role {role!r} for the preset {ruleset.id!r} (its role ids: {known})"
+            )
     try:
         state, events = new_game(ruleset, seats, int(record.get("seed", 0)), immune=[int(x) for x in immune])
     except IllegalCommand as exc:
@@ -190,8 +193,24 @@ def _night_entry(rp: Replay, e: Any) -> tuple[str, Command]:
     act = str(e.get("act", ""))
     steps = [a.step for a in rp.ruleset.roles[role].abilities if not act or a.act == act]
     if not steps:
-        raise rp.fail(e, f"seat {seat} ({role}) has no night ability{' ' + act if act else ''}")
+        raise rp.fail(e, _no_ability(rp, seat, role, act))
     return steps[0], Act(seat=seat, targets=targets, act=act)
+
+
+def _no_ability(rp: Replay, seat: int, role: str, act: str) -> str:
+    """What an entry for a seat without that ability should have been: the role's acts, or the team
+    entry where the role only shoots with its team."""
+    acts = [a.act for a in rp.ruleset.roles[role].abilities if a.act]
+    if act and acts:
+        return f"seat {seat} ({role}) has no night ability {act!r}: its acts are {', '.join(map(repr, acts))}"
+    team = rp.ruleset.roles[role].team
+    if not rp.ruleset.roles[role].abilities and team in rp.ruleset.teams and rp.ruleset.teams[team].kill_step:
+        return (
+            f"seat {seat} ({role}) has no night ability of his own: the team's shot is written "
+            f'{{"team": "{team}", "target": t}}, or {{"team": "{team}", "seat": {seat}, "target": t}} '
+            "for his proposal"
+        )
+    return f"seat {seat} ({role}) has no night ability{' ' + repr(act) if act else ''}"
 
 
 def _neutralised(s: GameState, command: Command) -> bool:
