@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from pathlib import PurePath
 from typing import Any
 
-from engine.commands import Act, Advance, Command, Propose, TeamAct, command_from_json
+from engine.commands import Act, Advance, Command, Propose, Remove, TeamAct, command_from_json
 from engine.errors import IllegalCommand
 from engine.game import new_game
 from engine.record_day import DAY_KEYS, replay_day
@@ -124,10 +124,28 @@ def _night(rp: Replay, entries: Any) -> None:
         entries = entries.get("actions", [])
     if not isinstance(entries, list):
         raise rp.fail(entries, "a night is a list of action entries")
-    pending = [(_night_entry(rp, e), e) for e in entries]
+    removals = [e for e in entries if isinstance(e, dict) and "removed" in e]
+    for e in removals:
+        if set(e) - {"removed", "reason", "step"} or not isinstance(e["removed"], int):
+            raise rp.fail(
+                e, 'a removal at night is {"removed": seat, "reason": …} (and "step": a step\'s id)'
+            )
+    pending = [(_night_entry(rp, e), e) for e in entries if e not in removals]
     night, position = rp.state.night, rp.state.position
+    opened: set[str] = set()
     while rp.state.phase == "night" and rp.state.position == position and not rp.state.over:
         step = rp.state.step
+        due = [
+            e
+            for e in removals
+            if e.get("step", "") in ("", step.night_step) and step.night_step not in opened
+        ]
+        opened.add(step.night_step)
+        for e in due:
+            removals.remove(e)
+            rp.send(Remove(seat=int(e["removed"]), reason=str(e.get("reason", ""))), e)
+        if due:
+            continue
         if step.kind == "question":
             rp.send(Advance())
             continue
@@ -145,6 +163,9 @@ def _night(rp: Replay, entries: Any) -> None:
                     continue  # a prisoner is woken but his choice has no effect (D-H15)
                 rp.send(command, entry)
         rp.send(Advance())
+    if removals:
+        rule = "README, Game records: «a removal at night … as the night falls or as the named step opens»"
+        raise rp.fail(removals[0], "this step was not called this night", rule)
     for (step_id, _), entry in pending:
         gone = _team_gone(rp, step_id)
         if gone:

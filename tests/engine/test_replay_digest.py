@@ -323,6 +323,7 @@ PINNED_RECORDS: dict[str, str] = {
     "city-fouls-thresholds": "ed79d3754c2b787f",
     "city-immunity-misses": "abb5884d0948c0ed",
     "city-maniac-wins": "191c6759986c5ceb",
+    "city-night-removal": "198609afd272664d",
     "city-ranger-sleeper-town-win": "a5a15ec8b82fe9bd",
     "city-removal-cancels-vote": "5e665c95951b321b",
     "city-self-shot-ranger": "d11ef6eda280c6cb",
