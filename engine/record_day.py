@@ -296,8 +296,15 @@ def replay_day(rp: Replay, obj: Any) -> None:
             reason = why(rp.state, entries[0]) if why else ""
             message = f"no {key} step took this entry this day" + (f": {reason}" if reason else "")
             left_over.append(({key: entries[0]}, message))
+    rules: dict[int, str] = {}  # a left-over entry's own rule, by its place in left_over
     if actions:
-        left_over.append((actions[0], "no acquittal was possible at this point of the day"))
+        acquitted = [e.data["seat"] for e in rp.events[first_event:] if e.type == "acquitted"]
+        if acquitted:
+            rules[len(left_over)] = ONCE_A_DAY
+            message = f"the day's one acquittal was already used (seat {acquitted[0]} acquitted)"
+        else:
+            message = "no acquittal was possible at this point of the day"
+        left_over.append((actions[0], message))
     for ballot in rounds:
         if any(not isinstance(e, list) or len(e) != 2 or e[1] for e in ballot):
             left_over.append((ballot, "no such ballot took place this day" + _why_no_ballot(rp, first_event)))
@@ -312,6 +319,14 @@ def replay_day(rp: Replay, obj: Any) -> None:
         left_over.append((later[0], "this moment did not come this day"))
     if permissions:
         left_over.append((permissions[0], "not in the speaker's own speech this day"))
+    if (passes or speeches) and _no_turns(rp):
+        rules[len(left_over)] = NO_TURNS
+        left_over.append(
+            (
+                {"speeches" if speeches else "passes": (speeches or passes)[0]},
+                "nobody has a turn to speak this day",
+            )
+        )
     if passes:
         left_over.append(({"passes": passes[0]}, "this seat had no speech left to end this day"))
     if asks:
@@ -320,8 +335,24 @@ def replay_day(rp: Replay, obj: Any) -> None:
         left_over.append(({"speeches": speeches[0]}, "no such speech took place this day"))
     if left_over:
         entry, message = left_over[0]
-        raise rp.fail(entry, message + over, EVERY_ENTRY)
+        raise rp.fail(entry, message + over, rules.get(0, EVERY_ENTRY))
 
+
+def _no_turns(rp: Replay) -> bool:
+    """The preset's day gives nobody a turn to speak (hobbyworld, blood: a discussion, then the vote)."""
+    steps = (*rp.ruleset.day_first, *rp.ruleset.day_normal)
+    return not any(word in k for k in steps for word in ("speech", "word", "discussion"))
+
+
+ONCE_A_DAY = (
+    "000 judge: «судья может блокировать голосование подобным образом только раз в день: следующий "
+    "осуждённый уже наверняка подвергается суду Линча» (D-H16)"
+)
+NO_TURNS = (
+    "RULESETS.md 4.7: the day is a free discussion with nominations, without turns to speak; night victims "
+    "«не успевают ничего сообщить» and the lynched only shows his card (D-H21: no last words) — leave "
+    "speeches and passes out"
+)
 
 # Why a day had no vote, as the engine told it (``no_elimination``'s reason).
 NO_VOTE_BECAUSE = {

@@ -46,6 +46,10 @@ def _refusal(name: str) -> RecordError:
             "nobody at this table plays in the team 'yakuza'",
             "«Разумеется",
         ),
+        # a last word: the book has none (D-H21), and no turns to speak at all (4.7)
+        ("hobbyworld-last-word", "nobody has a turn to speak", "D-H21"),
+        # the judge acquits «только раз в день»
+        ("hobbyworld-judge-acquits-twice", "acquittal was already used (seat 4", "только раз в день"),
         # every mafioso out: the sleepwalker is not woken alone (D-G8, D-H7)
         ("hobbyworld-mafia-gone-sleepwalker-left", "every member of the team 'mafia'", "D-G8"),
     ],
