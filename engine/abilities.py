@@ -85,6 +85,8 @@ def _why_not(s: GameState, seat: int, ab: AbilityDef, target: int) -> str:
         return "D-G6: «Убитые не могут никаким образом участвовать в игре» — nor be chosen"
     if s.role_of(target) in ab.params.get("barred_roles", ()):
         return "D-CL9: the judges are known to all; the checkers may not pick them"
+    if target == seat and (PurePath(s.ruleset.source).name[:3], ab.step) == ("004", "putana"):
+        return "D-S9: the putana invites another player, not herself («приглашая его к себе»; D-G4)"
     if target == seat:
         return (
             "D-G4: «no ability may target its own user unless listed here» (city doctor once per game)"

@@ -214,24 +214,32 @@ def _night_entry(rp: Replay, e: Any) -> tuple[str, Command]:
     act = str(e.get("act", ""))
     steps = [a.step for a in rp.ruleset.roles[role].abilities if not act or a.act == act]
     if not steps:
-        raise rp.fail(e, _no_ability(rp, seat, role, act))
+        message, rule = _no_ability(rp, seat, role, act)
+        raise rp.fail(e, message, rule)
     return steps[0], Act(seat=seat, targets=targets, act=act)
 
 
-def _no_ability(rp: Replay, seat: int, role: str, act: str) -> str:
-    """What an entry for a seat without that ability should have been: the role's acts, or the team
-    entry where the role only shoots with its team."""
+def _no_ability(rp: Replay, seat: int, role: str, act: str) -> tuple[str, str]:
+    """What an entry for a seat without that ability should have been, and the rule: the role's acts, or
+    the team entry where the role only shoots with its team (a joined werewolf too); a dormant werewolf
+    has none (D-CL7)."""
     acts = [a.act for a in rp.ruleset.roles[role].abilities if a.act]
     if act and acts:
-        return f"seat {seat} ({role}) has no night ability {act!r}: its acts are {', '.join(map(repr, acts))}"
-    team = rp.ruleset.roles[role].team
+        listed = ", ".join(map(repr, acts))
+        return f"seat {seat} ({role}) has no night ability {act!r}: its acts are {listed}", ""
+    team = rp.state.team_of(seat)
     if not rp.ruleset.roles[role].abilities and team in rp.ruleset.teams and rp.ruleset.teams[team].kill_step:
         return (
             f"seat {seat} ({role}) has no night ability of his own: the team's shot is written "
             f'{{"team": "{team}", "target": t}}, or {{"team": "{team}", "seat": {seat}, "target": t}} '
-            "for his proposal"
+            "for his proposal",
+            'README, Game records: «{"team": "mafia" | "yakuza" | "hunters", "target": t}: the team\'s target'
+            " as the host takes it»",
         )
-    return f"seat {seat} ({role}) has no night ability{' ' + repr(act) if act else ''}"
+    rule = ""
+    if rp.ruleset.roles[role].joins_team_on_loss:
+        rule = "D-CL7: before a clan member is eliminated the werewolf has no action, woken with nobody"
+    return f"seat {seat} ({role}) has no night ability{' ' + repr(act) if act else ''}", rule
 
 
 def _neutralised(s: GameState, command: Command) -> bool:

@@ -307,7 +307,8 @@ def replay_day(rp: Replay, obj: Any) -> None:
         left_over.append((actions[0], message))
     for ballot in rounds:
         if any(not isinstance(e, list) or len(e) != 2 or e[1] for e in ballot):
-            left_over.append((ballot, "no such ballot took place this day" + _why_no_ballot(rp, first_event)))
+            why = ": the day of introductions has no vote" if intro else _why_no_ballot(rp, first_event)
+            left_over.append((ballot, "no such ballot took place this day" + why))
     if tiebreak is not None:
         message = "no deciding ballot took place this day" + _why_no_tiebreak(rp, first_event)
         left_over.append(({"tiebreak": tiebreak}, message))

@@ -194,12 +194,18 @@ def test_explain_names_why_a_vote_was_refused_or_did_not_take_place() -> None:
         # a group kill at a player already out names D-G6, not «The chosen target is not allowed»
         ("classic-mafia-shoots-the-lynched", "rule: D-G6: «Убитые не могут"),
         ("classic-day-one-nomination", "rule: RULESETS.md 6.4–6.5 (classic): day 1 is introductions only"),
+        # a mafioso's own shot is the team's: the contract's line for team entries
+        ("classic-mafioso-shoots-alone", 'rule: README, Game records: «{"team": "mafia"'),
+        ("classic-werewolf-before-trigger", "rule: D-CL7: before a clan member is eliminated"),
+        ("simple-putana-invites-herself", "rule: D-S9: the putana invites another player, not herself"),
     ],
 )
 def test_explain_names_the_rule_of_the_preset_played(name: str, rule: str) -> None:
     """A checker who reads seed 002 or 004 and writes a wrong entry is told the rule of that book: the
     acquaintance night (D-CL10), the doctor's «Нельзя 2 ночи подряд» (004), one vote per voter (D-CL3),
-    no shot at a player already out (D-G6), no nominations on the introductions day (6.4)."""
+    no shot at a player already out (D-G6), no nominations on the introductions day (6.4), a mafioso's
+    shot written as his own (the team's entry), the werewolf before his trigger (D-CL7), the putana inviting
+    herself (D-S9)."""
     explained = _cli("--explain", str(ROOT / "tests" / "records" / "invalid" / f"{name}.json"))
     assert explained.returncode == 2 and not explained.stdout
     assert explained.stderr.splitlines()[1].startswith(rule)
