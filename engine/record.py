@@ -23,7 +23,7 @@ from typing import Any
 from engine.commands import Act, Advance, Command, Propose, Remove, TeamAct, command_from_json
 from engine.errors import IllegalCommand
 from engine.game import new_game
-from engine.record_day import DAY_KEYS, replay_day
+from engine.record_day import DAY_KEYS, PHASE_FORMS, replay_day
 from engine.replaying import RecordError, Replay
 from engine.rules import load_ruleset
 from engine.state import GameState
@@ -123,7 +123,18 @@ def _night(rp: Replay, entries: Any) -> None:
     if isinstance(entries, dict) and set(entries) <= {"actions"}:
         entries = entries.get("actions", [])
     if not isinstance(entries, list):
-        raise rp.fail(entries, "a night is a list of action entries")
+        name = rp.state.phase_name
+        raise rp.fail(
+            entries,
+            f"a {name} is a list of action entries here, e.g. "
+            + (
+                '[{"team": "hunters", "target": 5}]'
+                if "hunters" in rp.ruleset.teams
+                else '[{"seat": 3, "target": 5}]'
+            )
+            + " ([] if nobody acted)",
+            PHASE_FORMS,
+        )
     removals = [e for e in entries if isinstance(e, dict) and "removed" in e]
     for e in removals:
         if set(e) - {"removed", "reason", "step"} or not isinstance(e["removed"], int):

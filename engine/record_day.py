@@ -60,6 +60,10 @@ DAY_KEYS = {
 MOMENTS = ("speech", "ballot", "step")
 
 CONTRACT = "README, Game records: "
+PHASE_FORMS = (
+    CONTRACT + "«A night (or any phase of steps) is a list of action entries» and «A day is an object»; "
+    "blood's night is its day of talk and its day a phase of steps"
+)
 SPEECHES = CONTRACT + "«speeches: every speech of the day, in the order the host gives the floor»"
 EVERY_ENTRY = CONTRACT + "«every entry of a day must be used that day, also on the day the game ends»"
 NO_NOMINATIONS = (
@@ -118,7 +122,10 @@ def _remove(rp: Replay, entry: list[Any]) -> None:
 
 def replay_day(rp: Replay, obj: Any) -> None:
     if not isinstance(obj, dict):
-        raise rp.fail(obj, "a day is an object with voting keys")
+        name = rp.state.phase_name
+        example = '{"nominations": [[4, 9]], "votes": [[9, [4, 5]]]}'
+        raise rp.fail(obj, f"a {name} is the table's talk here: an object with voting keys, e.g. {example} "
+                      "({} if nobody was nominated)", PHASE_FORMS)  # fmt: skip
     by_key = _step_keys()
     for key in by_key:
         if key in obj and not isinstance(obj[key], list):
