@@ -24,6 +24,7 @@ from engine.commands import Act, Advance, Command, Propose, Remove, TeamAct, com
 from engine.errors import IllegalCommand
 from engine.game import new_game
 from engine.record_day import DAY_KEYS, PHASE_FORMS, replay_day
+from engine.registry import SEAT_CHECKS
 from engine.replaying import RecordError, Replay
 from engine.rules import load_ruleset
 from engine.state import GameState
@@ -56,6 +57,10 @@ def play_record(record: Mapping[str, Any]) -> Replay:
             raise RecordError(
                 f"seats[{i}]: unknown role {role!r} for the preset {ruleset.id!r} (its role ids: {known})"
             )
+    check = SEAT_CHECKS.get(str(ruleset.params.get("composer", "")))
+    problem = check(ruleset, seats) if check else None
+    if problem:
+        raise RecordError(f"seats: {problem[0]}", problem[1])
     try:
         state, events = new_game(ruleset, seats, int(record.get("seed", 0)), immune=[int(x) for x in immune])
     except IllegalCommand as exc:

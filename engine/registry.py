@@ -31,6 +31,10 @@ STEP_KINDS: dict[str, Any] = {}
 GAME_OVER_HOOKS: list[Callable[..., Any]] = []
 # Composition pickers: a preset whose table has ranges names one in ``params.composer``.
 COMPOSERS: dict[str, Callable[..., Any]] = {}
+# The book's rules on who may sit at the table, by composer: a game record's seats are checked against
+# them (the bot's decks come from the composer, which keeps them); ``check(ruleset, roles)`` returns the
+# problem and its rule, or None.
+SEAT_CHECKS: dict[str, Callable[..., Any]] = {}
 
 
 def _register(table: dict[str, Any], known: set[str], name: str) -> Callable[[F], F]:
@@ -77,6 +81,10 @@ def step_kind(name: str) -> Callable[[F], F]:
 
 def composer(name: str) -> Callable[[F], F]:
     return _register(COMPOSERS, set(), name)
+
+
+def seat_check(name: str) -> Callable[[F], F]:
+    return _register(SEAT_CHECKS, set(), name)
 
 
 def game_over_hook(fn: F) -> F:

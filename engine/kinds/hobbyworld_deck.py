@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.errors import IllegalCommand
-from engine.registry import composer
+from engine.registry import composer, seat_check
 from engine.rules.model import Ruleset
 
 CHECKERS = ("detective", "priest", "judge", "jailer", "lawyer")  # roles that learn another's role
@@ -179,3 +179,36 @@ def _range_choice(which: str, ruleset: Ruleset, players: int, low: int, high: in
     if bool(ruleset.params.get("yakuza", False)) and low == 5:
         return 0
     return row[high] if which == "max" else row[low]
+
+
+@seat_check("hobbyworld")
+def _seats_by_the_book(ruleset: Ruleset, roles: Sequence[str]) -> tuple[str, str] | None:
+    """A game record's seats against the book's rules that are not advice: six players or more, one leader,
+    one loner, the yakuza from twelve players. (The table's ranges, «около трети» special roles and the
+    yakuza game without loners or special mafiosi are not checked: the book's own journalist example
+    puts «крёстный отец и якудза» in one game.)"""
+    params = ruleset.params
+    if len(roles) < 6:
+        return (
+            f"{len(roles)} players: the book's game is for six or more",
+            "000: «Для игры вам понадобится компания из шести и больше человек»",
+        )
+    leaders = [r for r in roles if r in params.get("leaders", ())]
+    if len(leaders) > 1:
+        return (
+            f"{len(leaders)} leaders ({', '.join(leaders)})",
+            "000: «В игре может быть только один лидер»",
+        )
+    loners = [r for r in roles if r in params.get("loners", ())]
+    if len(loners) > 1:
+        return (
+            f"{len(loners)} loners ({', '.join(loners)})",
+            "000: «В игре может быть только один одиночка»",
+        )
+    if "yakuza" in roles and len(roles) < 12:
+        return (
+            f"the yakuza at a table of {len(roles)}",
+            "000: «Якудза может использоваться в игре по следующим правилам. Во-первых, игроков должно "
+            "быть 12 и больше»",
+        )
+    return None

@@ -50,6 +50,10 @@ def _refusal(name: str) -> RecordError:
         ("hobbyworld-last-word", "nobody has a turn to speak", "D-H21"),
         # the judge acquits «только раз в день»
         ("hobbyworld-judge-acquits-twice", "acquittal was already used (seat 4", "только раз в день"),
+        # who may sit at the table: the book's limits that are not advice
+        ("hobbyworld-two-leaders", "2 leaders (detective, sheriff)", "«В игре может быть только один лидер»"),
+        ("hobbyworld-two-loners", "2 loners (maniac, ripper)", "«В игре может быть только один одиночка»"),
+        ("hobbyworld-yakuza-at-eight", "the yakuza at a table of 8", "игроков должно быть 12 и больше"),
         # every mafioso out: the sleepwalker is not woken alone (D-G8, D-H7)
         ("hobbyworld-mafia-gone-sleepwalker-left", "every member of the team 'mafia'", "D-G8"),
     ],
