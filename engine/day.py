@@ -138,7 +138,12 @@ def nominate(s: Draft, seat: int, target: int, out: Out) -> None:
         )
         return
     if any(t == target for _, t in s.nominations):
-        raise AlreadyActed(f"Игрок {target} уже выставлен.", key="already-nominated", seat=target)
+        refusal = AlreadyActed(f"Игрок {target} уже выставлен.", key="already-nominated", seat=target)
+        refusal.rule = (
+            "a player already nominated is not nominated again: the host ignores it (city D-C12); a record "
+            "leaves it out"
+        )
+        raise refusal
     if target in s.cleared:  # «нельзя несколько раз за день голосовать за одного и того же игрока»
         refusal = AlreadyActed(
             f"За игрока {target} сегодня уже голосовали.", key="voted-on-today", seat=target
@@ -149,7 +154,12 @@ def nominate(s: Draft, seat: int, target: int, out: Out) -> None:
         )
         raise refusal
     if sum(1 for by, _ in s.nominations if by == seat) >= voting.nominations_per_player:
-        raise AlreadyActed("Вы уже выставили кандидатуру.", key="nominated-already")
+        refusal = AlreadyActed("Вы уже выставили кандидатуру.", key="nominated-already")
+        refusal.rule = (
+            f"at most {voting.nominations_per_player} nomination(s) by one player a day (city D-C12: one in "
+            "his minute, «выставить кандидатуру»)"
+        )
+        raise refusal
     s.nominations = (*s.nominations, (seat, target))
     out.append(
         Event(

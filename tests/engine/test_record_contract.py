@@ -211,6 +211,19 @@ def test_explain_names_the_rule_of_the_preset_played(name: str, rule: str) -> No
     assert explained.stderr.splitlines()[1].startswith(rule)
 
 
+def test_explain_names_d_c12_for_a_repeated_or_second_nomination() -> None:
+    """D-C12: «During his minute a speaker may nominate at most one player …; re-nominating an already
+    nominated player is ignored» — a checker who writes either is told the decision, not a generic line."""
+    invalid = ROOT / "tests" / "records" / "invalid"
+    rules = []
+    for name in ("city-nominated-twice", "city-two-nominations-in-a-minute"):
+        with pytest.raises(RecordError) as refused:
+            play_record(json.loads((invalid / f"{name}.json").read_text(encoding="utf-8")))
+        rules.append(refused.value.rule)
+    assert "host ignores it (city D-C12)" in rules[0]
+    assert rules[1].startswith("at most 1 nomination(s)") and "D-C12" in rules[1]
+
+
 def test_the_readme_documents_every_key_of_the_record_contract() -> None:
     """Issue 15: «document every key in the README's "Game records" section» — every top-level, day and
     night key the replay reads, and the removal moments."""
