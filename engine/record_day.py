@@ -216,9 +216,10 @@ def replay_day(rp: Replay, obj: Any) -> None:
                 if speeches is not None and not muted:
                     if not speeches or speeches[0] != step.seat:
                         shown = speeches[0] if speeches else "nobody"
+                        free = _free(steps_seen, spoken)
                         raise rp.fail(
                             {"speeches": shown},
-                            f"the floor goes to seat {step.seat} here ({step.round})",
+                            f"the floor goes to seat {step.seat} here ({step.round}){free}",
                             SPEECHES,
                         )
                     speeches.pop(0)
@@ -340,7 +341,9 @@ def replay_day(rp: Replay, obj: Any) -> None:
     if asks:
         left_over.append(({"asks": asks[0]}, "not in the asker's own speech this day"))
     if speeches:
-        left_over.append(({"speeches": speeches[0]}, "no such speech took place this day"))
+        left_over.append(
+            ({"speeches": speeches[0]}, "no such speech took place this day" + _free(steps_seen, spoken))
+        )
     if left_over:
         entry, message = left_over[0]
         raise rp.fail(entry, message + over, rules.get(0, EVERY_ENTRY))
@@ -379,6 +382,16 @@ def _why_no_ballot(rp: Replay, first_event: int) -> str:
             because = "nobody was nominated this day"  # one nominee is voted on (classic, simple, …)
         if event.type == "no_elimination" and because:
             return f": {because}"
+    return ""
+
+
+def _free(steps_seen: set[str], spoken: list[int]) -> str:
+    """For a ``speeches`` entry on a day of free discussion (classic): nobody is given the floor in turn."""
+    if "discussion" in steps_seen and not spoken:
+        return (
+            " (this day's discussion is free, without turns: its speeches are the candidates' last words,"
+            " tie words and golden minutes)"
+        )
     return ""
 
 
