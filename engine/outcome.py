@@ -46,12 +46,17 @@ def eliminate(s: Draft, seat: int, how: str, out: Out, reveal: bool, phrase: str
 
 def _release_prisoners(s: Draft, seat: int, out: Out) -> None:
     """D-H15: «Если тюремщик убит, все заключённые выходят на свободу» (their release is announced with
-    his death; at night they were already free from the moment he was killed)."""
+    his death; at night they were already free from the moment he was killed). A prisoner taken this
+    very night, whose imprisonment the morning («утром ведущий объявляет, кто стал заключённым») has not
+    told yet, is freed without a word: naming him would tell the table what the jailer's check found."""
     if not s.jail:
         return
     freed = sorted(p for j, p in s.jail if j == seat and p in s.alive)
     if any(j == seat for j, _ in s.jail):
         s.jail = tuple(e for e in s.jail if e[0] != seat)
+    if s.phase == "night" or s.step.kind == "dawn":  # the night's deaths, before the morning's notices
+        tonight = {t for kind, j, t in s.ledger.next_day if kind == "jailed" and j == seat}
+        freed = [p for p in freed if p not in tonight]
     if freed:
         out.append(Event("released", EVERYONE, {"seats": freed}, s.ruleset.phrase("prisoners_released")))
 

@@ -510,3 +510,19 @@ def test_the_mafia_is_not_called_when_only_the_sleepwalker_is_left_of_it() -> No
     assert brief(events, "night_step") == [("night_step", "yakuza"), ("night_step", "detective")]
     with pytest.raises(IllegalCommand):
         engine.apply(t.s, Propose(seat=6, target=8))
+
+
+def test_a_prisoner_jailed_and_freed_in_one_night_is_not_named() -> None:
+    """«утром ведущий объявляет, кто стал заключённым»; «Если тюремщик убит, все заключённые выходят на
+    свободу»: a mafioso the jailer jails and who is free again before the morning (the maniac killed the
+    jailer at a later step) is not announced as a prisoner, and no public release names him — that would
+    tell the table what the jailer's check found. Prisoners announced on an earlier morning are named as
+    freed (D-H15)."""
+    t = hw(["mafioso", "mafioso", "mafioso", "jailer", "maniac", *CIVS, *CIVS])
+    lynch(t, 15)
+    t.night(act(4, 1))
+    assert t.s.prisoners() == {1}
+    events = lynch(t, 14)
+    events += t.night(act(4, 2), act(5, 4))
+    assert brief(events, "killed", "jailed", "released") == [("killed", 4), ("released", (1,))]
+    assert t.s.prisoners() == set()
