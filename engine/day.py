@@ -158,6 +158,11 @@ def nominate(s: Draft, seat: int, target: int, out: Out) -> None:
         refusal.rule = (
             f"at most {voting.nominations_per_player} nomination(s) by one player a day (city D-C12: one in "
             "his minute, «выставить кандидатуру»)"
+            if s.ruleset.source.endswith("001-city-mafia-club.txt")
+            else f"at most {voting.nominations_per_player} nomination(s) by one player a day (FIIM [MR 7.6])"
+            if s.ruleset.source == "FIIM.md"
+            else f"at most {voting.nominations_per_player} nomination(s) by one player a day: the preset's "
+            "[voting] nominations_per_player (its rulebook sets no number)"
         )
         raise refusal
     s.nominations = (*s.nominations, (seat, target))

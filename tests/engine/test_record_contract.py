@@ -198,6 +198,11 @@ def test_explain_names_why_a_vote_was_refused_or_did_not_take_place() -> None:
         ("classic-mafioso-shoots-alone", 'rule: README, Game records: «{"team": "mafia"'),
         ("classic-werewolf-before-trigger", "rule: D-CL7: before a clan member is eliminated"),
         ("simple-putana-invites-herself", "rule: D-S9: the putana invites another player, not herself"),
+        # one nomination each is the preset's setting, not city's D-C12 (seed 002 sets no number)
+        (
+            "classic-two-nominations-by-one-player",
+            "rule: at most 1 nomination(s) by one player a day: the preset",
+        ),
     ],
 )
 def test_explain_names_the_rule_of_the_preset_played(name: str, rule: str) -> None:
