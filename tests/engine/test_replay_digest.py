@@ -307,6 +307,7 @@ PINNED_GAMES: dict[str, list[str]] = {
     ],
 }
 PINNED_RECORDS: dict[str, str] = {
+    "blood-ghoul-attempts": "8943ffdaf9085c30",
     "blood-hunters-win": "11f30eda76810d5e",
     "blood-lamia-ghoul-revenant": "cec5e3d8fbe50fdf",
     "blood-leader-denies-vote": "be9e4c3028dc45a5",
