@@ -12,7 +12,7 @@ import discord
 import engine
 from mafiabot.errors import expired, note_expired, reply_ephemeral
 from mafiabot.game.actions import Handler
-from mafiabot.game.table import Table
+from mafiabot.game.table import CARRIED, EXPIRED, PanelClick, Table
 from mafiabot.i18n import DEFAULT, text
 
 log = logging.getLogger(__name__)
@@ -38,10 +38,13 @@ ACK_AFTER = 2.0
 class _LateAcknowledgement:
     """Acknowledges a click that is still not answered after ``ACK_AFTER``. A timer, not a task: nearly
     every click is answered well before, and a task per click (created, scheduled, cancelled) was a
-    measurable part of a click's CPU with a thousand tables (issue 18)."""
+    measurable part of a click's CPU with a thousand tables (issue 18). A click on the panel is
+    acknowledged as an update to come (DEFERRED_UPDATE_MESSAGE): the panel's change may still answer it
+    (by editing @original), and otherwise a private followup does."""
 
-    def __init__(self, interaction: discord.Interaction[Any]) -> None:
+    def __init__(self, interaction: discord.Interaction[Any], click: PanelClick | None = None) -> None:
         self.interaction = interaction
+        self.click = click
         self.task: asyncio.Task[None] | None = None
         self.timer = asyncio.get_running_loop().call_later(ACK_AFTER, self._start)
 
@@ -50,8 +53,13 @@ class _LateAcknowledgement:
             self.task = asyncio.create_task(self._defer(), name="acknowledging a slow click")
 
     async def _defer(self) -> None:
-        if not self.interaction.response.is_done():
-            await self.interaction.response.defer(ephemeral=True, thinking=True)
+        if self.click is None:
+            if not self.interaction.response.is_done():
+                await self.interaction.response.defer(ephemeral=True, thinking=True)
+            return
+        async with self.click.lock:  # not while the panel's change is being sent as the answer
+            if not self.interaction.response.is_done():
+                await self.interaction.response.defer()
 
     async def settle(self) -> None:
         """Stop the acknowledgement if it has not begun; if it has, let it finish (the answer follows)."""
@@ -79,15 +87,25 @@ def reply_text(language: str, ok: Reply) -> str:
 async def submit(
     interaction: discord.Interaction[Any], table: Table, command: engine.Command, serial: int, ok: Reply
 ) -> bool:
-    """Submit one command for the clicking player and answer them privately. A refusal (the engine's,
-    a stale button) propagates to the component's error handler, which answers it."""
-    guard = _LateAcknowledgement(interaction)
+    """Submit one command for the clicking player and answer them: a click on the panel whose command
+    changes it by the panel's change itself (one request, issue 18), any other privately. A refusal
+    (the engine's, a stale button) propagates to the component's error handler, which answers it."""
+    click = PanelClick(interaction) if table.is_panel(interaction.message) else None
+    guard = _LateAcknowledgement(interaction, click)
     try:
         events = await interaction.client.games.submit(table, command, serial=serial)
+        # D-F2: a self-nomination, self-vote or second vote the preset refuses with a foul is no error.
+        refused = next((e for e in events if e.type == "refused"), None)
+        # (no await between the command's refresh of the panel and this: the refresh is still queued)
+        if refused is None and click is not None and table.carry_answer(click):
+            outcome = await click.outcome
+            if outcome == CARRIED:
+                return True
+            if outcome == EXPIRED:
+                note_expired(interaction)
+                return True
     finally:
         await guard.settle()
-    # D-F2: a self-nomination, self-vote or second vote the preset refuses with a foul is no error.
-    refused = next((e for e in events if e.type == "refused"), None)
     if refused is not None:
         language = table.session.language
         if language == DEFAULT:

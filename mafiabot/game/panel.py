@@ -24,6 +24,17 @@ from mafiabot.views import MafiaLayoutView
 # steps. The line of any other step is the phase's name alone.
 PANEL_STEPS = {"speech", "discussion", "nominations", "vote", "tiebreak", "question", "night", "meet"}
 
+# The phrase that hands a speech over, by the speech's round (engine/flow.py, announce_speech): its
+# words are on the panel where the catalogue has «step-speech-<phrase>», else «step-speech».
+_HAND_OVERS = {
+    "intro": "intro_speech_turn",
+    "day": "speech_turn",
+    "last_word": "last_word",
+    "tie_word": "tie_word_turn",
+    "farewell": "farewell",
+    "night_words": "night_victim_words",
+}
+
 # The container's accent colour per phase: players tell day from night at a glance.
 ACCENTS = {
     "day": 0xF1C40F,
@@ -64,8 +75,14 @@ def status_line(session: GameSession) -> str:
     kind = s.step.kind
     if _nominates_only(s):
         kind = "nomination_turn"  # FIIM D-FI8: the 3-foul player's turn, without a word of speech
+    key = f"step-{kind}"
+    hand_over = s.ruleset.phrases.get(_HAND_OVERS.get(s.step.round, "")) if kind == "speech" else None
+    if hand_over and has(lang, f"step-speech-{hand_over}"):
+        # The kind of speech in the words of the host's hand-over (a last word, a defence…): that line
+        # is not posted in the channel (render.announces_turn_only), the panel says it.
+        key = f"step-speech-{hand_over}"
     step = (
-        text(lang, f"step-{kind}", seat=s.step.seat, phase=phase_name(s, lang))
+        text(lang, key, seat=s.step.seat, phase=phase_name(s, lang))
         if kind in PANEL_STEPS or kind == "nomination_turn"
         else ""
     )

@@ -21,6 +21,25 @@ log = logging.getLogger(__name__)
 _PLAIN_PUBLIC = {"nominated", "voted", "tie", "no_elimination", "passed", "proposal", "foul", "claim"}
 
 
+# Speeches whose start only says whose turn it is (issue 18): the host says it and the panel shows it
+# (panel.status_line: the speaker, the kind of speech and its countdown), so the table posts no line for
+# it, nor for «пас» (city's «Пас. Спасибо.»). A line posted at every hand-over moved the panel under it
+# (a message create and a delete beside the edit): half of a click's requests. A night victim's words stay
+# a line (city's tells him he may name his role), and so does a speech lost to fouls (seconds 0).
+_TURN_ROUNDS = frozenset({"intro", "day", "last_word", "tie_word", "farewell"})
+
+
+def announces_turn_only(event: Event) -> bool:
+    """The event only hands the floor over: spoken, shown on the panel, not posted as a line."""
+    if event.type == "passed":
+        return True
+    return (
+        event.type == "speech"
+        and event.data.get("purpose") in _TURN_ROUNDS
+        and bool(event.data.get("seconds"))
+    )
+
+
 @dataclass(frozen=True)
 class Line:
     text: str

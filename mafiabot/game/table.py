@@ -24,11 +24,12 @@ import discord
 from engine import queries
 from engine.events import Event
 from mafiabot.chaos import kill_point
+from mafiabot.errors import expired
 from mafiabot.game.components import PROMPT_EVENTS, prompt_for, prompted_seats
 from mafiabot.game.panel import accent, panel_layout, panel_text, private_layout
 from mafiabot.game.reconciler import Reconciler
 from mafiabot.game.records import GameRecords
-from mafiabot.game.render import render
+from mafiabot.game.render import announces_turn_only, render
 from mafiabot.game.session import GameSession
 from mafiabot.game.voice import VoiceController, wanted_mutes
 from mafiabot.i18n import text
@@ -53,6 +54,25 @@ _STEP_OPENERS = {"speech", "night_step", "ballot", "announce", "question"}
 # One panel edit (or move to the bottom) per 1.25 s at most: under Discord's 5 edits per 5 s in a
 # channel, whatever the pace.
 PANEL_EDIT_INTERVAL = 1.25
+
+CARRIED = "carried"  # a click's answer carried the panel's change: nothing else to answer
+EXPIRED = "expired"  # Discord had forgotten the click (10062): nobody to answer
+
+
+class PanelClick:
+    """A click on the panel whose command changes it: its answer may be the panel's change itself
+    (Discord's UPDATE_MESSAGE, or the edit of @original after a late DEFERRED_UPDATE_MESSAGE), one
+    request where an answer and an edit were two (issue 18). ``outcome`` is CARRIED, EXPIRED, or ""
+    when the click is still to be answered (the panel did not change, or moved, or the answer failed)."""
+
+    def __init__(self, interaction: discord.Interaction[Any]) -> None:
+        self.interaction = interaction
+        self.lock = asyncio.Lock()  # the answer and a late acknowledgement, one after the other
+        self.outcome: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+
+    def settle(self, outcome: str = "") -> None:
+        if not self.outcome.done():
+            self.outcome.set_result(outcome)
 
 
 class Table:
@@ -110,6 +130,8 @@ class Table:
         self.nick_original: dict[int, str | None] = {}  # nicknames before the seat numbers were added
         self._panel_shown: str | None = None  # the panel's components as last sent
         self._panel_buried = False  # something was posted below the panel: it moves to the bottom
+        self._panel_undecided = False  # a refresh is queued that has not drawn the panel yet
+        self._panel_click: PanelClick | None = None  # the click whose answer may carry that refresh
         self.dealt = False  # the seating and the opening of the game were posted (a restart re-sends them)
         self._clock_keeper: asyncio.Task[None] | None = None
         self._clock_moved = asyncio.Event()  # the game changed: its clock is stored at once
@@ -201,7 +223,8 @@ class Table:
             if line is None:
                 continue
             if ev.audience.kind == "public":
-                public.append(line.text)
+                if not announces_turn_only(ev):  # a hand-over is on the panel (and spoken)
+                    public.append(line.text)
                 if self.speaker is not None and line.phrase is not None:
                     spoken.append(self.speaker.say(line.phrase, line.params, self._names()))
             elif ev.audience.kind in ("seats", "team"):
@@ -292,6 +315,14 @@ class Table:
         self._outbox.put_nowait(job)
 
     async def _send_loop(self) -> None:
+        try:
+            await self._send_all()
+        finally:  # a click waiting for the panel's change is answered on its own
+            click, self._panel_click = self._panel_click, None
+            if click is not None:
+                click.settle()
+
+    async def _send_all(self) -> None:
         while True:
             job = await self._outbox.get()
             if job is None:
@@ -322,44 +353,110 @@ class Table:
         """Draw the panel again, at the bottom of the channel if something was posted below it. Refreshes
         asked for meanwhile are coalesced into the latest one."""
         self._panel_ticket += 1
+        self._panel_undecided = True
         ticket = self._panel_ticket
         once = nonce()  # for the one new panel message an update may send, however often it is tried
 
         async def update() -> None:
             if ticket != self._panel_ticket:
-                return  # a later refresh is queued: it shows what this one would, and more
+                return  # a later refresh is queued: it shows what this one would, and more (and its click)
             loop = asyncio.get_running_loop()
             wait = self._panel_edited_at + self.panel_edit_interval - loop.time()
-            if self.panel is not None and wait > 0:
-                await asyncio.sleep(wait)  # Discord allows 5 edits per 5 s in a channel: never meet it
+            # Discord allows 5 edits per 5 s in a channel: never meet it. A click's answer is no edit
+            # of the channel's (the interaction's own route): it need not wait.
+            if self.panel is not None and wait > 0 and self._panel_click is None:
+                await asyncio.sleep(wait)
                 if ticket != self._panel_ticket:
                     return
-            view = panel_layout(self.session)
-            # An edit that changes nothing is still seen («изменено», a gateway update): at night it
-            # would tell the table that somebody acted, so the panel is edited (or moved to the bottom,
-            # as a new message, when lines were posted below it) only when it changes. A move costs one
-            # message create and a delete instead of an edit: the channel's 5 creates per 5 s go to the
-            # transcript first.
-            shown = repr(view.to_components())  # type: ignore[no-untyped-call]  # discord.py leaves it untyped
-            if self.panel is None:
-                self.panel = await self.channel.send(view=view, nonce=once)
-            elif shown == self._panel_shown:
-                return  # unchanged: not even moved (the host's lines come with the step that changes it)
-            elif self._panel_buried:  # the change is sent as a new panel below the lines, the old deleted
-                old = self.panel
-                self.panel = await self.channel.send(view=view, nonce=once)
-                self._panel_edited_at = loop.time()
-                await self._delete_old_panel(old)
-            else:
-                try:
-                    await self.panel.edit(view=view)
-                except discord.NotFound:
-                    self.panel = await self.channel.send(view=view, nonce=once)
-                self._panel_edited_at = loop.time()
-            self._panel_buried = False
-            self._panel_shown = shown
+            click, self._panel_click = self._panel_click, None
+            self._panel_undecided = False
+            try:
+                await self._draw_panel(click, once)
+            finally:
+                if click is not None:
+                    click.settle()  # not carried (unless settled so above): the click answers itself
 
         self.enqueue(update)
+
+    async def _draw_panel(self, click: PanelClick | None, once: str) -> None:
+        loop = asyncio.get_running_loop()
+        view = panel_layout(self.session)
+        # An edit that changes nothing is still seen («изменено», a gateway update): at night it would
+        # tell the table that somebody acted, so the panel is edited (or moved to the bottom, as a new
+        # message, when lines were posted below it) only when it changes; a click whose command left it
+        # as it was is answered privately, never by an update of the panel. A move costs one message
+        # create and a delete instead of an edit: the channel's 5 creates per 5 s go to the transcript
+        # first.
+        shown = repr(view.to_components())  # type: ignore[no-untyped-call]  # discord.py leaves it untyped
+        if self.panel is None:
+            self.panel = await self.channel.send(view=view, nonce=once)
+        elif shown == self._panel_shown:
+            return  # unchanged: not even moved (the host's lines come with the step that changes it)
+        elif self._panel_buried:  # the change is sent as a new panel below the lines, the old deleted
+            old = self.panel
+            self.panel = await self.channel.send(view=view, nonce=once)
+            self._panel_edited_at = loop.time()
+            await self._delete_old_panel(old)
+        elif click is None or not await self._answer_with_panel(click, view):
+            wait = self._panel_edited_at + self.panel_edit_interval - loop.time()
+            if click is not None and wait > 0:
+                await asyncio.sleep(wait)  # (an answer that failed: the edit keeps the channel's pace)
+            try:
+                await self.panel.edit(view=view)
+            except discord.NotFound:
+                self.panel = await self.channel.send(view=view, nonce=once)
+            self._panel_edited_at = loop.time()
+        self._panel_buried = False
+        self._panel_shown = shown
+
+    def is_panel(self, message: discord.Message | None) -> bool:
+        return message is not None and self.panel is not None and message.id == self.panel.id
+
+    def carry_answer(self, click: PanelClick) -> bool:
+        """Let the panel's queued change answer this click on the panel (issue 18: one request, not an
+        answer and an edit). False when it cannot: no change queued, another click's answer carries
+        it, or lines wait to be posted (the panel then moves below them as a new message, which no
+        answer can be)."""
+        if (
+            not self.is_panel(click.interaction.message)
+            or not self._panel_undecided
+            or self._panel_click is not None
+            or self._panel_buried
+            or self._outbox.qsize() > 1  # more than the refresh itself: lines to post, private messages
+            or self._sender is None
+            or self._sender.done()
+        ):
+            return False
+        self._panel_click = click
+        return True
+
+    async def _answer_with_panel(self, click: PanelClick, view: discord.ui.LayoutView) -> bool:
+        """The panel's change as the click's answer. False (the click not settled) when Discord refused
+        it or it was answered otherwise («думает…»): the panel is then edited as usual."""
+        interaction = click.interaction
+        if not self.is_panel(interaction.message):
+            return False  # (a panel moved since the click: the click was on the old one)
+        async with click.lock:
+            response = interaction.response
+            try:
+                if not response.is_done():
+                    await response.edit_message(view=view)
+                elif response.type is discord.InteractionResponseType.deferred_message_update:
+                    await interaction.edit_original_response(view=view)
+                else:
+                    return False
+            except discord.HTTPException as error:
+                if expired(error):  # answered after Discord's 3 s: the panel is edited as usual
+                    click.settle(EXPIRED)
+                else:
+                    log.warning(
+                        "A click's answer could not carry the panel: %s",
+                        error,
+                        extra={"game_id": self.game_id},
+                    )
+                return False
+        click.settle(CARRIED)
+        return True
 
     async def _delete_old_panel(self, old: discord.Message) -> None:
         try:

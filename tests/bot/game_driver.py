@@ -170,10 +170,26 @@ class TableDriver:
         return record
 
     async def pass_speech(self) -> InteractionRecord:
+        """«Пас»: answered by the panel's change itself (UPDATE_MESSAGE) when nothing was posted below
+        it, else privately (the panel then moves below the lines)."""
         speaker = self.member(self.state.step.seat)
+        panel = self.panel()
         record = await self.click_panel(speaker, self.t("control-pass"))
-        assert record.ephemeral and record.content == self.t("answer-pass"), record.content
+        if record.callback_type == 7:
+            assert record.original is panel and self.table is not None and self.table.panel is not None
+            assert self.table.panel.id == panel.id, "a panel updated by the answer stays where it was"
+        else:
+            assert record.ephemeral and record.content == self.t("answer-pass"), record.content
         return record
+
+    @staticmethod
+    def answered(record: InteractionRecord, content: str) -> bool:
+        """A click on the panel was answered: privately with ``content``, or (issue 18) by the panel's
+        change itself, when its command changed the panel and nothing was posted below it."""
+        if record.callback_type == 7:
+            data = (record.callback or {}).get("data") or {}
+            return bool(data.get("components")) and record.message_id is not None
+        return record.ephemeral and record.content == content
 
     async def nominate(self, by: int, target: int) -> InteractionRecord:
         select = next(c for c in self.panel().items() if c["type"] == 3)

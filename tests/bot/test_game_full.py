@@ -22,7 +22,7 @@ async def _vote_all(d: TableDriver, candidate: int, yes: set[int]) -> None:
     for seat in sorted(queries.voters(d.state)):
         if seat in yes:
             answer = await d.vote(seat)
-            assert answer.ephemeral and answer.content == f"Ваш голос против №{candidate} принят."
+            assert d.answered(answer, f"Ваш голос против №{candidate} принят."), answer.callback
     if queries.voters(d.state):
         await d.skip_step()
     await d.until(lambda: not (d.state.step.kind == "vote" and d.state.step.seat == candidate), "the vote")

@@ -96,9 +96,12 @@ async def test_a_night_action_leaves_the_panel_untouched(
     before = (d.panel().text, d.panel().components)
     mark = len(fake.calls)
     target = next(s for s in sorted(d.state.alive) if s != commissar)
-    await d.act_via_my_turn(commissar, target)
+    answer = await d.act_via_my_turn(commissar, target)
     channel = f"/channels/{club.text.id}/messages"
     assert [c for c in fake.calls[mark:] if c.path.startswith(channel) and c.method != "GET"] == []
+    # Nor through a click's answer (issue 18): the action is answered privately, no update of a message.
+    assert answer.callback_type == 4 and answer.ephemeral
+    assert not [c for c in fake.calls[mark:] if c.method == "PATCH" and c.path.startswith("/webhooks/")]
     assert table.panel.id == panel_id and (d.panel().text, d.panel().components) == before
 
 
@@ -124,3 +127,36 @@ async def test_an_english_server_gets_the_panel_and_prompts_in_english(
     opened = await d.click_panel(d.member(mafioso), "My turn")
     assert opened.message.content == "Mafia, it is your turn. Choose a player."
     assert not re.search("[А-Яа-яЁё]", d.panel().text), d.panel().text  # no Russian left on the panel
+
+
+CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        pytest.param("Говорит игрок №{seat} · до <t:", id="ru"),
+        pytest.param("Player {seat} speaks · ends <t:", id="en", marks=pytest.mark.game(language="en")),
+    ],
+)
+async def test_a_pass_is_answered_by_the_panel_itself_in_three_requests(
+    bot: MafiaBot, fake: FakeDiscord, club: Club, words: str
+) -> None:
+    """Issue 18: a «Пас» costs the answer, which carries the panel's change (UPDATE_MESSAGE), and the two
+    member edits (the speaker muted, the next unmuted). The hand-over is no line in the channel, so the
+    panel stays where it is; it says who speaks now, with the countdown."""
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    table = await d.start("classic")
+    for _ in range(3):
+        speaker = d.state.step.seat
+        shown = [m.id for m in fake.messages(club.text)]
+        mark = len(fake.calls)
+        record = await d.pass_speech()
+        after = d.state.step.seat
+        assert d.state.step.kind == "speech" and after != speaker
+        assert sorted(c.route for c in fake.calls[mark:]) == [MEMBER_EDIT, MEMBER_EDIT, CALLBACK]
+        assert record.callback_type == 7 and record.original is d.panel()
+        assert [m.id for m in fake.messages(club.text)] == shown and shown[-1] == table.panel.id
+        assert words.format(seat=after) in d.panel().text.splitlines()[0], d.panel().text
+        assert d.muted_seats() == d.all_seats() - {after}

@@ -66,7 +66,7 @@ async def _vote_for(d: TableDriver, candidate: int, voters: set[int]) -> None:
     assert d.state.step.kind == "vote" and d.state.step.seat == candidate, d.state.step
     for seat in sorted(voters):
         answer = await d.vote(seat)
-        assert answer.content == f"Ваш голос против №{candidate} принят.", answer.content
+        assert d.answered(answer, f"Ваш голос против №{candidate} принят."), answer.callback
     if d.state.step.kind == "vote" and d.state.step.seat == candidate:
         await d.skip_step()
 

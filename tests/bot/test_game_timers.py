@@ -124,7 +124,7 @@ async def test_a_slow_click_is_acknowledged_first_and_answered_when_done(
     d = TableDriver(fake, club, bot, club.players[:7])
     await d.start("classic")
     fast = await d.pass_speech()
-    assert fast.callback_type == 4 and d.state.step.seat == 2
+    assert fast.callback_type == 7 and d.state.step.seat == 2  # answered by the panel's change itself
 
     monkeypatch.setattr(_play, "ACK_AFTER", 0.05)
     records = d.games.records
@@ -135,19 +135,39 @@ async def test_a_slow_click_is_acknowledged_first_and_answered_when_done(
         await store(game_id, command, **kwargs)
 
     monkeypatch.setattr(records, "append_command", slow_store)
-    slow = await fake.click(d.member(2), d.panel(), label="Пас")
-    assert slow.callback_type == 5, slow.callback  # «думает…», privately
-    answer = await slow.wait_followup()
-    assert answer.ephemeral and answer.content == "Пас."
-    assert answer is slow.original and not slow.followups, "the answer takes the place of «думает…»"
+    panel = d.panel()
+    mark = len(fake.calls)
+    slow = await fake.click(d.member(2), panel, label="Пас")
+    # A click on the panel is acknowledged as an update to come; the panel's change then answers it,
+    # as an edit of the interaction's @original (the panel itself), not of the channel's message.
+    assert slow.callback_type == 6, slow.callback
     await d.settled()
-    assert d.state.step.seat == 3
+    assert d.state.step.seat == 3 and "Говорит игрок №3" in panel.text and d.panel() is panel
+    assert slow.original is panel and not slow.followups
+    edits = [c.route for c in fake.calls[mark:] if c.method == "PATCH" and c.route != MEMBER_EDIT]
+    assert edits == ["PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"], edits
 
     # A refused click stores nothing, so it is answered at once.
     refused = await fake.click(d.member(2), d.panel(), label="Пас")  # not his speech any more
     assert refused.callback_type == 4 and refused.ephemeral
     assert refused.content == "Сейчас говорит игрок 3."
     assert d.state.step.seat == 3
+
+    # A slow click elsewhere (a night action in a private message) gets «думает…», privately.
+    monkeypatch.setattr(records, "append_command", store)
+    while not (d.state.phase == "night" and "commissar" in d.state.step.night_step):
+        assert not d.state.over, "skips alone end no classic game before its first night"
+        await d.skip_step()
+    monkeypatch.setattr(records, "append_command", slow_store)
+    [commissar] = d.seats_with("commissar")
+    target = next(s for s in sorted(d.state.alive) if s != commissar)
+    prompt = d.latest_prompt(commissar)
+    select = next(c for c in prompt.items() if c["type"] == 3)
+    thinking = await fake.select(d.member(commissar), prompt, select["custom_id"], [str(target)])
+    assert thinking.callback_type == 5, thinking.callback  # «думает…», privately
+    answer = await thinking.wait_followup()
+    assert answer.ephemeral and answer is thinking.original and not thinking.followups
+    await d.settled()
 
 
 async def test_a_click_that_reaches_the_bot_after_discord_s_three_seconds_is_a_warning_with_its_age(
@@ -170,6 +190,9 @@ async def test_a_click_that_reaches_the_bot_after_discord_s_three_seconds_is_a_w
     age = re.search(r"(\d+\.\d) s after it was made", record.getMessage())
     assert age is not None and float(age[1]) >= 3.0, record.getMessage()
     assert late.callback is None
+    # The pass itself was taken: the panel, which the refused answer would have carried, is edited.
+    await d.settled()
+    assert d.state.step.seat == 2 and "Говорит игрок №2" in d.panel().text
 
 
 async def test_a_slow_click_whose_late_acknowledgement_also_came_too_late_is_noted_with_its_age(

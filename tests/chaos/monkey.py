@@ -44,6 +44,7 @@ from mafiabot.game.voice import wanted_mutes
 
 ALIVE = re.compile(r"За столом: ([\d, ]+)")
 PRESETS = tuple(engine.available_presets())  # every bundled preset
+PANEL_CHANGED = "\0the clicked message updated"  # an answer that is the update of the clicked message
 
 
 class ChaosTable:
@@ -251,13 +252,17 @@ class ChaosTable:
                 return None
             if record.callback_type == 5:
                 await record.wait_followup(timeout=timeout)
-            return record.content if record.messages else ""  # an update of the clicked message
+            if record.callback_type == 7:  # an update of the clicked message: the panel's change (issue 18)
+                return PANEL_CHANGED
+            return record.content if record.messages else ""
         except (TimeoutError, LookupError):
             return None
 
     async def _acknowledged(self, record: InteractionRecord, ok: str) -> None:
         answer = await self._answer(record)
-        if answer is not None and answer.startswith(ok):
+        # A click on the panel is answered by the panel's change itself when its command changed it and
+        # nothing was posted below: the bot draws it after the command is stored, so it acknowledges.
+        if answer is not None and (answer.startswith(ok) or answer == PANEL_CHANGED):
             self.figures.acknowledged += 1
             self.acked = self.stored().commands
 

@@ -9,6 +9,12 @@ phase-numbered = { $name } { $number }
 phase-intro = { $name } (introduction)
 
 step-speech = Player { $seat } speaks
+# A speech handed over by a phrase of its own (its id after «step-speech-»: panel.py), in that phrase's
+# words: the hand-over is not posted as a line, the panel says it (issue 18).
+step-speech-cl_last_word = The last word of player { $seat }
+step-speech-fiim_last_word = The last word of player { $seat }
+step-speech-city_farewell = The farewell speech of player { $seat }
+step-speech-city_defence_turn = The defence of player { $seat }
 step-discussion = Open discussion
 step-nominations = Nominations
 step-vote = Vote: player { $seat }

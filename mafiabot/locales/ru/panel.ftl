@@ -9,6 +9,12 @@ phase-numbered = { $name } { $number }
 phase-intro = { $name } (вводный)
 
 step-speech = Говорит игрок №{ $seat }
+# A speech handed over by a phrase of its own (its id after «step-speech-»: panel.py), in that phrase's
+# words: the hand-over is not posted as a line, the panel says it (issue 18).
+step-speech-cl_last_word = Последнее слово игрока №{ $seat }
+step-speech-fiim_last_word = Последнее слово игрока №{ $seat }
+step-speech-city_farewell = Прощальная речь игрока №{ $seat }
+step-speech-city_defence_turn = Оправдательная речь игрока №{ $seat }
 step-discussion = Свободное обсуждение
 step-nominations = Выдвижение кандидатур
 step-vote = Голосование: игрок №{ $seat }
