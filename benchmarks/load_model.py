@@ -138,10 +138,13 @@ class Clicks:
                 return
             await asyncio.sleep(POLL)
         self.acks.append(time.monotonic() - started)
-        content = record.content
-        if record.callback_type == 5:
+        # Answered by the panel's change itself (issue 18: UPDATE_MESSAGE, or after a late deferral
+        # the edit of @original, the panel), else privately («Пас.», or the refusal of a stale click).
+        content = "Пас." if record.callback_type in (6, 7) else record.content
+        if record.callback_type in (5, 6):
             self.deferred += 1
-            content = (await record.wait_followup(timeout=60)).content
+            answer = await record.wait_followup(timeout=60)
+            content = content if answer is record.original and record.callback_type == 6 else answer.content
         self.answers.append(time.monotonic() - started)
         if content != "Пас.":
             self.refused += 1  # a click that came as the speech ended: answered, nothing changed
