@@ -308,8 +308,10 @@ def replay_day(rp: Replay, obj: Any) -> None:
     if actions:
         acquitted = [e.data["seat"] for e in rp.events[first_event:] if e.type == "acquitted"]
         if acquitted:
-            rules[len(left_over)] = ONCE_A_DAY
-            message = f"the day's one acquittal was already used (seat {acquitted[0]} acquitted)"
+            queen = "queen" in rp.ruleset.params.get("acquitters", ())  # blood: the night's talk (D-B10)
+            rules[len(left_over)] = ONCE_A_NIGHT if queen else ONCE_A_DAY
+            phase = "night" if queen else "day"
+            message = f"the {phase}'s one acquittal was already used (seat {acquitted[0]} acquitted)"
         else:
             message = "no acquittal was possible at this point of the day"
         left_over.append((actions[0], message))
@@ -358,6 +360,10 @@ def _no_turns(rp: Replay) -> bool:
 ONCE_A_DAY = (
     "000 judge: «судья может блокировать голосование подобным образом только раз в день: следующий "
     "осуждённый уже наверняка подвергается суду Линча» (D-H16)"
+)
+ONCE_A_NIGHT = (
+    "003 queen: «королева может блокировать голосование подобным образом только раз за ночь: следующий "
+    "осуждённый уже наверняка будет казнён» (D-B10)"
 )
 NO_TURNS = (
     "RULESETS.md 4.7: the day is a free discussion with nominations, without turns to speak; night victims "
