@@ -441,10 +441,11 @@ def _ballot(rp: Replay, queue: list[Any], opening: Any) -> None:
                 queue.pop(0)
             elif int(entry[0]) not in order:
                 raise rp.fail(entry, f"{entry[0]} is not a candidate (candidates: {order})")
-            else:
-                raise rp.fail(entry, f"the candidates are voted in the order {order}")
+            # else the entry is a later candidate's: this one had no hands (a ballot without entries)
         for v in voters:
             rp.send(Vote(seat=v, candidate=candidate), [candidate, voters])
         rp.send(Advance())
     if queue and len(order) > 1:
+        if isinstance(queue[0], list) and queue[0][:1] and queue[0][0] in order:
+            raise rp.fail(queue[0], f"the candidates are voted in the order {order}, each once")
         raise rp.fail(queue[0], f"{queue[0][0]} is not a candidate (candidates: {order})")
