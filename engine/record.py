@@ -42,7 +42,12 @@ def play_record(record: Mapping[str, Any]) -> Replay:
     unknown = set(record) - {"ruleset", "options", "seed", "seats", "script", "commands", "players"}
     if unknown:
         raise RecordError(f"record: unknown keys {sorted(unknown)}")
-    options = dict(record.get("options") or {})
+    raw = record.get("options") or {}
+    if isinstance(raw, list) and all(isinstance(o, str) for o in raw):
+        raw = dict.fromkeys(raw, True)  # README: «{"maniac": true} or a list»
+    if not isinstance(raw, dict):
+        raise RecordError('options: an object ({"maniac": true}) or a list of option ids (["maniac"])')
+    options = dict(raw)
     # City D-C5: ``"immunity": [seats]`` carries the immunity earned in the previous game.
     immune = options.pop("immunity", [])
     if not isinstance(immune, list):

@@ -64,3 +64,17 @@ def test_a_checker_s_slip_is_told_what_to_write_and_which_rule(name: str, says: 
     assert rule in refusal.rule
     assert "The chosen target is not allowed" not in refusal.rule
     assert "D-F2" not in refusal.rule and "A removal during someone's step" not in refusal.rule
+
+
+def test_options_may_be_a_list_of_ids() -> None:
+    """README, Game records: «`options`: the preset's options (`{"maniac": true}` or a list)» — the list
+    form replays the same game (it raised a ValueError with a traceback)."""
+    path = INVALID.parent / "hobbyworld-loner-wins.json"
+    record = json.loads(path.read_text(encoding="utf-8"))
+    as_list = {**record, "options": [k for k, v in record["options"].items() if v]}
+    assert as_list["options"] == ["maniac", "sheriff"]
+    assert [e.to_json() for e in play_record(as_list).events] == [
+        e.to_json() for e in play_record(record).events
+    ]
+    with pytest.raises(RecordError, match="a list of option ids"):
+        play_record({**record, "options": "maniac"})
