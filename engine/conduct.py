@@ -143,7 +143,9 @@ def award_victory(s: Draft, seat: int, reason: str, out: Out) -> None:
     data = {"seat": seat, "reason": reason, "winners": list(winners)}
     phrase = s.ruleset.phrase("victory_awarded")
     out.append(Event("victory_awarded", EVERYONE, data, phrase, {"teams": teams}))
-    finish(s, out, winners)
+    # Several teams awarded: the award's line has told them all, and no single side's «Победили …» line
+    # may follow it (city: the town and the maniac against a mafioso).
+    finish(s, out, winners, announced=len(winners) > 1)
 
 
 def end_of_day(s: Draft) -> None:

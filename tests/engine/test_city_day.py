@@ -371,6 +371,23 @@ def test_five_fouls_remove_at_once_silently() -> None:
     assert next(e.phrase for e in events if e.type == "foul") == "foul_given"
 
 
+def test_an_award_to_several_teams_is_not_followed_by_one_team_s_win_line() -> None:
+    """D-F3 «присуждение победы противоположным командам»: where two teams are awarded (the town and the
+    maniac against a mafioso) the award's line names both, and the end does not then say «Победили мирные
+    жители» alone (it did: the first winner's line); an award to one team still ends with its line."""
+    events = start(ELEVEN, QUIET).send(AwardVictory(seat=1, reason="collusion"))
+    ended = next(e for e in events if e.type == "game_over")
+    assert ended.data["winners"] == ["town", "solo"] and ended.data.get("announced") is True
+    assert not ended.phrase
+    seats = ["don", "city_sheriff", "maniac", "civilian", "civilian", "civilian", "civilian", "civilian"]
+    t = start(seats, QUIET)
+    t.send(*[Foul(seat=3, reason="x")] * 5)  # the maniac is removed
+    ended = next(
+        e for e in t.send(AwardVictory(seat=1, reason="talk after leaving")) if e.type == "game_over"
+    )
+    assert ended.phrase == "city_town_wins" and not ended.data.get("announced")
+
+
 def test_victory_awarded_to_the_opposing_teams() -> None:
     """«За открытую договоренность с обсуждением «кому отдать победу» и т.д. - присуждение победы
     противоположным командам, сидящим за игровым столом» (D-F3)."""

@@ -319,7 +319,7 @@ PINNED_RECORDS: dict[str, str] = {
     "city-agent-alibi-link": "c2f534c2caf0bfa0",
     "city-car-crash-link": "9d8ebdf524c5b09b",
     "city-car-crash-three-way": "99c8ce079cf80375",
-    "city-club-immunity-award": "3130dc7e78b9fbac",
+    "city-club-immunity-award": "17ed3a669e4d0b8d",
     "city-doctor-alibi-link": "2056f850fd190670",
     "city-fouls-thresholds": "ed79d3754c2b787f",
     "city-immunity-misses": "abb5884d0948c0ed",
