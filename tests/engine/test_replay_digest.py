@@ -322,6 +322,7 @@ PINNED_RECORDS: dict[str, str] = {
     "city-club-immunity-award": "17ed3a669e4d0b8d",
     "city-doctor-alibi-link": "2056f850fd190670",
     "city-fouls-thresholds": "ed79d3754c2b787f",
+    "city-immunity-below-nine": "0a0661aa6d81665a",
     "city-immunity-misses": "abb5884d0948c0ed",
     "city-maniac-wins": "191c6759986c5ceb",
     "city-night-removal": "198609afd272664d",
