@@ -21,7 +21,7 @@ from pathlib import PurePath
 from typing import Any
 
 from engine.commands import Act, Advance, Command, Propose, Remove, TeamAct, command_from_json
-from engine.errors import IllegalCommand
+from engine.errors import EngineError, IllegalCommand
 from engine.game import new_game
 from engine.record_day import DAY_KEYS, PHASE_FORMS, replay_day
 from engine.registry import SEAT_CHECKS
@@ -66,8 +66,11 @@ def play_record(record: Mapping[str, Any]) -> Replay:
     problem = check(ruleset, seats) if check else None
     if problem:
         raise RecordError(f"seats: {problem[0]}", problem[1])
+    seed = record.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise RecordError(f"seed: a whole number, not {seed!r}")
     try:
-        state, events = new_game(ruleset, seats, int(record.get("seed", 0)), immune=[int(x) for x in immune])
+        state, events = new_game(ruleset, seats, seed, immune=[int(x) for x in immune])
     except IllegalCommand as exc:
         raise RecordError(f"seats: {exc}") from None
     rp = Replay(ruleset, state, events)
@@ -103,10 +106,21 @@ def play_record(record: Mapping[str, Any]) -> Replay:
                 f"the engine expects the phase {rp.state.phase_name!r} here{_opening_hint(rp, i)}",
                 "README, Game records: «script lists the phases in the order the preset runs them»",
             )
-        if rp.state.phase == "night":  # a phase of role steps, whatever the preset calls it
-            _night(rp, value)
-        else:
-            replay_day(rp, value)
+        try:
+            if rp.state.phase == "night":  # a phase of role steps, whatever the preset calls it
+                _night(rp, value)
+            else:
+                replay_day(rp, value)
+        except EngineError:
+            raise
+        except (ValueError, TypeError, IndexError, KeyError, AttributeError) as exc:
+            # A seat written as a word, a list where a number goes: one line naming the phase, no traceback.
+            raise rp.fail(
+                value,
+                f"an entry of this phase is not in the record's form ({type(exc).__name__}: {exc})",
+                "README, Game records: seats and targets are numbers, each entry in the form its key "
+                "documents",
+            ) from None
     return rp
 
 

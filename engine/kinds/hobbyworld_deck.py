@@ -190,7 +190,7 @@ def _seats_by_the_book(ruleset: Ruleset, roles: Sequence[str]) -> tuple[str, str
     params = ruleset.params
     if len(roles) < 6:
         return (
-            f"{len(roles)} players: the book's game is for six or more",
+            f"{len(roles)} player(s): the book's game is for six or more",
             "000: «Для игры вам понадобится компания из шести и больше человек»",
         )
     leaders = [r for r in roles if r in params.get("leaders", ())]
