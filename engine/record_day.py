@@ -177,6 +177,14 @@ def replay_day(rp: Replay, obj: Any) -> None:
     elif "votes" in obj:
         rounds.append(obj["votes"])
     revote = obj.get("revote")
+    if revote and "votes" not in obj:
+        # Without "votes" the revote's hands would be taken for the first ballot's.
+        raise rp.fail(
+            {"revote": revote},
+            'a revote follows the day\'s first ballot: write "votes" too ("votes": [] if nobody voted in it)',
+            CONTRACT
+            + "«`votes`: `[candidate, [voters]]` in ballot order; `revote`: one round, or a list of rounds»",
+        )
     if revote:
         rounds.extend(revote if isinstance(revote[0][0], list) else [revote])
     answer = obj.get("maniac_answer")
