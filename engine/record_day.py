@@ -57,7 +57,8 @@ DAY_KEYS = {
 
 # The moments of a day a removal may name (its third element): {"speech": seat}, {"ballot": candidate},
 # {"step": kind}.
-MOMENTS = ("speech", "ballot", "step")
+# {"tie_word": seat}: during seat's words in a tie (city's «оправдательные 30 секунд» after a car crash).
+MOMENTS = ("speech", "ballot", "step", "tie_word")
 
 CONTRACT = "README, Game records: "
 PHASE_FORMS = (
@@ -111,7 +112,10 @@ def _removals(rp: Replay, obj: dict[str, Any]) -> tuple[list[Any], list[Any]]:
             continue
         moment = entry[2]
         if not isinstance(moment, dict) or len(moment) != 1 or next(iter(moment)) not in MOMENTS:
-            raise rp.fail(entry, 'the moment is {"speech": seat}, {"ballot": candidate} or {"step": kind}')
+            raise rp.fail(
+                entry,
+                'the moment is {"speech": seat}, {"tie_word": seat}, {"ballot": candidate} or {"step": kind}',
+            )
         later.append(entry)
     return at_start, later
 
@@ -231,7 +235,7 @@ def replay_day(rp: Replay, obj: Any) -> None:
                             SPEECHES,
                         )
                     speeches.pop(0)
-                if at("speech", step.seat):
+                if at("speech", step.seat) or (step.round == "tie_word" and at("tie_word", step.seat)):
                     continue
             if step.round == "day":
                 nominating = True

@@ -328,6 +328,7 @@ PINNED_RECORDS: dict[str, str] = {
     "city-night-removal": "198609afd272664d",
     "city-ranger-sleeper-town-win": "a5a15ec8b82fe9bd",
     "city-removal-cancels-vote": "5e665c95951b321b",
+    "city-removal-in-car-crash": "7f4921ebb92db84b",
     "city-self-shot-ranger": "d11ef6eda280c6cb",
     "classic-doctor": "21a2a624f406f2fa",
     "classic-doctor-revive": "e6b297743e2585d0",
