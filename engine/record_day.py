@@ -400,7 +400,13 @@ def _why_no_ballot(rp: Replay, first_event: int) -> str:
             because = "nobody was nominated this day"  # one nominee is voted on (classic, simple, …)
         if event.type == "no_elimination" and because:
             return f": {because}"
-    return ""
+    held = [
+        f"{e.data['candidate']} ({e.data['round']})" for e in rp.events[first_event:] if e.type == "ballot"
+    ]
+    if not held:
+        return ""
+    tied = any(e.type == "tie" for e in rp.events[first_event:])
+    return f" (the ballots held: {', '.join(held)}{'' if tied else '; no vote was tied, so no revote'})"
 
 
 def _free(steps_seen: set[str], spoken: list[int]) -> str:
