@@ -127,7 +127,9 @@ def nominate(s: Draft, seat: int, target: int, out: Out) -> None:
         raise WrongPhase("Сейчас нельзя выдвигать кандидатуры.", key="nominate-not-now")
     voting = s.ruleset.voting
     if target not in s.alive:
-        raise IllegalTarget(f"Игрок {target} не за столом.", key="not-at-table", seat=target)
+        gone = IllegalTarget(f"Игрок {target} не за столом.", key="not-at-table", seat=target)
+        gone.rule = "D-G6: «Убитые не могут никаким образом участвовать в игре» — nor be nominated"
+        raise gone
     if target == seat and not voting.self_nomination:
         refuse(
             s,

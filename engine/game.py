@@ -320,7 +320,13 @@ def _claim(s: Draft, c: Command, out: list[Event]) -> None:
     """D-S8: a night victim may only say «Я комиссар»."""
     assert isinstance(c, Claim)
     if c.seat not in s.claimable or "claim_commissar" not in s.ruleset.params.get("claims", []):
-        raise NotYourTurn("Сейчас вы не можете сделать заявление.", key="no-claim-now")
+        refusal = NotYourTurn("Сейчас вы не можете сделать заявление.", key="no-claim-now")
+        refusal.rule = (
+            "D-S8: only a player killed last night says «Я комиссар», once, on the day after (004: «Если"
+            " ЛЮБОЙ игрок до того как его убили ночью не говорил что он комиссар, то ОН МОЖЕТ сказать что он"
+            " комиссар и покинуть стол»)"
+        )
+        raise refusal
     s.claimable = s.claimable - {c.seat}
     out.append(
         Event(

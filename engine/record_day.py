@@ -163,7 +163,7 @@ def replay_day(rp: Replay, obj: Any) -> None:
         reason = str(award[1]) if len(award) > 1 else ""
         rp.send(AwardVictory(seat=award[0], reason=reason), {"victory_awarded": award})
     for seat in obj.get("claims", []):
-        rp.send(Claim(seat=int(seat)), seat)
+        rp.send(Claim(seat=int(seat)), {"claims": seat})
     actions = list(obj.get("actions", []))
     for entry in actions:
         if not isinstance(entry, dict) or set(entry) != {"seat", "target"}:

@@ -203,6 +203,8 @@ def test_explain_names_why_a_vote_was_refused_or_did_not_take_place() -> None:
             "classic-two-nominations-by-one-player",
             "rule: at most 1 nomination(s) by one player a day: the preset",
         ),
+        ("simple-claim-by-a-living-player", "rule: D-S8: only a player killed last night says «Я комиссар»"),
+        ("simple-nominates-a-banned-out-player", "rule: D-G6: «Убитые не могут никаким образом"),
     ],
 )
 def test_explain_names_the_rule_of_the_preset_played(name: str, rule: str) -> None:
