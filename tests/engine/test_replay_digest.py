@@ -311,6 +311,7 @@ PINNED_RECORDS: dict[str, str] = {
     "blood-hunters-win": "11f30eda76810d5e",
     "blood-lamia-ghoul-revenant": "cec5e3d8fbe50fdf",
     "blood-leader-denies-vote": "be9e4c3028dc45a5",
+    "blood-no-lynch-werewolf-survives": "b7ed30d3bb6a5eec",
     "blood-prince-kitsune": "5fb7277b35a99068",
     "blood-prince-release": "95bd5adf6ee981ea",
     "blood-queen-lamia-neophyte": "5127d65295d8cd40",
