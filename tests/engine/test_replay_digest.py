@@ -365,6 +365,7 @@ PINNED_RECORDS: dict[str, str] = {
     "classic-yakuza-ninja": "6b6ddc45a28205eb",
     "hobbyworld-ballot-without-hands": "77d6a7ee21800f37",
     "hobbyworld-beauty-blocks": "ec90e3350148c2d2",
+    "hobbyworld-blocked-bodyguard": "801bab9c48038537",
     "hobbyworld-bodyguard-protected": "15dc8864dd485ee0",
     "hobbyworld-bodyguard-two-attempts": "d8a545fc8e76f6cd",
     "hobbyworld-jailer-frame-release": "4cd98785b6962d44",
