@@ -27,6 +27,7 @@ from engine.record_day import DAY_KEYS, PHASE_FORMS, replay_day
 from engine.registry import SEAT_CHECKS
 from engine.replaying import RecordError, Replay
 from engine.rules import load_ruleset
+from engine.seats import holders_of
 from engine.state import GameState
 
 __all__ = ["DAY_KEYS", "RecordError", "Replay", "play_record"]
@@ -279,7 +280,12 @@ def _no_ability(rp: Replay, seat: int, role: str, act: str) -> tuple[str, str]:
 
 def _neutralised(s: GameState, command: Command) -> bool:
     """An entry that another role's action made ineffective where the actor is told so and cannot
-    choose (city D-C7: blocked by the agent; D-C8: the maniac after the ranger's shot)."""
+    choose (city D-C7: blocked by the agent — a member's proposal too, when a member of his team is
+    blocked; D-C8: the maniac after the ranger's shot)."""
+    if isinstance(command, Propose):
+        step = s.ruleset.night_step(s.step.night_step)
+        blocked_team = bool(step.team) and step.team in s.ledger.team_miss
+        return s.ruleset.blocks_known and blocked_team and command.seat in holders_of(s, step)
     if not isinstance(command, Act):
         return False
     if s.ruleset.blocks_known and command.seat in s.ledger.blocked:

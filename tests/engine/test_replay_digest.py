@@ -318,6 +318,7 @@ PINNED_RECORDS: dict[str, str] = {
     "blood-sequential-queen": "7ee09a5fb5075820",
     "blood-specials": "64f1cdcb7e0e0ea1",
     "city-agent-alibi-link": "c2f534c2caf0bfa0",
+    "city-blocked-mafia-proposal": "9690d4f4999f9041",
     "city-car-crash-link": "9d8ebdf524c5b09b",
     "city-car-crash-three-way": "99c8ce079cf80375",
     "city-club-immunity-award": "17ed3a669e4d0b8d",
