@@ -86,16 +86,29 @@ def start_night(s: Draft, out: Out) -> None:
     next_night_step(s, out)
 
 
+def called_undealt(s: GameState, step: StepDef) -> bool:
+    """D-CL16, 002: with the whole deck «Количество «мафии» и игровых ролей … известно только ведущему» —
+    every role of the deck is called, dealt or not, as a dead one is (D-G8), so that the calls do not
+    tell the table which cards were dealt."""
+    if s.ruleset.params.get("composer") != "whole_deck":
+        return False
+    deck = set(s.ruleset.params.get("deck", ()))
+    if step.team:
+        return any(s.ruleset.roles[r].team == step.team for r in deck if r in s.ruleset.roles)
+    return step.role in deck
+
+
 def step_in_play(s: GameState, step: StepDef) -> bool:
     """Roles not in the composition are never called; dead roles are called only where the preset
-    hides night deaths (D-G8)."""
+    hides night deaths (D-G8); with the whole deck every role of the deck is called (D-CL16)."""
     if step.from_night > s.night:
         return False
-    if not step.team and step.role not in s.roles:
+    undealt = called_undealt(s, step)
+    if not step.team and step.role not in s.roles and not undealt:
         return False  # the role was not dealt
     holders = holders_of(s, step, living_only=False)
     if not holders:
-        return False
+        return undealt
     if s.ruleset.call_dead_roles:
         return True
     awake = [h for h in holders if h in s.alive]
@@ -116,12 +129,16 @@ def next_night_step(s: Draft, out: Out) -> None:
         step_id, agenda = agenda[0], agenda[1:]
         step = s.ruleset.night_step(step_id, s.intro)
         # step_in_play, written out, keeping the holders for the step's call.
-        if step.from_night > s.night or (not step.team and step.role not in s.roles):
-            continue  # not yet, or the role was not dealt
+        if step.from_night > s.night or (
+            not step.team and step.role not in s.roles and not called_undealt(s, step)
+        ):
+            continue  # not yet, or the role was not dealt (and the table may know it, D-CL16)
         holders = holders_of(s, step, living_only=False)
         alive = s.alive
         awake = [x for x in holders if x in alive]  # holders_of(s, step): nothing below changes who lives
-        if not holders or not (awake or s.ruleset.call_dead_roles):
+        if not holders and not called_undealt(s, step):
+            continue
+        if holders and not (awake or s.ruleset.call_dead_roles):
             continue
         if step.team and awake and not s.ruleset.call_dead_roles and _impostors_only(s, awake):
             continue

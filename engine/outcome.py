@@ -72,7 +72,10 @@ def _several_killers(s: GameState) -> bool:
 
 def _count_killers(s: GameState) -> int:
     killers = set()
-    for role_id in set(s.roles):
+    dealt = set(s.roles)
+    if s.ruleset.params.get("composer") == "whole_deck":  # D-CL16: the table does not know the deal
+        dealt |= {r for r in s.ruleset.params.get("deck", ()) if r in s.ruleset.roles}
+    for role_id in dealt:
         role = s.ruleset.roles[role_id]
         if role.team and s.ruleset.teams[role.team].kill_step:
             killers.add(role.team)

@@ -485,6 +485,37 @@ def test_the_whole_deck_is_dealt_and_the_counts_stay_secret() -> None:
         engine.composition(ruleset, 22)
 
 
+def test_the_whole_deck_calls_every_role_of_the_deck_and_names_no_killer() -> None:
+    """002, special moment 3: «Количество «мафии» и игровых ролей при таком варианте случайно и известно
+    только ведущему». D-CL16: the counts are not announced — so the night does not tell them either: every
+    role of the deck is called, dealt or not (as a dead role is, D-G8), and a night victim is announced
+    without naming the mafia (D-CL12's neutral line), since a maniac or a sheriff may be in the deal. Here
+    the deal holds the mafia, a commissar and citizens only; before, only the mafia's and the commissar's
+    steps were called and the victim was «убит мафией», which told the table no maniac, sheriff, lawyer
+    or doctor was dealt."""
+    deal = ["mafioso", "mafioso", "commissar", "civilian", "civilian", "civilian", "civilian"]
+    t = table("classic", deal, "whole_deck")
+    events = t.night(shot("mafia", 4), act(3, 1))
+    called = [e.get("step") for e in events if e.type == "night_step" and e.get("step") != "mafia_meets"]
+    assert called == ["mafia", "maniac", "sheriff", "lawyer", "commissar", "doctor"]
+    undealt = [
+        e
+        for e in events
+        if e.type == "night_step" and e.get("step") != "mafia" and e.get("step") != "commissar"
+    ]
+    assert all(e.audience.to_json() == "public" for e in undealt)
+    assert not [
+        e for e in events if e.type == "awake" and e.get("step") not in ("mafia_meets", "mafia", "commissar")
+    ]
+    killed = next(e for e in events if e.type == "killed")
+    assert (killed.get("seat"), killed.phrase) == (4, "cl_player_killed_neutral")
+    plain = table("classic", deal)  # the same deal without the whole deck: the composition is public
+    events = plain.night(shot("mafia", 4), act(3, 1))
+    called = [e.get("step") for e in events if e.type == "night_step" and e.get("step") != "mafia_meets"]
+    assert called == ["mafia", "commissar"]
+    assert next(e for e in events if e.type == "killed").phrase == "cl_player_killed"
+
+
 def test_no_preset_host_counts_to_ten() -> None:
     """002: «ведущий после фразы «Наступила ночь. Все жители города уснули» вместе со всеми закрывает
     глаза и объявляет: «Мафия проснулась и знакомится. Считаю до десяти. Раз, два, ..., десять. Мафия

@@ -258,7 +258,7 @@ PINNED_GAMES: dict[str, list[str]] = {
         "b7497ca37660d905",
     ],
     "classic-reduced-2": ["3c055b4841ced802", "4b809008889a3f79", "b50ae7faacc3a331", "943c9c1ebae9e2c9"],
-    "classic-whole_deck-10": ["fef30f427625ebbe", "d8a4c19e19bbe508", "8302997a3851d1ca", "45fdd1dbbbeed49b"],
+    "classic-whole_deck-10": ["3cb19eef9e61fda7", "b8421429d7bab633", "07610e54e8bf66a1", "09da7e9e2caf855d"],
     "fiim-10": [
         "53f742cc20383cc5",
         "aa0878ed3c4a4f71",
@@ -362,7 +362,7 @@ PINNED_RECORDS: dict[str, str] = {
     "classic-two-tied-of-three-nobody": "50e4972684db75ad",
     "classic-werewolf": "9261a4c3a38bd1da",
     "classic-werewolf-sheriff": "bb097bd0619e488f",
-    "classic-whole-deck": "82686eaea03ee3fe",
+    "classic-whole-deck": "b01539ec674855e8",
     "classic-yakuza-ninja": "6b6ddc45a28205eb",
     "hobbyworld-ballot-without-hands": "77d6a7ee21800f37",
     "hobbyworld-beauty-blocks": "ec90e3350148c2d2",
