@@ -97,7 +97,8 @@ def play_record(record: Mapping[str, Any]) -> Replay:
             # A phase of steps where nobody could act passed without waiting (blood's dawn without dawn
             # roles): the script may name it, with nothing in it.
             if value not in ([], {}, {"actions": []}):
-                raise rp.fail(phase, "nobody could act in this phase")
+                why, rule = _why_nobody_acts(rp, value)
+                raise rp.fail(phase, "nobody could act in this phase" + why, rule)
             expected += 1
             continue
         expected = rp.state.position + 1
@@ -295,6 +296,24 @@ def _neutralised(s: GameState, command: Command) -> bool:
     return any(a.params.get("not_after") in fired for a in abilities)
 
 
+def _why_nobody_acts(rp: Replay, value: Any) -> tuple[str, str]:
+    """Why a phase of steps passed without calling anyone, for the entries a record gives it: the team it
+    names is gone (blood: every hunter out, the neophyte alone is not called), or every role that acts in
+    it has left the table (D-G8)."""
+    entries = value.get("actions", []) if isinstance(value, dict) else value
+    for e in entries if isinstance(entries, list) else []:
+        team = e.get("team") if isinstance(e, dict) else None
+        if isinstance(team, str) and team in rp.ruleset.teams:
+            gone = _team_gone(rp, rp.ruleset.teams[team].kill_step)
+            if gone:
+                return f": {gone[0]}", gone[1]
+    return (
+        ": every role that acts in it has left the table or was never dealt",
+        "D-G8: steps of roles eliminated on earlier days are skipped, and roles not in the composition are "
+        "never called",
+    )
+
+
 def _team_gone(rp: Replay, step_id: str) -> tuple[str, str] | None:
     """Why a team's entry was not taken when nobody of the team is left to call, where dead roles are not
     called (D-G8): nobody was dealt into it, or every real member has left the table (an impostor who
@@ -315,7 +334,7 @@ def _team_gone(rp: Replay, step_id: str) -> tuple[str, str] | None:
             f"every member of the team {step.team!r} (seats {real}) has left the table: the host no longer "
             "calls it",
             "D-G8, seed 000: «Если игрок с особой ролью убит, вызывать его ночью, разумеется, не нужно» "
-            "(nor is the sleepwalker woken alone, D-H7)",
+            "(nor is an impostor woken alone: hobbyworld's sleepwalker, blood's neophyte, D-H7, D-B8)",
         )
     return None
 
