@@ -332,6 +332,7 @@ PINNED_RECORDS: dict[str, str] = {
     "city-removal-cancels-vote": "5e665c95951b321b",
     "city-removal-in-car-crash": "7f4921ebb92db84b",
     "city-self-shot-ranger": "d11ef6eda280c6cb",
+    "city-sleepers-stay-ranger": "4cce938fabd35522",
     "classic-doctor": "21a2a624f406f2fa",
     "classic-doctor-revive": "e6b297743e2585d0",
     "classic-golden-minute-bets": "bac9afe7cd05df0d",
