@@ -96,6 +96,8 @@ def status_line(session: GameSession) -> str:
     # first action, told the table that the role had acted, D-G8).
     if session.manually_paused:
         timer = text(lang, "panel-paused")
+    elif timer and session.ten_seconds_warned == session.serial:
+        timer += text(lang, "panel-ten-left")  # (the host says it too: Table.countdown)
     return text(lang, "panel-title", phase=phase_title(s, lang), step=step, timer=timer)
 
 

@@ -77,6 +77,7 @@ class GameSession:
         self.ruleset = ruleset
         self.seats = list(seats)
         self.language = "ru"  # the server's, for every text of the table (mafiabot/i18n.py)
+        self.ten_seconds_warned: int | None = None  # the step (serial) whose ten last seconds are told
         self.roles = list(roles)
         self.seed = seed
         self.listener = listener
@@ -354,6 +355,7 @@ class GameSession:
 
     def extend(self, seconds: float) -> None:
         self.extension += seconds
+        self.ten_seconds_warned = None  # more time: the ten seconds come again
         self._close_after = None
         self._interfered = True
         self.arm()

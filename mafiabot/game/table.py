@@ -210,7 +210,13 @@ class Table:
             for seat in sorted(queries.actors(session.state)):
                 self.dm(seat, text(session.language, "countdown-ten"))
             return
-        self.post(text(session.language, "countdown-ten"))
+        # The day's last ten seconds are on the panel and in the host's voice («Осталось десять секунд»,
+        # timer_ten_seconds), not a line: a line would move the panel below it in every long speech (a
+        # message, a new panel and a delete; issue 18), where the panel's one edit says it.
+        session.ten_seconds_warned = session.serial
+        self.refresh_panel()
+        if self.speaker is not None:
+            self.speaker.say("timer_ten_seconds", {}, self._names())
 
     def show(self, events: list[Event]) -> None:
         """Render a change: public lines (spoken too), private ones, prompts, the mutes and the panel."""

@@ -4,6 +4,7 @@ panel-over = The game is over.
 panel-title = **{ $phase }** — { $step }{ $timer }
 panel-until = { " · " }ends { $when }
 panel-paused = { " · " }paused
+panel-ten-left = { " · " }⏳ ten seconds left
 panel-alive = At the table: { $seats }
 phase-numbered = { $name } { $number }
 phase-intro = { $name } (introduction)

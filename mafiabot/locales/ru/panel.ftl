@@ -4,6 +4,7 @@ panel-over = Игра окончена.
 panel-title = **{ $phase }** — { $step }{ $timer }
 panel-until = { " · " }до { $when }
 panel-paused = { " · " }пауза
+panel-ten-left = { " · " }⏳ осталось десять секунд
 panel-alive = За столом: { $seats }
 phase-numbered = { $name } { $number }
 phase-intro = { $name } (вводный)
