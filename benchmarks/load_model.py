@@ -143,8 +143,12 @@ class Clicks:
         content = "Пас." if record.callback_type in (6, 7) else record.content
         if record.callback_type in (5, 6):
             self.deferred += 1
+        if record.callback_type == 5:  # «думает…»: the answer is a follow-up (or @original's edit)
             answer = await record.wait_followup(timeout=60)
-            content = content if answer is record.original and record.callback_type == 6 else answer.content
+            content = answer.content
+        # A late acknowledgement of the panel's change (6, DEFERRED_UPDATE_MESSAGE) needs no follow-up:
+        # the panel's edit answers it, through @original or, when another click's change carried it
+        # (one panel change in flight, the latest wins: 37fe77d), as the panel's ordinary edit.
         self.answers.append(time.monotonic() - started)
         if content != "Пас.":
             self.refused += 1  # a click that came as the speech ended: answered, nothing changed
@@ -552,17 +556,24 @@ async def main() -> None:
         if args.stop_all:
             await asyncio.sleep(SETTLE)
             unmuted_after: list[float] = []
+            already = 0  # tables in a free discussion (classic's day after the first night): none muted
             limited, mark = len(fake.rate_limits.limited), len(bot.lines)
 
             async def stop(table: OutsideTable) -> None:
+                nonlocal already
                 began = time.monotonic()
+                if whole_table(table, False):
+                    already += 1
+                    await fake.slash(table.players[0], "mafia stop", channel=table.club.text, wait=False)
+                    return
                 await fake.slash(table.players[0], "mafia stop", channel=table.club.text, wait=False)
                 await whole_table_after(table, False, began, unmuted_after)
 
             await asyncio.gather(*(stop(t) for t in tables))
             print(
                 f"stop at every table at once → the whole table unmuted, {args.helpers} helper(s): "
-                f"{spread(unmuted_after)}; 429s meanwhile: {len(fake.rate_limits.limited) - limited}; "
+                f"{spread(unmuted_after)}, of the tables with members muted ({already} had none muted: "
+                f"left out); 429s meanwhile: {len(fake.rate_limits.limited) - limited}; "
                 f"load average {os.getloadavg()[0]:.1f}",
                 flush=True,
             )
