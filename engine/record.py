@@ -258,25 +258,39 @@ def _night_entry(rp: Replay, e: Any) -> tuple[str, Command]:
 
 def _no_ability(rp: Replay, seat: int, role: str, act: str) -> tuple[str, str]:
     """What an entry for a seat without that ability should have been, and the rule: the role's acts, or
-    the team entry where the role only shoots with its team (a joined werewolf too); a dormant werewolf
+    the team entry where the role only shoots with its team (a joined werewolf too, and a role whose own
+    ability is another, such as city's don, whose shot was written as his «kill»); a dormant werewolf
     has none (D-CL7)."""
-    acts = [a.act for a in rp.ruleset.roles[role].abilities if a.act]
+    abilities = rp.ruleset.roles[role].abilities
+    acts = [a.act for a in abilities if a.act]
+    team = rp.state.team_of(seat)
+    shot = ""
+    if team in rp.ruleset.teams and rp.ruleset.teams[team].kill_step:
+        shot = (
+            f'the team\'s shot is written {{"team": "{team}", "target": t}}, or '
+            f'{{"team": "{team}", "seat": {seat}, "target": t}} for his proposal'
+        )
+    team_rule = (
+        'README, Game records: «{"team": "mafia" | "yakuza" | "hunters", "target": t}: the team\'s target'
+        " as the host takes it»"
+    )
     if act and acts:
         listed = ", ".join(map(repr, acts))
-        return f"seat {seat} ({role}) has no night ability {act!r}: its acts are {listed}", ""
-    team = rp.state.team_of(seat)
-    if not rp.ruleset.roles[role].abilities and team in rp.ruleset.teams and rp.ruleset.teams[team].kill_step:
-        return (
-            f"seat {seat} ({role}) has no night ability of his own: the team's shot is written "
-            f'{{"team": "{team}", "target": t}}, or {{"team": "{team}", "seat": {seat}, "target": t}} '
-            "for his proposal",
-            'README, Game records: «{"team": "mafia" | "yakuza" | "hunters", "target": t}: the team\'s target'
-            " as the host takes it»",
-        )
+        message = f"seat {seat} ({role}) has no night ability {act!r}: its acts are {listed}"
+        if shot and act in _SHOT_WORDS:
+            return f"{message}; {shot}", team_rule
+        return message, ""
+    if shot and (not abilities or act in _SHOT_WORDS):
+        own = f"ability {act!r}" if act else "ability of his own"
+        return f"seat {seat} ({role}) has no night {own}: {shot}", team_rule
     rule = ""
     if rp.ruleset.roles[role].joins_team_on_loss:
         rule = "D-CL7: before a clan member is eliminated the werewolf has no action, woken with nobody"
     return f"seat {seat} ({role}) has no night ability{' ' + repr(act) if act else ''}", rule
+
+
+# What a checker may call a shot he writes as one member's own act.
+_SHOT_WORDS = frozenset({"kill", "shoot", "shot", "murder"})
 
 
 def _neutralised(s: GameState, command: Command) -> bool:
