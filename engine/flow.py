@@ -358,7 +358,8 @@ def begin_speeches(s: Draft, out: Out, seats: list[int], purpose: str, seconds: 
     return True
 
 
-_SPEECH_PHRASES = {
+# The ruleset phrase key that hands a speech over, by the speech's round (the bot's panel says it too).
+SPEECH_PHRASES = {
     "intro": "intro_speech_turn",
     "day": "speech_turn",
     "last_word": "last_word",
@@ -370,7 +371,7 @@ _SPEECH_PHRASES = {
 
 def announce_speech(s: Draft, out: Out) -> None:
     seat = s.step.seat
-    key = _SPEECH_PHRASES.get(s.step.round, "speech_turn")
+    key = SPEECH_PHRASES.get(s.step.round, "speech_turn")
     muted = speech_lost(s, seat)
     if muted and s.step.round == "day" and s.ruleset.params.get("short_speech_at_3_4") and len(s.alive) <= 4:
         # FIIM D-FI12: with 3–4 players left the lost speech is a 30 s one instead.

@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from engine.flow import SPEECH_PHRASES
 from engine.state import GameState
 from mafiabot.game.components import STATUS_EXTRAS, panel_items
 from mafiabot.game.session import GameSession
@@ -24,16 +25,9 @@ from mafiabot.views import MafiaLayoutView
 # steps. The line of any other step is the phase's name alone.
 PANEL_STEPS = {"speech", "discussion", "nominations", "vote", "tiebreak", "question", "night", "meet"}
 
-# The phrase that hands a speech over, by the speech's round (engine/flow.py, announce_speech): its
-# words are on the panel where the catalogue has «step-speech-<phrase>», else «step-speech».
-_HAND_OVERS = {
-    "intro": "intro_speech_turn",
-    "day": "speech_turn",
-    "last_word": "last_word",
-    "tie_word": "tie_word_turn",
-    "farewell": "farewell",
-    "night_words": "night_victim_words",
-}
+# The phrase that hands a speech over, by the speech's round (engine.flow.SPEECH_PHRASES): its words
+# are on the panel where the catalogue has «step-speech-<phrase>», else «step-speech».
+_HAND_OVERS = SPEECH_PHRASES
 
 # The container's accent colour per phase: players tell day from night at a glance.
 ACCENTS = {

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from fakediscord import Club, FakeDiscord
 from game_driver import MEMBER_EDIT, TableDriver
+from leak_games import SpokenLines
 
 from engine.commands import Command
 from mafiabot.bot import MafiaBot
@@ -39,44 +40,26 @@ async def test_ten_second_warning_then_the_speech_runs_out(
     await d.start("classic")
     assert d.state.step.kind == "speech" and d.state.step.seat == 1 and d.state.step.seconds == 60
     assert d.table is not None
-    spoken = _spoken(d.table)
+    spoken = _spoken(fake, d.table)
     _jump_to(d, 10.2)
     # On the panel and in the host's voice, not a line: a line would move the panel below it (issue 18).
     await fake.wait_for(lambda: "⏳ осталось десять секунд" in d.panel().text, what="the panel's warning")
     assert d.state.step.seat == 1, "a warning, not the end"
-    assert "timer_ten_seconds" in spoken
+    assert [line for _, line in spoken.lines] == ["Осталось десять секунд."]
     assert WARNING not in d.public_texts()
     _jump_to(d, 0.1)
     await d.until(lambda: d.state.step.seat == 2, "the speech to run out")
     await d.settled()
     d.assert_mutes()
     assert "осталось десять секунд" not in d.panel().text  # the next speech has its own minute
-    assert spoken.count("timer_ten_seconds") == 1
+    assert [line for _, line in spoken.lines].count("Осталось десять секунд.") == 1
 
 
-def _spoken(table: Any) -> list[str]:
-    """The phrase ids the table's host is asked to say from now on (a voice without audio)."""
-
-    class Voice:
-        def __init__(self) -> None:
-            self.said: list[str] = []
-            self.queue = self
-
-        def say(self, phrase_id: str, params: Any, names: Any) -> asyncio.Future[None]:
-            self.said.append(phrase_id)
-            done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            done.set_result(None)
-            return done
-
-        async def drain(self) -> None:
-            return None
-
-        async def close(self) -> None:
-            return None
-
-    voice = Voice()
+def _spoken(fake: FakeDiscord, table: Any) -> SpokenLines:
+    """The host's voice without audio, from now on: what the table asks it to say."""
+    voice = SpokenLines(fake)
     table.speaker = voice
-    return voice.said
+    return voice
 
 
 async def test_pause_resume_and_extend(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
