@@ -81,6 +81,10 @@ if [ "$(psql_admin "SELECT 1 FROM pg_database WHERE datname = '$DB_NAME'")" != "
 fi
 # The migration tests create and drop scratch databases next to the main one.
 psql_admin "ALTER ROLE $DB_USER CREATEDB" >&2
+# DROP DATABASE … WITH (FORCE) ends every session on the database, including an autovacuum worker that
+# happens to be there; such a worker advertises no role, so without pg_signal_backend the drop is refused
+# ("must be a member of the role whose process is being terminated"). Granting it again is harmless.
+psql_admin "GRANT pg_signal_backend TO $DB_USER" >&2
 
 log "ready: $URL"
 echo "export MAFIABOT_TEST_POSTGRES_URL='$URL'"

@@ -8,6 +8,7 @@ green CI always means the PostgreSQL tests ran.
 from __future__ import annotations
 
 import os
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -46,7 +47,24 @@ def fresh_database(prefix: str) -> Iterator[str]:
         with admin.connect() as connection:
             connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
         yield base.set(database=name).render_as_string(hide_password=False)
-        with admin.connect() as connection:
-            connection.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        drop_database(admin, name)
     finally:
         admin.dispose()
+
+
+def drop_database(admin: sa.Engine, name: str, attempts: int = 5) -> None:
+    """Drops a database whoever is connected to it.
+
+    The role needs pg_signal_backend (scripts/ci-postgres.sh grants it) for the FORCE to end an autovacuum
+    worker, which advertises no role. A server set up before that grant still refuses now and then, so a
+    refusal is tried again after the worker had time to finish.
+    """
+    for attempt in range(attempts):
+        try:
+            with admin.connect() as connection:
+                connection.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            return
+        except sa.exc.DBAPIError as error:
+            if attempt == attempts - 1 or "pg_signal_backend" not in str(error.orig):
+                raise
+            time.sleep(0.5 * (attempt + 1))
