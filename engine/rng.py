@@ -75,7 +75,9 @@ def _batch(state: int) -> tuple[int, ...]:
 
 class Rng:
     """A mutable wrapper for code outside the pure core (the simulator, dealing helpers). It draws what the
-    pure functions draw from ``seed_state(seed)``, a batch of values at a time (see _batch)."""
+    pure functions draw from ``seed_state(seed)``, a batch of values at a time (see _batch). The simulator
+    writes ``random()`` out inline in its busiest places (``_left``, ``_refill`` and ``_TWO_64``, the same
+    draw without a call)."""
 
     def __init__(self, seed: int) -> None:
         self._base = seed_state(seed)  # the state the buffered batch was drawn from

@@ -18,7 +18,7 @@ from engine.errors import IllegalCommand
 from engine.events import Event
 from engine.game import apply, deal, new_game
 from engine.registry import STEP_KINDS
-from engine.rng import Rng
+from engine.rng import _TWO_64, Rng
 from engine.rules import Ruleset
 from engine.state import GameState
 
@@ -67,8 +67,7 @@ def _voters_in_order(s: GameState) -> list[int]:
     voted = {v for v, _ in s.ballots}
     if not s.ruleset.voting.self_vote:
         voted.add(s.step.seat)  # the candidate may not vote for himself
-    no_vote = s.no_vote
-    return [x for x in sorted(s.alive) if x not in voted and x not in no_vote]
+    return sorted(s.alive.difference(voted, s.no_vote))
 
 
 def _pick(kind: type[Command], seat: int, other: int) -> Command:
@@ -94,14 +93,16 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
     """Commands a table of random players might send now, ending with the host's Advance."""
     out: list[Command] = []
     step = s.step
-    if s.ruleset.conduct.kind != "none" and s.alive and rnd.random() < 0.01:
-        out.append(Foul(seat=rnd.choice(s.living()), reason="random"))
-        return out
+    if s.alive and s.ruleset.conduct.kind != "none":
+        left = rnd._left or rnd._refill()  # rnd.random() written out: a draw for every call
+        if left.pop() / _TWO_64 < 0.01:
+            out.append(Foul(seat=rnd.choice(s.living()), reason="random"))
+            return out
     if step.kind == "night":
         # What queries.actors, targets_for, is_optional and targets_needed answer, with the step, its
         # actors and each actor's abilities looked up once.
         night_step = s.ruleset.night_step(step.night_step)
-        actors = sorted(set(abilities.actors_of_step(s, night_step)))
+        actors = abilities.actors_of_step(s, night_step)  # in seat order, each seat once
         if night_step.team:
             team_pick = 0
             for seat in actors:
@@ -135,23 +136,20 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
                 out.append(_act(seat, picks, name))
     elif step.kind == "speech":
         if step.round == "day":  # a day speech: the speaker may nominate, and (001) permit others to talk
-            living = s.living()
-            already = sum(1 for by, _ in s.nominations if by == step.seat)
-            may_nominate = already < s.ruleset.voting.nominations_per_player
-            if step.seat in s.alive and may_nominate and rnd.random() < 0.6:
+            speaker, voting, nominations = step.seat, s.ruleset.voting, s.nominations
+            already = [by for by, _ in nominations].count(speaker) if nominations else 0
+            if speaker in s.alive and already < voting.nominations_per_player and rnd.random() < 0.6:
                 nominated = {t for _, t in s.nominations} | s.cleared  # cleared: voted on already today
-                free = [
-                    x
-                    for x in living
-                    if x not in nominated and (x != step.seat or s.ruleset.voting.self_nomination)
-                ]
+                if not voting.self_nomination:
+                    nominated.add(speaker)
+                free = sorted(s.alive.difference(nominated))
                 if free:
-                    out.append(_pick(Nominate, step.seat, rnd.choice(free)))
+                    out.append(_pick(Nominate, speaker, rnd.choice(free)))
             if s.ruleset.params.get("speech_permissions") and rnd.random() < 0.1:
-                others = [x for x in living if x != step.seat and x not in s.no_speech]
-                if step.seat not in s.no_speech and others:
+                others = [x for x in sorted(s.alive) if x != speaker and x not in s.no_speech]
+                if speaker not in s.no_speech and others:
                     target = rnd.choice(others)
-                    out.append(Permit(seat=step.seat, target=target, allow=target not in step.permitted))
+                    out.append(Permit(seat=speaker, target=target, allow=target not in step.permitted))
                     return out
         if rnd.random() < 0.3:
             out.append(_pass(step.seat))
@@ -171,12 +169,15 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
                     out.append(_pick(Nominate, seat, target))
     elif step.kind == "vote":
         chance = 1.0 / max(1, len(step.queue) + 1)
-        random, candidate = rnd.random, step.seat
+        candidate = step.seat
         votes = _VOTES.get(candidate)
         if votes is None:
             votes = _VOTES[candidate] = {}
+        left = rnd._left  # rnd.random() written out: a draw for every voter
         for seat in _voters_in_order(s):
-            if random() < chance:
+            if not left:
+                left = rnd._refill()
+            if left.pop() / _TWO_64 < chance:
                 vote = votes.get(seat)
                 if vote is None:
                     vote = votes[seat] = Vote(seat=seat, candidate=candidate)
