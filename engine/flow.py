@@ -125,18 +125,19 @@ def _impostors_only(s: GameState, awake: list[int]) -> bool:
 
 def next_night_step(s: Draft, out: Out) -> None:
     agenda = s.agenda
+    plan: dict[tuple[str, bool], StepPlan] = s.ruleset.lookups("night_plan")
+    intro = s.intro
     while agenda:
         step_id, agenda = agenda[0], agenda[1:]
-        step = s.ruleset.night_step(step_id, s.intro)
+        entry = plan.get((step_id, intro)) or _plan_step(s, step_id)
+        step, undealt, kind, seconds, wake, revives, prompt = entry
         # step_in_play, written out, keeping the holders for the step's call.
-        if step.from_night > s.night or (
-            not step.team and step.role not in s.roles and not called_undealt(s, step)
-        ):
+        if step.from_night > s.night or (not step.team and not undealt and step.role not in s.roles):
             continue  # not yet, or the role was not dealt (and the table may know it, D-CL16)
         holders = holders_of(s, step, living_only=False)
         alive = s.alive
         awake = [x for x in holders if x in alive]  # holders_of(s, step): nothing below changes who lives
-        if not holders and not called_undealt(s, step):
+        if not holders and not undealt:
             continue
         if holders and not (awake or s.ruleset.call_dead_roles):
             continue
@@ -144,7 +145,6 @@ def next_night_step(s: Draft, out: Out) -> None:
             continue
         s.agenda = agenda
         actors = actors_of_step(s, step, awake)
-        kind, seconds, wake, revives, prompt = _step_call(s, step)
         if step.team and wake:
             wake = _wake_for_deal(s, step.id, wake)
         # A step nobody can act in (its holder is dead, jailed, out of uses) is still called, with the same
@@ -178,32 +178,34 @@ def next_night_step(s: Draft, out: Out) -> None:
     next_phase(s, out)
 
 
-StepCall = tuple[str, int, str | None, bool, str | None]
+# A night step as next_night_step calls it, the same every night of the ruleset: the step (as
+# ``ruleset.night_step(id, intro)`` finds it), whether it is called although not dealt (called_undealt),
+# its step kind, its timer, its wake-up line, whether its role revives (D-CL8 variant 2: it is shown the
+# victims) and the role's own question at its wake-up (city D-C9).
+StepPlan = tuple[StepDef, bool, str, int, str | None, bool, str | None]
 
 
-def _step_call(s: GameState, step: StepDef) -> StepCall:
-    """How the night step ``step`` (as ``s.ruleset.night_step(step.id, s.intro)`` finds it) is called:
-    its step kind, its timer, its wake-up line, whether its role revives (D-CL8 variant 2: it is shown
-    the victims) and the role's own question at its wake-up (city D-C9). The same every night, so kept
-    with the ruleset."""
-    calls: dict[tuple[str, bool], StepCall] = s.ruleset.lookups("step_calls")
-    found = calls.get((step.id, s.intro))
-    if found is None:
-        if step.kind == "meet":
-            seconds = s.ruleset.timer("meet")
-        elif step.team:
-            seconds = s.ruleset.timer("group_kill")
-        else:
-            seconds = s.ruleset.timer("night_step")
-        seconds = int(s.ruleset.timers.get(step.id, seconds))  # a step's own timer (fiim's 10 s wake-ups)
-        wake = s.ruleset.phrase(f"wake_{step.id}") or step.wake or None
-        revives, prompt = False, None
-        if step.role:
-            revives = any(a.params.get("revive") for a in s.ruleset.roles[step.role].abilities)
-            prompts = [a.params.get("prompt_phrase") for a in s.ruleset.ability_for_step(step.role, step.id)]
-            prompt = next((str(p) for p in prompts if p), None)
-        found = ("meet" if step.kind == "meet" else "night", seconds, wake, revives, prompt)
-        calls[step.id, s.intro] = found
+def _plan_step(s: GameState, step_id: str) -> StepPlan:
+    """The night step ``step_id`` of the current night (of the intro night where ``s.intro``), worked out
+    on its first call and kept with the ruleset: next_night_step then looks each step of the agenda up
+    once, whatever the deal (a plan per deal cost more than it saved, BENCHMARKS.md)."""
+    step = s.ruleset.night_step(step_id, s.intro)
+    if step.kind == "meet":
+        seconds = s.ruleset.timer("meet")
+    elif step.team:
+        seconds = s.ruleset.timer("group_kill")
+    else:
+        seconds = s.ruleset.timer("night_step")
+    seconds = int(s.ruleset.timers.get(step.id, seconds))  # a step's own timer (fiim's 10 s wake-ups)
+    wake = s.ruleset.phrase(f"wake_{step.id}") or step.wake or None
+    revives, prompt = False, None
+    if step.role:
+        revives = any(a.params.get("revive") for a in s.ruleset.roles[step.role].abilities)
+        prompts = [a.params.get("prompt_phrase") for a in s.ruleset.ability_for_step(step.role, step.id)]
+        prompt = next((str(p) for p in prompts if p), None)
+    kind = "meet" if step.kind == "meet" else "night"
+    found = (step, called_undealt(s, step), kind, seconds, wake, revives, prompt)
+    s.ruleset.lookups("night_plan")[step_id, s.intro] = found
     return found
 
 
