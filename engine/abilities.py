@@ -63,12 +63,17 @@ def actors_of_step(s: GameState, step: StepDef, awake: list[int] | None = None) 
 
 def legal_targets(s: GameState, seat: int, ab: AbilityDef) -> list[int]:
     """Targets the ability allows (D-G4 self-targeting, «не … два раза подряд», revive lists)."""
-    candidates = victims_so_far(s) if ab.params.get("revive") else s.living()  # a fresh list
+    revive = ab.params.get("revive")
     barred = ab.params.get("barred_roles", ())  # publicly known roles it may not pick (judges, D-CL9)
     last = _last_targets(s, seat, ab.step) if ab.not_same_twice else ()
     not_self = ab.self_target == "never" or (ab.self_target == "once" and (seat, ab.step) in s.self_used)
+    if not revive and not barred:  # the living in seat order, less the barred seats: a set difference
+        if not_self:
+            return sorted(s.alive.difference(last, (seat,)))
+        return sorted(s.alive.difference(last)) if last else sorted(s.alive)
+    candidates = victims_so_far(s) if revive else s.living()  # a fresh list
     if not barred and not last and not (not_self and seat in candidates):
-        return candidates  # every candidate is allowed (most abilities, most nights)
+        return candidates  # every candidate is allowed
     roles = s.roles
     return [
         t

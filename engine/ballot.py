@@ -8,6 +8,7 @@ Tallies and tie chains are registered by name; a ruleset names them in ``[voting
 from __future__ import annotations
 
 import math
+from operator import itemgetter
 from typing import Any
 
 from engine.announce import Out, say
@@ -18,6 +19,8 @@ from engine.flow import announce_speech, next_day_step
 from engine.outcome import announce_decided, check_win, eliminate
 from engine.registry import STEP_KINDS, TALLIES, TIE_CHAINS, tally, tie_chain
 from engine.state import Draft, GameState, Step, put_step
+
+_CANDIDATE = itemgetter(1)  # of a ballot (voter, candidate), in C
 
 
 def candidates(s: GameState) -> list[int]:
@@ -197,7 +200,7 @@ def close_candidate(s: Draft, out: Out) -> None:
                     {"seat": step.seat},
                 )
             )
-    count = [c for _, c in s.ballots].count(step.seat)
+    count = list(map(_CANDIDATE, s.ballots)).count(step.seat)
     say(s, out, "vote_count")
     out.append(
         Event(

@@ -7,6 +7,8 @@ The ballots themselves, their tallies and ties are in :mod:`engine.ballot`.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from engine.announce import Out, say
 from engine.ballot import after_elimination, candidates, no_elimination, refuse, start_ballot, vote_threshold
 from engine.errors import AlreadyActed, DeadPlayer, IllegalCommand, IllegalTarget, NotYourTurn, WrongPhase
@@ -16,6 +18,8 @@ from engine.outcome import check_win, eliminate
 from engine.registry import day_step
 from engine.seats import PARTING_ROUNDS, first_speaker_order
 from engine.state import Draft, GameState, Step, put_step
+
+_BY, _TARGET = itemgetter(0), itemgetter(1)  # of a nomination (by, target), in C
 
 # -- steps -----------------------------------------------------------------------------------------
 
@@ -139,7 +143,7 @@ def nominate(s: Draft, seat: int, target: int, out: Out) -> None:
             out,
         )
         return
-    if any(t == target for _, t in s.nominations):
+    if target in map(_TARGET, s.nominations):
         refusal = AlreadyActed(f"Игрок {target} уже выставлен.", key="already-nominated", seat=target)
         refusal.rule = (
             "a player already nominated is not nominated again: the host ignores it (city D-C12); a record "
@@ -155,7 +159,7 @@ def nominate(s: Draft, seat: int, target: int, out: Out) -> None:
             "found innocent or acquitted is not voted on again that day)"
         )
         raise refusal
-    if sum(1 for by, _ in s.nominations if by == seat) >= voting.nominations_per_player:
+    if list(map(_BY, s.nominations)).count(seat) >= voting.nominations_per_player:
         refusal = AlreadyActed("Вы уже выставили кандидатуру.", key="nominated-already")
         refusal.rule = (
             f"at most {voting.nominations_per_player} nomination(s) by one player a day (city D-C12: one in "

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from engine.abilities import abilities_now, actors_of_step, hit_tonight, uses_of
+from engine.abilities import abilities_now, actors_of_step, hit_tonight
 from engine.announce import Out
 from engine.events import HOST_ONLY, Event, to_seats, to_team
 from engine.registry import ABILITY_KINDS, INFORMING_KINDS, ability_kind
@@ -87,9 +87,15 @@ def _idle_actors(s: GameState, step: StepDef, index: int, out: Out) -> None:
 
 
 def _count_use(s: Draft, seat: int, step_id: str, targets: tuple[int, ...]) -> None:
-    n = uses_of(s, seat, step_id)
-    uses = (*tuple(u for u in s.uses if not (u[0] == seat and u[1] == step_id)), (seat, step_id, n + 1))
-    s.uses = uses
+    n, kept = None, []  # uses_of (the first entry of the seat and step) and the other entries, in one pass
+    for use in s.uses:
+        if use[0] == seat and use[1] == step_id:
+            if n is None:
+                n = use[2]
+        else:
+            kept.append(use)
+    kept.append((seat, step_id, (n or 0) + 1))
+    s.uses = tuple(kept)
     if seat in targets:
         s.self_used = s.self_used | {(seat, step_id)}
 

@@ -10,6 +10,7 @@ import math
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import itemgetter
 
 from engine import abilities, queries
 from engine.commands import Act, Advance, Answer, Command, Foul, Nominate, Pass, Permit, Propose, Skip, Vote
@@ -29,6 +30,7 @@ _PICKS: dict[tuple[type[Command], int, int], Command] = {}
 _SKIPS: dict[int, Command] = {}
 _ACTS: dict[tuple[int, tuple[int, ...], str], Command] = {}
 _VOTES: dict[int, dict[int, Command]] = {}  # for each candidate, each seat's Vote
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)  # of a pair (ballot, nomination), in C
 _PICKED_FIELD: dict[type[Command], str] = {Vote: "candidate", Propose: "target", Nominate: "target"}
 
 
@@ -64,7 +66,7 @@ def _voters_in_order(s: GameState) -> list[int]:
     bound to another's vote: the living who have not voted yet and may vote, in seat order."""
     if s.jail or s.vote_links:
         return sorted(queries.voters(s))
-    voted = {v for v, _ in s.ballots}
+    voted = set(map(_FIRST, s.ballots))
     if not s.ruleset.voting.self_vote:
         voted.add(s.step.seat)  # the candidate may not vote for himself
     return sorted(s.alive.difference(voted, s.no_vote))
@@ -137,9 +139,9 @@ def random_commands(s: GameState, rnd: Rng) -> list[Command]:
     elif step.kind == "speech":
         if step.round == "day":  # a day speech: the speaker may nominate, and (001) permit others to talk
             speaker, voting, nominations = step.seat, s.ruleset.voting, s.nominations
-            already = [by for by, _ in nominations].count(speaker) if nominations else 0
+            already = list(map(_FIRST, nominations)).count(speaker) if nominations else 0
             if speaker in s.alive and already < voting.nominations_per_player and rnd.random() < 0.6:
-                nominated = {t for _, t in s.nominations} | s.cleared  # cleared: voted on already today
+                nominated = set(map(_SECOND, nominations)) | s.cleared  # cleared: voted on already today
                 if not voting.self_nomination:
                     nominated.add(speaker)
                 free = sorted(s.alive.difference(nominated))
