@@ -20,7 +20,7 @@ from engine.outcome import announce_decided, check_win, eliminate
 from engine.registry import STEP_KINDS, TALLIES, TIE_CHAINS, tally, tie_chain
 from engine.state import Draft, GameState, Step, put_step
 
-_CANDIDATE = itemgetter(1)  # of a ballot (voter, candidate), in C
+_VOTER, _CANDIDATE = itemgetter(0), itemgetter(1)  # of a ballot (voter, candidate), in C
 
 
 def candidates(s: GameState) -> list[int]:
@@ -163,7 +163,7 @@ def vote(s: Draft, seat: int, candidate: int, out: Out) -> None:
             seat=step.seat,
             candidate=candidate,
         )
-    if seat in dict(s.ballots):  # the ballots by voter
+    if seat in map(_VOTER, s.ballots):  # he has voted in this round
         refuse(s, seat, "second_vote", AlreadyActed("Вы уже проголосовали.", key="voted-already"), out)
         return
     if seat == candidate and not s.ruleset.voting.self_vote:
