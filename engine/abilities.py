@@ -25,7 +25,7 @@ def step_index(s: GameState, step_id: str) -> int:
 def abilities_now(s: GameState, seat: int, step_id: str) -> list[AbilityDef]:
     """The seat's abilities at this step that the rules allow tonight (night number, uses left)."""
     out = []
-    for ab in s.ruleset.ability_for_step(s.role_of(seat), step_id):
+    for ab in s.ruleset.ability_for_step(s.roles[seat - 1], step_id):  # s.role_of(seat), without the call
         if ab.from_night > s.night:
             continue
         if ab.uses and uses_of(s, seat, step_id) >= ab.uses:

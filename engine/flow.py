@@ -164,12 +164,12 @@ def next_night_step(s: Draft, out: Out) -> None:
                 _introduce_team(s, step.team, awake, out)
             elif step.kind == "meet" and step.shows:
                 _show_team(s, step.shows, awake, out)
-            prisoners = s.prisoners() if step.kind == "act" and s.jail else frozenset()
-            jailed = [x for x in awake if x in prisoners]
-            if jailed:
-                out.append(
-                    Event("in_jail", to_seats(*jailed), {"seats": jailed}, s.ruleset.phrase("in_jail"))
-                )
+            if step.kind == "act" and s.jail:
+                prisoners = s.prisoners()
+                jailed = [x for x in awake if x in prisoners]
+                if jailed:
+                    phrase = s.ruleset.phrase("in_jail")
+                    out.append(Event("in_jail", to_seats(*jailed), {"seats": jailed}, phrase))
             if revives:
                 _show_revive_list(s, actors, out)
             _tell_unable(s, step, awake, actors, prompt, out)

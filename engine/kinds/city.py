@@ -136,7 +136,8 @@ def city_win(s: GameState) -> Any:
     living = s.living()
     if not living:
         return ()
-    sides = [s.ruleset.roles[s.role_of(x)].side for x in living]
+    roles, defs = s.roles, s.ruleset.roles  # s.role_of(x) is roles[x - 1]
+    sides = [defs[roles[x - 1]].side for x in living]
     mafia = sides.count("mafia")
     solo = sides.count("solo")
     if not mafia and not solo:
