@@ -211,7 +211,7 @@ def close_candidate(s: Draft, out: Out) -> None:
             {"seat": step.seat, "count": count},
         )
     )
-    if step.queue and not _decided(s):
+    if step.queue and not (s.ruleset.params.get("stop_when_decided") and _decided(s)):
         put_step(s, seat=step.queue[0], queue=step.queue[1:])
         _announce_candidate(s, out)
         return

@@ -374,7 +374,7 @@ SPEECH_PHRASES = {
 def announce_speech(s: Draft, out: Out) -> None:
     seat = s.step.seat
     key = SPEECH_PHRASES.get(s.step.round, "speech_turn")
-    muted = speech_lost(s, seat)
+    muted = seat in s.no_speech and speech_lost(s, seat)  # speech_lost's first question, without the call
     if muted and s.step.round == "day" and s.ruleset.params.get("short_speech_at_3_4") and len(s.alive) <= 4:
         # FIIM D-FI12: with 3–4 players left the lost speech is a 30 s one instead.
         s.no_speech = s.no_speech - {seat}
