@@ -10,6 +10,11 @@ transaction carries many commands, with no load it carries one and costs what it
 
 A game's clock is replaced, not appended: of several stores of the same game in one batch only the
 newest is written (all of their callers are told when it is committed).
+
+The voice ledger's writes (ledger.py: a hold before a mute, a release after Discord confirmed the
+unmute, …) join the same transaction, in the order they came: a hold's caller sends its mute only once
+the hold is committed, as before, but a turn's holds and releases of many tables share one commit
+instead of a transaction and a worker thread each.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from mafiabot.storage import Storage
+    from mafiabot.storage.ledger import LedgerWrite
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +40,7 @@ class GroupCommit:
         self._commands: list[tuple[int, dict[str, Any], asyncio.Future[int]]] = []
         self._timers: dict[int, tuple[dict[str, Any], list[asyncio.Future[None]]]] = {}
         self._ending: set[int] = set()  # games whose waiting command ends them (stored "over" with it)
+        self._ledger: list[tuple[LedgerWrite, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
         self.transactions = 0  # committed (tests and benchmarks)
         self.largest = 0  # the most writes one transaction carried
@@ -56,27 +63,42 @@ class GroupCommit:
         self._wake()
         await future
 
+    async def write_ledger(self, write: LedgerWrite) -> None:
+        """One write of the voice ledger; returns once it is committed (a hold's ``owed`` is filled)."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._ledger.append((write, future))
+        self._wake()
+        await future
+
+    async def idle(self) -> None:
+        """Returns once nothing is waiting to be written (tests, and a caller about to read)."""
+        while self._writer is not None and not self._writer.done():
+            await asyncio.shield(self._writer)
+
     def _wake(self) -> None:
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write(), name="group commit")
 
     async def _write(self) -> None:
-        while self._commands or self._timers:
+        while self._commands or self._timers or self._ledger:
             # One turn of the loop: the other clicks and clocks of this iteration join the transaction.
             await asyncio.sleep(0)
             commands, self._commands = self._commands, []
             timers, self._timers = self._timers, {}
             ending, self._ending = self._ending, set()
-            self.largest = max(self.largest, len(commands) + len(timers))
+            ledger, self._ledger = self._ledger, []
+            self.largest = max(self.largest, len(commands) + len(timers) + len(ledger))
             try:
                 stored = await asyncio.to_thread(
                     self.storage.write_batch,
                     [(game_id, command) for game_id, command, _ in commands],
                     {game_id: value for game_id, (value, _) in timers.items()},
                     over=ending,
+                    ledger=[write for write, _ in ledger],
                 )
             except Exception as exc:  # every caller is told; each decides (a click is NotStored)
-                for future in [f for *_, f in commands] + [f for _, fs in timers.values() for f in fs]:
+                waiting = [f for *_, f in commands] + [f for _, fs in timers.values() for f in fs]
+                for future in waiting + [f for _, f in ledger]:
                     if not future.done():
                         failure = BatchFailed(f"{type(exc).__name__}: {exc}")
                         failure.__cause__ = exc
@@ -92,3 +114,6 @@ class GroupCommit:
                 for future in futures:
                     if not future.done():
                         future.set_exception(refused) if refused is not None else future.set_result(None)
+            for _, future in ledger:
+                if not future.done():
+                    future.set_result(None)

@@ -31,6 +31,9 @@ log = logging.getLogger(__name__)
 # Why Discord refused, as the ledger keeps it (a code, said in the server's language when told):
 # ``no-permission`` or ``http-<status>``; a row stored before the codes keeps its words.
 NO_MUTE_PERMISSION = "no-permission"
+# A stopping bot lets the settles under way finish this long (their ledger writes go to the group commit,
+# which must be done before the database closes; an edit Discord does not answer is not waited for).
+STOP_WAIT_SECONDS = 5.0
 
 
 def failure_text(failure: str, language: str) -> str:
@@ -61,6 +64,7 @@ class Reconciler:
         self._locks: dict[int, asyncio.Lock] = {}  # per server (_guild_lock)
         self._task: asyncio.Task[None] | None = None
         self._stopped = False
+        self._under_way: set[asyncio.Future[None]] = set()  # one per settle running (stop waits for them)
         self.given_back = 0  # confirmed by Discord (tests and benchmarks)
 
     @property
@@ -78,6 +82,8 @@ class Reconciler:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        if self._under_way:  # (what they confirmed is written before the database closes)
+            await asyncio.wait(list(self._under_way), timeout=STOP_WAIT_SECONDS)
 
     async def _every_interval(self) -> None:
         while True:
@@ -105,12 +111,17 @@ class Reconciler:
         as Discord has it, where the cache is behind). ``known`` (with ``guild_id``): what the ledger
         owes members the caller held itself (as its hold returned it); their edits leave before the
         ledger is read, beside the read (see _pay)."""
+        under_way = asyncio.get_running_loop().create_future()
+        self._under_way.add(under_way)
         try:
             return await self._settle(guild_id, user_id, game_id, sent or {}, known or {})
         except Exception:
             if self._stopped:  # the bot closed under this round (its database, its HTTP session): what
                 return []  # is still owed stays in the ledger, and the next start settles it
             raise
+        finally:
+            self._under_way.discard(under_way)
+            under_way.set_result(None)
 
     async def _settle(
         self,
@@ -193,6 +204,7 @@ class Reconciler:
         left: list[Owed] = []
         paying: list[Owed] = []
         edits: list[Awaitable[str | None]] = []
+        confirmed: list[Owed] = []  # Discord has each one's own state: let go, all in one write
         for row in rows:
             state = sent
             started = early.get(row.user_id)
@@ -206,7 +218,7 @@ class Reconciler:
                 # wrong): the ledger is the truth, so after that edit, the row's own.
                 await asyncio.gather(edit, return_exceptions=True)
                 state = {**sent, row.user_id: original}
-            found = await self._without_edit(row, state)
+            found = self._without_edit(row, state, confirmed)
             if isinstance(found, discord.Member):
                 paying.append(row)
                 edits.append(self._give_back(row.guild_id, found, row.original_mute))
@@ -214,23 +226,37 @@ class Reconciler:
                 left.append(row)
         outcomes = await asyncio.gather(*edits, return_exceptions=True)
         refused: dict[str, list[Owed]] = {}
+        failed: BaseException | None = None
+        released = 0
         for row, outcome in zip(paying, outcomes, strict=True):
             if isinstance(outcome, BaseException):
-                raise outcome  # (the others have finished: nothing is left running)
+                failed = failed or outcome  # (raised once what Discord confirmed is written)
+                continue
             if outcome is None:
-                await self.ledger.released(row.guild_id, row.user_id)
-                self.given_back += 1
+                confirmed.append(row)
+                released += 1
                 continue
             left.append(row)
             if outcome:
                 refused.setdefault(outcome, []).append(row)
+        # Only now, every edit answered: what Discord confirmed leaves the ledger, and what it refused is
+        # remembered, in one transaction (the group commit's; writes gathered in one turn share it).
+        await asyncio.gather(
+            self.ledger.released(confirmed),
+            *(self.ledger.refused(guild_id, [r.user_id for r in owed], why) for why, owed in refused.items()),
+        )
+        self.given_back += released
+        if failed is not None:
+            raise failed
         for failure, owed in refused.items():
-            await self.ledger.refused(guild_id, [r.user_id for r in owed], failure)
             await self._tell(guild_id, failure, [r for r in owed if not r.told])
         return left
 
-    async def _without_edit(self, row: Owed, sent: Mapping[int, bool]) -> discord.Member | str | None:
-        """None: settled (or the table's); "": owed until he connects; the member: Discord must be asked."""
+    def _without_edit(
+        self, row: Owed, sent: Mapping[int, bool], confirmed: list[Owed]
+    ) -> discord.Member | str | None:
+        """None: settled (added to ``confirmed``: Discord has his own state) or the table's; "": owed
+        until he connects; the member: Discord must be asked."""
         guild = self.client.get_guild(row.guild_id)
         member = guild.get_member(row.user_id) if guild is not None else None
         if member is None:
@@ -240,7 +266,7 @@ class Reconciler:
         if member.voice is None or member.voice.channel is None:
             return ""
         if sent.get(row.user_id, member.voice.mute) == row.original_mute:
-            await self.ledger.released(row.guild_id, row.user_id)  # Discord's own state confirms it
+            confirmed.append(row)  # Discord's own state confirms it
             return None
         return member
 

@@ -78,7 +78,7 @@ class GameService:
         self.mute_spectators = True
         self.panel_edit_interval = PANEL_EDIT_INTERVAL
         self.host_voice = HostVoice(settings.audio, self.records)
-        self.ledger = VoiceLedger(storage)
+        self.ledger = VoiceLedger(storage, self.records.group)  # its writes join the group commit
         # The main bot alone until its helper bots log in (MafiaBot.setup_hook); the bot's own quota of
         # requests a second (mafiabot/quota.py) tells the crew how busy the main token is.
         self.crew = Crew(quota=getattr(client, "quota", None))

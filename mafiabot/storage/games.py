@@ -14,7 +14,7 @@ from sqlmodel import Session, col, select
 
 from mafiabot.chaos import kill_point
 from mafiabot.storage.base import NotFound, StorageBase, StorageError
-from mafiabot.storage.ledger import give_back_game, hold_mutes
+from mafiabot.storage.ledger import LedgerWrite, give_back_game, hold_mutes, write_ledger
 from mafiabot.storage.models import Game, GameCommand, GameStatus, Participant, Player, Season
 
 _GAMES: sa.Table = Game.__table__  # type: ignore[attr-defined]
@@ -317,11 +317,14 @@ class GamesMixin(StorageBase):
         *,
         at: datetime | None = None,
         over: Collection[int] = (),
+        ledger: Sequence[LedgerWrite] = (),
     ) -> tuple[list[int | StorageError], dict[int, StorageError]]:
         """The bot's group commit (mafiabot.game.group_commit): the commands and clocks of one turn of
         its event loop in one transaction. Returns each command's position in its game's log or why it
         was refused, and the clocks refused (by game); a refusal stores nothing of that write only.
         ``over``: games whose command here ends them: stored ``over`` with it (a clock is still taken).
+        ``ledger``: the voice ledger's writes of the turn, in order, after the games' rows are locked
+        (the order finish_game and abort_game take them in: PostgreSQL finds no deadlock between them).
 
         SQLAlchemy Core, not the ORM: this is the write of every click and of every running clock, and
         the ORM's unit of work cost milliseconds of CPU each (issue 18)."""
@@ -329,7 +332,9 @@ class GamesMixin(StorageBase):
         ids = sorted({game_id for game_id, _ in commands} | set(timers))
         with self._sqlite_lock or nullcontext(), self.engine.begin() as connection:
             query = _STATUS_LOCKED if connection.dialect.name == "postgresql" else _STATUS
-            status: dict[int, str] = {row[0]: row[1] for row in connection.execute(query, {"ids": ids})}
+            status: dict[int, str] = (
+                {row[0]: row[1] for row in connection.execute(query, {"ids": ids})} if ids else {}
+            )
 
             def refusal(
                 game_id: int, statuses: tuple[str, ...] = (GameStatus.RUNNING,)
@@ -368,6 +373,7 @@ class GamesMixin(StorageBase):
             ]
             if clocks:
                 connection.execute(_CLOCK, clocks)
+            write_ledger(connection, ledger, now)
             kill_point("mid_transaction")  # the rows are written, not committed: they must not survive
         return seqs, clocks_refused
 

@@ -17,7 +17,7 @@ from voice_helpers import muted_in_voice
 from mafiabot.bot import MafiaBot
 from mafiabot.game.ledger import Owed, VoiceLedger
 from mafiabot.game.reconciler import Reconciler
-from mafiabot.storage import HeldMute
+from mafiabot.storage.ledger import OwedRow
 
 GAME = 7
 
@@ -30,7 +30,7 @@ class _HeldRead:
     """The storage's read of the ledger for one game, held until the test lets it go (in the
     database's thread, as a slow read would be)."""
 
-    def __init__(self, real: Callable[..., list[HeldMute]], game_id: int) -> None:
+    def __init__(self, real: Callable[..., list[OwedRow]], game_id: int) -> None:
         self.real = real
         self.game_id = game_id
         self.reading = threading.Event()
@@ -38,7 +38,7 @@ class _HeldRead:
 
     def __call__(
         self, guild_id: int | None = None, *, user_id: int | None = None, game_id: int | None = None
-    ) -> list[HeldMute]:
+    ) -> list[OwedRow]:
         if game_id == self.game_id and not self.go.is_set():
             self.reading.set()
             self.go.wait(timeout=60)
@@ -56,8 +56,8 @@ async def test_the_stop_unmutes_the_table_before_the_ledger_is_read_and_releases
     assert len(muted) == 6
     storage = d.games.storage
     assert storage is not None
-    read = _HeldRead(storage.held_mutes, table.game_id)
-    monkeypatch.setattr(storage, "held_mutes", read)
+    read = _HeldRead(storage.owed_rows, table.game_id)
+    monkeypatch.setattr(storage, "owed_rows", read)
     try:
         await fake.slash(d.players[0], "mafia stop", channel=club.text)
         # Before, the give-back's first edit waited for this read: nobody was unmuted while it was held.

@@ -6,6 +6,7 @@ after it. Promise 1 holds: every member muted is in the ledger before his mute."
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from game_driver import MEMBER_EDIT, TableDriver
 from mafiabot.bot import MafiaBot
 from mafiabot.game.voice import wanted_mutes
 from mafiabot.storage import MuteHold
+from mafiabot.storage.ledger import Hold, LedgerWrite
 
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
 
@@ -67,18 +69,19 @@ async def test_the_ledger_holds_the_table_with_the_game_and_the_first_mutes_wait
     storage = d.games.storage
     assert storage is not None
     holds: list[int] = []  # member edits Discord had applied at each separate write of the ledger
-    real = storage.hold_mutes
+    real = storage.write_batch
 
-    def hold_mutes(**kwargs: Any) -> dict[int, bool]:
-        holds.append(len([c for c in fake.calls_to(MEMBER_EDIT) if c.status == 200]))
-        return real(**kwargs)
+    def write_batch(*args: Any, ledger: Sequence[LedgerWrite] = (), **kwargs: Any) -> Any:
+        if any(isinstance(write, Hold) for write in ledger):
+            holds.append(len([c for c in fake.calls_to(MEMBER_EDIT) if c.status == 200]))
+        return real(*args, ledger=ledger, **kwargs)
 
-    monkeypatch.setattr(storage, "hold_mutes", hold_mutes)
+    monkeypatch.setattr(storage, "write_batch", write_batch)
     table = await d.start("classic")
     await d.settled()
     assert _as_the_table_wants(d)
     assert holds == [], "the start's mutes waited for a write of their own (one transaction was enough)"
-    rows = await asyncio.to_thread(real.__self__.held_mutes, club.id)  # type: ignore[attr-defined]
+    rows = await asyncio.to_thread(storage.held_mutes, club.id)
     assert {row.user_id: (row.game_id, row.state, row.original_mute) for row in rows} == {
         p.id: (table.game_id, MuteHold.HELD, False) for p in d.players
     }

@@ -154,6 +154,8 @@ class Rest:
         return json_response({"message": "404: Not Found", "code": 0}, status=404)
 
     async def _serve(self, request: web.Request, call: RestCall, handler: Handler) -> web.StreamResponse:
+        for arrival in self.fake.arrivals:
+            arrival(call)
         authorization = request.headers.get("Authorization")
         caller = self.fake.caller(authorization)
         if caller is None and not call.route.split(" ", 1)[1].startswith(("/interactions", "/webhooks")):

@@ -41,6 +41,9 @@ class FakeDiscord(Driver, ServerAdmin, BotAccounts):
         self.rate_limits = RateLimits()
         self.faults = Faults()
         self.calls: list[RestCall] = []
+        # Called with every request as it reaches the stand-in, before it is carried out (or held, or
+        # failed): a test looks at the bot's other state at that moment (e.g. what its database holds).
+        self.arrivals: list[Callable[[RestCall], None]] = []
         self.unknown_routes: list[str] = []
         self.server_errors: list[str] = []  # exceptions inside the stand-in: bugs to fix here
         self.forbidden: list[tuple[int, int]] = []  # (missing permission bits, channel or guild id)

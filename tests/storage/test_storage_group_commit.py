@@ -6,9 +6,11 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from storage_helpers import GUILD
 
 from mafiabot.game.group_commit import BatchFailed, GroupCommit
 from mafiabot.storage import NotFound, Storage, StorageError
+from mafiabot.storage.ledger import Hold, Release
 
 
 def test_a_batch_stores_each_game_in_order_and_refuses_only_what_it_must(storage: Storage, new_game) -> None:
@@ -85,3 +87,33 @@ def test_a_commit_returns_once_it_is_on_disk(storage: Storage) -> None:
             return
         assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
+
+
+async def test_the_voice_ledger_s_writes_of_one_loop_turn_join_the_commands_transaction(
+    storage: Storage, new_game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 18: a hold (awaited before its mute is sent) and a release (after Discord confirmed) of
+    many tables in one turn cost one transaction with the turn's commands, not one each."""
+    games = [new_game() for _ in range(3)]
+    group = GroupCommit(storage)
+    holds = [Hold(GUILD, g.id, 1, 2, {1000 + i: False, 2000 + i: True}) for i, g in enumerate(games)]
+    results = await asyncio.gather(
+        *(group.write_ledger(hold) for hold in holds),
+        *(group.append_command(g.id, {"type": "pass"}) for g in games),
+    )
+    assert results == [None, None, None, 0, 0, 0]
+    assert group.transactions == 1 and group.largest == 6
+    assert [hold.owed for hold in holds] == [{1000 + i: False, 2000 + i: True} for i in range(3)]
+    read = [(row.user_id, row.game_id, row.state) for row in storage.owed_rows(GUILD) if row.user_id < 2000]
+    await asyncio.gather(group.write_ledger(Release(GUILD, tuple(read))), group.save_timers(games[0].id, {}))
+    assert group.transactions == 2
+    assert {row.user_id for row in storage.owed_rows(GUILD)} == {2000, 2001, 2002}
+
+    def down(*args: object, **kwargs: object) -> None:
+        raise ConnectionError("the database went away")
+
+    monkeypatch.setattr(storage, "write_batch", down)
+    with pytest.raises(BatchFailed):  # the hold's caller never sends the mute it was for
+        await group.write_ledger(Hold(GUILD, games[0].id, 1, 2, {3000: False}))
+    monkeypatch.undo()
+    assert 3000 not in {row.user_id for row in storage.owed_rows(GUILD)}
