@@ -377,6 +377,10 @@ async def main() -> None:
     parser.add_argument(
         "--profile-gil", action="store_true", help="sample only the thread holding the GIL (its CPU)"
     )
+    parser.add_argument("--profile-rate", type=int, default=50, help="py-spy's samples a second")
+    parser.add_argument(
+        "--profile-threads", action="store_true", help="each sample under its thread's id (py-spy --threads)"
+    )
     parser.add_argument(
         "--global-limit",
         type=int,
@@ -507,8 +511,9 @@ async def main() -> None:
                 str(args.profile),
                 "--nonblocking",
                 "--rate",
-                "50",
+                str(args.profile_rate),
                 *(["--gil"] if args.profile_gil else []),
+                *(["--threads"] if args.profile_threads else []),
                 stdout=asyncio.subprocess.DEVNULL,
             )
         fake.rate_limits.global_limit.requests = args.global_limit
