@@ -9,6 +9,7 @@ import argparse
 import asyncio
 import logging
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from mafiabot.config import ConfigError, Settings, load_settings
@@ -167,6 +168,29 @@ def _database_problem(url: str) -> str | None:
         storage.close()
 
 
+def event_loop_factory(choice: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """The event loop `mafiabot run` runs on (``[bot] event_loop``): uvloop's for "uvloop", and for "auto"
+    where uvloop is installed; None for asyncio's own. uvloop keeps asyncio's API (signals, subprocesses,
+    threads, aiohttp) with its loop, handles and transports in C: less CPU for each request and event."""
+    if choice == "asyncio":
+        return None
+    try:
+        import uvloop
+    except ImportError:
+        if choice == "uvloop":  # (the settings checked that it is installed)
+            raise
+        return None
+    factory: Callable[[], asyncio.AbstractEventLoop] = uvloop.new_event_loop
+    return factory
+
+
+def loop_name(loop: asyncio.AbstractEventLoop) -> str:
+    """«uvloop» or «asyncio», and the loop's class, for the log."""
+    kind = type(loop)
+    name = "uvloop" if kind.__module__.split(".")[0] == "uvloop" else "asyncio"
+    return f"{name} ({kind.__module__}.{kind.__qualname__})"
+
+
 async def _serve(
     settings: Settings, *, memory_only: bool = False, migrated: bool = False, sync_commands: bool = False
 ) -> int:
@@ -176,6 +200,7 @@ async def _serve(
 
     from mafiabot.bot import make_bot
 
+    logging.getLogger(__name__).info("Event loop: %s", loop_name(asyncio.get_running_loop()))
     bot = make_bot(settings, memory_only=memory_only, migrated=migrated)
     bot.force_sync = sync_commands
     loop = asyncio.get_running_loop()
@@ -250,9 +275,12 @@ def run(
             return 3
     try:
         # The check above migrated the database (once): the bot opens it as it is.
-        return asyncio.run(
-            _serve(settings, memory_only=memory_only, migrated=not memory_only, sync_commands=sync_commands)
-        )
+        with asyncio.Runner(loop_factory=event_loop_factory(settings.event_loop)) as runner:
+            return runner.run(
+                _serve(
+                    settings, memory_only=memory_only, migrated=not memory_only, sync_commands=sync_commands
+                )
+            )
     except KeyboardInterrupt:
         return 0
 

@@ -9,6 +9,7 @@ a repr or a log; so are the helper bots' tokens (`[voice] helper_tokens`, `MAFIA
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import tomllib
 from collections.abc import Mapping
@@ -39,6 +40,7 @@ ENVIRONMENT = {
     "MAFIABOT_SHARDS": ("bot", "shards"),
     "MAFIABOT_HELPER_TOKENS": ("voice", "helper_tokens"),
     "MAFIABOT_REQUESTS_PER_SECOND": ("bot", "requests_per_second"),
+    "MAFIABOT_EVENT_LOOP": ("bot", "event_loop"),
     "MAFIABOT_WEB_SECRET": ("web", "secret"),
 }
 
@@ -91,6 +93,19 @@ class _Bot(_Section):
     # Requests a second each token (the bot's, each helper's) sends at most (mafiabot/quota.py):
     # Discord allows 50 (more only to a bot whose limit Discord raised).
     requests_per_second: int = Field(default=50, ge=1, le=100_000)
+    # The event loop of `mafiabot run`: uvloop where it is installed (Linux, macOS: a dependency there),
+    # else asyncio's own; "uvloop" insists on it, "asyncio" keeps asyncio's (mafiabot/__main__.py).
+    event_loop: Literal["auto", "asyncio", "uvloop"] = "auto"
+
+    @field_validator("event_loop")
+    @classmethod
+    def _uvloop_installed(cls, value: str) -> str:
+        if value == "uvloop" and importlib.util.find_spec("uvloop") is None:
+            raise ValueError(
+                "uvloop is not installed (it comes with mafiabot on Linux and macOS; not on Windows): "
+                'install it, or choose "auto" or "asyncio"'
+            )
+        return value
 
     @field_validator("shards", mode="before")
     @classmethod
@@ -265,6 +280,7 @@ class Settings:
     shard_ids: tuple[int, ...] = ()  # the shards this process runs; empty: all of them
     helper_tokens: tuple[Secret, ...] = ()  # [voice] helper_tokens: helper bots for mute bursts
     requests_per_second: int = 50  # [bot] requests_per_second: per token, Discord's global limit
+    event_loop: str = "auto"  # [bot] event_loop: "auto", "asyncio" or "uvloop"
 
     def secrets(self) -> list[str]:
         """Every token, for the log's redaction."""
@@ -381,5 +397,6 @@ def load_settings(path: Path | None = None, environ: Mapping[str, str] | None = 
         shard_ids=bot.shards,
         helper_tokens=tuple(Secret(token) for token in parsed.voice.helper_tokens),
         requests_per_second=bot.requests_per_second,
+        event_loop=bot.event_loop,
         web=parsed.web,
     )

@@ -86,6 +86,10 @@ def test_the_token_never_shows_in_a_repr() -> None:
         ("[audio]\nvolume = 5\n", "[audio] volume: Input should be less than or equal to 2"),
         ('[bot]\nguilds = ["x"]\n', "[bot] guilds.0: Input should be a valid integer"),
         ('[bot]\nlog_level = "LOUD"\n', "[bot] log_level: Input should be 'DEBUG'"),
+        (
+            '[bot]\nevent_loop = "trio"\n',
+            "[bot] event_loop: Input should be 'auto', 'asyncio' or 'uvloop'",
+        ),
         ("[game]\nspeed = 1\n", "[game] speed: unknown key"),
         ('[bot]\nlanguage = "ru"\n', "[bot] language: unknown key"),
         (
@@ -157,6 +161,7 @@ OTHER = {
     ("bot", "shard_count"): "2",
     ("bot", "shards"): "[0]",
     ("bot", "requests_per_second"): "500",
+    ("bot", "event_loop"): '"asyncio"',
     ("database", "url"): '"sqlite:///other.db"',
     ("audio", "engine"): '"none"',
     ("audio", "volume"): "1.5",
