@@ -121,8 +121,16 @@ class MafiaBot(commands.Bot):
         migrated: bool = False,
         **options: Any,
     ) -> None:
-        intents = discord.Intents.default()
+        # Only the events the bot uses (issue 18: each event Discord sends is parsed and dispatched, and
+        # discord.py's defaults add typing, reactions, DMs, emojis, invites…: a player typing at one of a
+        # thousand tables cost the bot a TYPING_START): servers, channels and roles; members; voice
+        # states; the servers' messages (text fouls, conduct.py). Not DMs: the bot's own DMs came back as
+        # MESSAGE_CREATE, ten at every game's start, and no player's DM is read.
+        intents = discord.Intents.none()
+        intents.guilds = True
         intents.members = True  # members who joined or changed stay cached (seats, DMs, nicknames)
+        intents.voice_states = True
+        intents.guild_messages = True
         # No member chunking at start: Discord allows 120 gateway commands a minute per connection, so
         # asking every server for its member list made READY wait minutes on a bot in hundreds of
         # servers (123 s for 300 in the local Discord). What a game needs comes without it: the members

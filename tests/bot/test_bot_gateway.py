@@ -37,3 +37,25 @@ async def test_heartbeats_are_acknowledged(bot: MafiaBot, fake: FakeDiscord) -> 
     await fake.gateway.flush()
     assert fake.gateway.heartbeats > before >= 1
     assert bot.latency < float("inf")
+
+
+async def test_the_bot_is_sent_only_the_events_it_uses(bot: MafiaBot, fake: FakeDiscord, club: Club) -> None:
+    """Issue 18: every event Discord sends is parsed and dispatched. The bot asks (its IDENTIFY's intents)
+    for servers, members, voice states and the servers' messages: a player typing, and the bot's own
+    DMs coming back, send it nothing; a player's message in a server still reaches it (text fouls)."""
+    session = fake.gateway.session
+    assert session is not None
+    player = club.players[0]
+    await fake.typing(player, club.text)
+    guild = bot.get_guild(club.id)
+    assert guild is not None
+    member = await guild.fetch_member(player.id)
+    sent = await member.send("ваша роль: мирный")
+    await fake.gateway.flush()
+    assert session.dropped == {"TYPING_START": 1, "MESSAGE_CREATE": 1}
+    assert not [p for p in session.backlog if p["t"] == "MESSAGE_CREATE" and p["d"]["id"] == str(sent.id)]
+
+    heard = asyncio.create_task(bot.wait_for("message", check=lambda m: m.content == "я печатал"))
+    await asyncio.sleep(0)
+    await fake.say(player, club.text, "я печатал")
+    assert (await asyncio.wait_for(heard, timeout=5)).author.id == player.id

@@ -228,6 +228,18 @@ class Driver:
 
     # -- messages ---------------------------------------------------------------------------------
 
+    async def typing(self: FakeDiscord, member: Member, channel: Channel) -> None:
+        """The member starts typing in the channel (TYPING_START: for a session with the typing intent)."""
+        data: dict[str, Any] = {
+            "channel_id": str(channel.id),
+            "guild_id": str(member.guild_id),
+            "user_id": str(member.id),
+            "timestamp": int(time.time()),
+            "member": member_json(member),
+        }
+        self.dispatch("TYPING_START", data)
+        await self.gateway.flush()
+
     async def say(self: FakeDiscord, member: Member | User, channel: Channel, content: str) -> Message:
         user = member.user if isinstance(member, Member) else member
         message = self.world.add_message(channel, user, content=content)

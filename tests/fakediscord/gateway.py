@@ -1,5 +1,6 @@
 """The gateway websocket: HELLO, heartbeats, IDENTIFY → READY → GUILD_CREATE, member chunking,
-RECONNECT/RESUME, the bot's own voice state (op 4) and every dispatch the stand-in sends.
+RECONNECT/RESUME, the bot's own voice state (op 4) and every dispatch the stand-in sends — to a session
+only those of the intents its IDENTIFY asked for, as Discord does.
 
 Sharding as Discord does it: an IDENTIFY names its shard ``[shard_id, shard_count]``; that session gets
 the servers with ``(guild_id >> 22) % shard_count == shard_id`` and every later event of theirs (events
@@ -39,6 +40,43 @@ def shard_of(guild_id: int, shard_count: int) -> int:
     return (guild_id >> 22) % shard_count
 
 
+# Gateway intents (IDENTIFY's "intents"): Discord sends a session only the events of the intents it
+# asked for. Events with no intent here (READY, INTERACTION_CREATE, member chunks…) always come.
+GUILDS, GUILD_MEMBERS, GUILD_VOICE_STATES, GUILD_MESSAGES = 1 << 0, 1 << 1, 1 << 7, 1 << 9
+GUILD_MESSAGE_REACTIONS, GUILD_MESSAGE_TYPING = 1 << 10, 1 << 11
+DIRECT_MESSAGES, DIRECT_MESSAGE_REACTIONS, DIRECT_MESSAGE_TYPING = 1 << 12, 1 << 13, 1 << 14
+ALL_INTENTS = (1 << 26) - 1
+_GUILDS_EVENTS = {
+    *_GUILD_EVENTS,
+    *(f"GUILD_ROLE_{x}" for x in ("CREATE", "UPDATE", "DELETE")),
+    *(f"{kind}_{x}" for kind in ("CHANNEL", "THREAD") for x in ("CREATE", "UPDATE", "DELETE")),
+    "THREAD_MEMBERS_UPDATE",
+}
+# (an event's intent in a server, and in a DM)
+_BY_PLACE = {
+    **{f"MESSAGE_{x}": (GUILD_MESSAGES, DIRECT_MESSAGES) for x in ("CREATE", "UPDATE", "DELETE")},
+    **{
+        f"MESSAGE_REACTION_{x}": (GUILD_MESSAGE_REACTIONS, DIRECT_MESSAGE_REACTIONS)
+        for x in ("ADD", "REMOVE")
+    },
+    "TYPING_START": (GUILD_MESSAGE_TYPING, DIRECT_MESSAGE_TYPING),
+}
+
+
+def intent_of(event: str, data: Any) -> int | None:
+    """The intent a session needs to be sent this event (None: every session gets it)."""
+    if event in _GUILDS_EVENTS:
+        return GUILDS
+    if event.startswith("GUILD_MEMBER_") and event != "GUILD_MEMBERS_CHUNK":
+        return GUILD_MEMBERS
+    if event == "VOICE_STATE_UPDATE":
+        return GUILD_VOICE_STATES
+    if event in _BY_PLACE:
+        in_guild, in_dm = _BY_PLACE[event]
+        return in_guild if isinstance(data, dict) and data.get("guild_id") else in_dm
+    return None
+
+
 class Connection:
     """One websocket; frames go out in order through a queue so `dispatch` can be called anywhere."""
 
@@ -73,8 +111,14 @@ class Session:
     connection: Connection | None = None
     shard: int = 0
     token: str = ""
+    intents: int = ALL_INTENTS  # as its IDENTIFY asked
+    dropped: dict[str, int] = field(default_factory=dict)  # events not sent for want of an intent
 
     def dispatch(self, event: str, data: Any) -> None:
+        needed = intent_of(event, data)
+        if needed is not None and not self.intents & needed:
+            self.dropped[event] = self.dropped.get(event, 0) + 1
+            return
         self.seq += 1
         payload = {"op": DISPATCH, "t": event, "s": self.seq, "d": data}
         self.backlog.append(payload)
@@ -147,7 +191,12 @@ class Gateway:
         if not 0 <= shard_id < shard_count:
             await connection.close(code=INVALID_SHARD)
             return
-        session = Session(secrets.token_hex(16), shard=shard_id, token=str(data.get("token")))
+        session = Session(
+            secrets.token_hex(16),
+            shard=shard_id,
+            token=str(data.get("token")),
+            intents=int(data.get("intents", ALL_INTENTS)),
+        )
         self.sessions[session.id] = session
         session.connection, connection.session = connection, session
         if bot is self.fake.world.bot_user:
