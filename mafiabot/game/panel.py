@@ -16,7 +16,7 @@ import discord
 
 from engine.flow import SPEECH_PHRASES
 from engine.state import GameState
-from mafiabot.game.components import STATUS_EXTRAS, panel_items
+from mafiabot.game.components import PANEL_EXTRAS, STATUS_EXTRAS, panel_items
 from mafiabot.game.session import GameSession
 from mafiabot.i18n import has, text
 from mafiabot.views import MafiaLayoutView
@@ -189,6 +189,37 @@ def private_layout(shown: str, items: list[discord.ui.Item[Any]], colour: int) -
     view = MafiaLayoutView(timeout=None)
     view.add_item(discord.ui.Container(*parts, accent_colour=colour))
     return view
+
+
+class PanelKey:
+    """What the panel shows is drawn from these (issue 18: a refresh whose key is the last drawn one's is
+    not drawn, nor compared): the game's state (compared by identity: the engine makes a new one for every
+    change), the step's serial (in the controls' ids), the language, the seats' names, the countdown's
+    second, a moderator's pause, the ten seconds' warning, and the presets' extras installed. A key that
+    differs draws the panel, which is still edited only if what it shows differs (at night, a role's act
+    makes a new state and the same panel: nothing is sent)."""
+
+    __slots__ = ("rest", "state")
+
+    def __init__(self, session: GameSession) -> None:
+        self.state = session.state
+        deadline = session.deadline()
+        self.rest = (
+            session.serial,
+            session.language,
+            tuple(session.seats),
+            None if deadline is None else int(deadline),
+            session.manually_paused,
+            session.ten_seconds_warned == session.serial,
+            len(STATUS_EXTRAS),
+            len(PANEL_EXTRAS),
+            len(PANEL_STEPS),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PanelKey) and other.state is self.state and other.rest == self.rest
+
+    __hash__ = None  # type: ignore[assignment]  # (a state is compared by identity, never hashed)
 
 
 def panel_text(session: GameSession) -> str:

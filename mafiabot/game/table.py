@@ -26,7 +26,7 @@ from engine.events import Event
 from mafiabot.chaos import kill_point
 from mafiabot.errors import expired
 from mafiabot.game.components import PROMPT_EVENTS, prompt_for, prompted_seats
-from mafiabot.game.panel import accent, panel_layout, panel_text, private_layout
+from mafiabot.game.panel import PanelKey, accent, panel_layout, panel_text, private_layout
 from mafiabot.game.reconciler import Reconciler
 from mafiabot.game.records import GameRecords
 from mafiabot.game.render import announces_turn_only, render
@@ -129,6 +129,8 @@ class Table:
         self.leave_timers: dict[int, asyncio.Task[None]] = {}
         self.nick_original: dict[int, str | None] = {}  # nicknames before the seat numbers were added
         self._panel_shown: str | None = None  # the panel's components as last sent
+        self._panel_key: PanelKey | None = None  # what they were drawn from (panel.PanelKey)
+        self.panels_drawn = 0  # panels drawn, sent or not (tests)
         self._panel_buried = False  # something was posted below the panel: it moves to the bottom
         self._panel_undecided = False  # a refresh is queued that has not drawn the panel yet
         self._panel_click: PanelClick | None = None  # the click whose answer may carry that refresh
@@ -386,7 +388,11 @@ class Table:
 
     async def _draw_panel(self, click: PanelClick | None, once: str) -> None:
         loop = asyncio.get_running_loop()
+        key = PanelKey(self.session)
+        if self.panel is not None and key == self._panel_key:
+            return  # nothing the panel shows changed since it was drawn: not drawn again (nor moved)
         view = panel_layout(self.session)
+        self.panels_drawn += 1
         # An edit that changes nothing is still seen («изменено», a gateway update): at night it would
         # tell the table that somebody acted, so the panel is edited (or moved to the bottom, as a new
         # message, when lines were posted below it) only when it changes; a click whose command left it
@@ -397,6 +403,7 @@ class Table:
         if self.panel is None:
             self.panel = await self.channel.send(view=view, nonce=once)
         elif shown == self._panel_shown:
+            self._panel_key = key
             return  # unchanged: not even moved (the host's lines come with the step that changes it)
         elif self._panel_buried:  # the change is sent as a new panel below the lines, the old deleted
             old = self.panel
@@ -414,6 +421,7 @@ class Table:
             self._panel_edited_at = loop.time()
         self._panel_buried = False
         self._panel_shown = shown
+        self._panel_key = key
 
     def is_panel(self, message: discord.Message | None) -> bool:
         return message is not None and self.panel is not None and message.id == self.panel.id

@@ -160,3 +160,37 @@ async def test_a_pass_is_answered_by_the_panel_itself_in_three_requests(
         assert [m.id for m in fake.messages(club.text)] == shown and shown[-1] == table.panel.id
         assert words.format(seat=after) in d.panel().text.splitlines()[0], d.panel().text
         assert d.muted_seats() == d.all_seats() - {after}
+
+
+async def test_a_refresh_draws_the_panel_only_when_what_it_shows_may_have_changed(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """Issue 18: drawing the panel (texts, controls, components compared with the last sent) was a share
+    of every click's CPU even when nothing on it changed. A refresh whose inputs (panel.PanelKey) are
+    those of the panel last drawn draws nothing; one that changes them draws and sends the change (the
+    countdown moved by a moderator's «extend», a pause, the next speaker)."""
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    table = await d.start("classic")
+    await d.settled()
+    drawn, text = table.panels_drawn, d.panel().text
+    for _ in range(3):
+        table.refresh_panel()
+        await d.settled()
+    assert table.panels_drawn == drawn and d.panel().text == text
+
+    extended = await fake.slash(d.players[0], "mafia extend", channel=club.text, seconds=30)
+    assert extended.content
+    await d.settled()
+    assert table.panels_drawn == drawn + 1
+    deadline = table.session.deadline()
+    assert deadline is not None and f"<t:{int(deadline)}:R>" in d.panel().text != text
+    paused = await fake.slash(d.players[0], "mafia pause", channel=club.text)
+    assert paused.content == "Пауза."
+    await d.settled()
+    assert table.panels_drawn == drawn + 2 and d.panel().text.splitlines()[0].endswith("· пауза")
+    await fake.slash(d.players[0], "mafia resume", channel=club.text)
+    speaker = d.state.step.seat
+    await d.pass_speech()
+    assert table.panels_drawn >= drawn + 4 and d.state.step.seat != speaker
+    assert f"Говорит игрок №{d.state.step.seat}" in d.panel().text
