@@ -15,6 +15,9 @@ The voice ledger's writes (ledger.py: a hold before a mute, a release after Disc
 unmute, …) join the same transaction, in the order they came: a hold's caller sends its mute only once
 the hold is committed, as before, but a turn's holds and releases of many tables share one commit
 instead of a transaction and a worker thread each.
+
+The process's heartbeat (mafiabot/game/clock.py) goes the same way, with the clocks that changed since
+the last one.
 """
 
 from __future__ import annotations
@@ -41,9 +44,12 @@ class GroupCommit:
         self._timers: dict[int, tuple[dict[str, Any], list[asyncio.Future[None]]]] = {}
         self._ending: set[int] = set()  # games whose waiting command ends them (stored "over" with it)
         self._ledger: list[tuple[LedgerWrite, asyncio.Future[None]]] = []
+        self._beat: tuple[tuple[str, float], list[asyncio.Future[None]]] | None = None
         self._writer: asyncio.Task[None] | None = None
         self.transactions = 0  # committed (tests and benchmarks)
         self.largest = 0  # the most writes one transaction carried
+        self.clocks = 0  # clocks written (tests and benchmarks: they must not grow with waiting tables)
+        self.beats = 0  # heartbeats written
 
     async def append_command(self, game_id: int, command: dict[str, Any], *, over: bool = False) -> int:
         """Store one command; returns its position in the game's log once it is committed. ``over``:
@@ -75,12 +81,24 @@ class GroupCommit:
         while self._writer is not None and not self._writer.done():
             await asyncio.shield(self._writer)
 
+    async def beat(self, key: str, at: float, clocks: dict[int, dict[str, Any]]) -> None:
+        """The process's heartbeat (its key, the wall time ``at``) with the clocks it vouches for, in
+        one transaction; returns once it is committed. A refused clock (a game over) is left out."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        waiting = self._beat[1] if self._beat is not None else []
+        self._beat = ((key, at), [*waiting, future])
+        for game_id, value in clocks.items():
+            _, others = self._timers.get(game_id, (None, []))
+            self._timers[game_id] = (value, others)
+        self._wake()
+        await future
+
     def _wake(self) -> None:
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write(), name="group commit")
 
     async def _write(self) -> None:
-        while self._commands or self._timers or self._ledger:
+        while self._commands or self._timers or self._ledger or self._beat:
             # One turn of the loop: the other clicks and clocks of this iteration join the transaction.
             await asyncio.sleep(0)
             commands, self._commands = self._commands, []
@@ -88,6 +106,8 @@ class GroupCommit:
             ending, self._ending = self._ending, set()
             ledger, self._ledger = self._ledger, []
             self.largest = max(self.largest, len(commands) + len(timers) + len(ledger))
+            beat, self._beat = self._beat, None
+            beaten = [] if beat is None else beat[1]
             try:
                 stored = await asyncio.to_thread(
                     self.storage.write_batch,
@@ -95,10 +115,11 @@ class GroupCommit:
                     {game_id: value for game_id, (value, _) in timers.items()},
                     over=ending,
                     ledger=[write for write, _ in ledger],
+                    beat=None if beat is None else beat[0],
                 )
             except Exception as exc:  # every caller is told; each decides (a click is NotStored)
                 waiting = [f for *_, f in commands] + [f for _, fs in timers.values() for f in fs]
-                for future in waiting + [f for _, f in ledger]:
+                for future in waiting + [f for _, f in ledger] + beaten:
                     if not future.done():
                         failure = BatchFailed(f"{type(exc).__name__}: {exc}")
                         failure.__cause__ = exc
@@ -106,6 +127,11 @@ class GroupCommit:
                 continue
             self.transactions += 1
             seqs, clocks = stored
+            self.clocks += len(timers) - len(clocks)
+            self.beats += beat is not None
+            for future in beaten:
+                if not future.done():
+                    future.set_result(None)
             for (_, _, future), seq in zip(commands, seqs, strict=True):
                 if not future.done():
                     future.set_exception(seq) if isinstance(seq, Exception) else future.set_result(seq)

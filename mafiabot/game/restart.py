@@ -12,6 +12,7 @@ from typing import Any
 import discord
 
 from engine.commands import command_from_json
+from mafiabot.game.clock import at_restart
 from mafiabot.game.server_settings import server_settings
 from mafiabot.game.service import GameService, seating_text
 from mafiabot.game.session import GameSession, SeatInfo
@@ -38,14 +39,23 @@ async def restore(games: GameService) -> None:
                     except Exception:  # its message stays as it was; the lobby itself is open
                         log.exception("A reopened lobby's hook failed", extra={"guild_id": lobby.guild_id})
         stored = await asyncio.to_thread(games.storage.running_games)
+        # Every process's last heartbeat: a running step's time left is its anchor's less the time
+        # from the anchor to its process's last heartbeat (mafiabot/game/clock.py).
+        beats = await asyncio.to_thread(games.storage.clock_beats)
         # One database, several processes (shards): each resumes only the games of its own servers.
         for game in [g for g in stored if games.settings.owns(g.guild_id)]:
             try:
-                await _restore_one(games, game)
+                await _restore_one(games, game, beats)
             except Exception:
                 log.exception(
                     "Could not resume a game", extra={"game_id": game.id, "guild_id": game.guild_id}
                 )
+        # The heartbeats no running game's clock names (those of processes long gone) are not kept.
+        named = {str(beat) for g in stored if (beat := (g.timers or {}).get("beat")) is not None}
+        try:
+            await asyncio.to_thread(games.storage.forget_beats, named | {games.clocks.key})
+        except Exception:
+            log.warning("Could not forget the old heartbeats", exc_info=True)
     try:
         await games.reconciler.settle()
     except Exception:  # the database or Discord is down: the periodic round tries again
@@ -55,7 +65,7 @@ async def restore(games: GameService) -> None:
     log.info("Restored %d running game(s)", len(games.tables))  # the crash harness waits for this line
 
 
-async def _restore_one(games: GameService, game: Any) -> None:
+async def _restore_one(games: GameService, game: Any, beats: dict[str, float]) -> None:
     storage = games.storage
     assert storage is not None
     guild = games.client.get_guild(game.guild_id)
@@ -67,7 +77,8 @@ async def _restore_one(games: GameService, game: Any) -> None:
     commands = [command_from_json(row) for row in log_rows]
     server = await server_settings(storage, game.guild_id)
     ruleset = load_ruleset(game.ruleset_id, game.options or {}, server.game(games.settings.game))
-    timers = game.timers or {}
+    # The clock as it was when the last process stopped: what a running step had at its last heartbeat.
+    timers = at_restart(game.timers or {}, beats)
     if kept := {k: v for k, v in (timers.get("timers") or {}).items() if k in ruleset.timers}:
         # The game's timers as the server's settings made them at its start (a moderator may have
         # changed the server's since: that is for the next game); stored before this: the server's now.
@@ -90,7 +101,7 @@ async def _restore_one(games: GameService, game: Any) -> None:
     # Games stored before this flag existed had been dealt if they had stored a clock at all.
     table.dealt = bool(timers.get("dealt", "serial" in timers))
     table.held_clock = {
-        k: timers[k] for k in ("serial", "left", "paused", "immune", "stored_at") if k in timers
+        k: timers[k] for k in ("serial", "left", "paused", "running", "immune", "stored_at") if k in timers
     }
     table.session = GameSession(
         game_id=game.id,

@@ -30,6 +30,7 @@ from mafiabot.chaos import kill_point
 from mafiabot.config import Settings
 from mafiabot.errors import NotStored, language_of, reply_ephemeral
 from mafiabot.game.actions import ACTIONS
+from mafiabot.game.clock import ClockKeeper, shard_label
 from mafiabot.game.crew import Crew
 from mafiabot.game.host_voice import HostVoice
 from mafiabot.game.immunity import ImmunityKeeper
@@ -72,6 +73,8 @@ class GameService:
         self.client = client
         self.settings = settings
         self.records = GameRecords(storage)
+        # The running steps' clocks and the process's heartbeat, for a restart (one task in all).
+        self.clocks = ClockKeeper(self.records, shard_label(settings.shard_ids, settings.shard_count))
         self.tables = Tables()  # by voice channel id, and by game, server and text channel
         self.closing: set[Table] = set()  # closed tables whose last lines are still being sent
         self.lobbies = Lobbies(self.tables, storage)
@@ -183,7 +186,7 @@ class GameService:
     async def _clock(self, table: Table, change: Callable[[], None]) -> None:
         async with table.session.lock:
             change()
-            table.save_timers()  # stored in order with the table's output
+            table.save_timers()  # stored in order with the table's output (an anchor: clock.py)
             table.refresh_panel()
 
     async def show(self, table: Table, events: list[engine.Event]) -> None:
@@ -266,6 +269,7 @@ class GameService:
             creator_id,
             voice_original,
             reconciler=self.reconciler,
+            clocks=self.clocks,
             mute_spectators=self.mute_spectators,
             panel_edit_interval=self.panel_edit_interval,
         )
@@ -415,6 +419,7 @@ class GameService:
         """The bot is closing: stop timers and workers without ending games; they resume on the next
         start, with the mutes they need (the voice controller reconciles them then)."""
         await self.reconciler.stop()
+        await self.clocks.stop()  # each table's clock is stored stopped, below: no heartbeat counts
         tables = list(self.tables.values())
         self.tables.clear()
         await asyncio.gather(*(self._put_away(table) for table in tables), self._let_closing_finish())

@@ -369,12 +369,20 @@ class GameSession:
             self._timer = None
 
     def timer_state(self) -> dict[str, Any]:
-        """What a restart needs to give the current step the time it had left (stored with the game)."""
+        """What a restart needs to give the current step the time it had left (stored with the game):
+        ``left`` now, and whether it is ``running`` (counting down; not when paused, held for the
+        host's opening line, or stopped with a stopping bot)."""
         deadline = self.deadline()
         left = self.paused_left if self.paused_left is not None else None
         if left is None and deadline is not None:
             left = max(0.0, deadline - self.clock())
-        return {"serial": self.serial, "left": left, "paused": self.manually_paused, "immune": self.immune}
+        return {
+            "serial": self.serial,
+            "left": left,
+            "paused": self.manually_paused,
+            "running": deadline is not None and not self.closed,
+            "immune": self.immune,
+        }
 
     def restore_clock(self, timers: dict[str, Any]) -> None:
         """After a restart: the step keeps the time it had left when the bot stopped, not less."""

@@ -13,7 +13,6 @@ import contextlib
 import io
 import json
 import logging
-import math
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -25,6 +24,7 @@ from engine import queries
 from engine.events import Event
 from mafiabot.chaos import kill_point
 from mafiabot.errors import expired
+from mafiabot.game.clock import ClockKeeper
 from mafiabot.game.components import PROMPT_EVENTS, prompt_for, prompted_seats
 from mafiabot.game.panel import PanelKey, accent, panel_layout, panel_text, private_layout
 from mafiabot.game.reconciler import Reconciler
@@ -40,14 +40,6 @@ if TYPE_CHECKING:
     from mafiabot.game.speaker import Speaker
 
 log = logging.getLogger(__name__)
-
-CLOCK_EVERY = 0.5  # seconds between two stores of a step's clock
-# The periodic stores fall on a grid of the loop's clock, each table in one of a few slots (by game):
-# the tables of one slot store in the same turn of the loop, so their clocks share one transaction of
-# the group commit. Before, a click woke its table's keeper out of step with the others and from then
-# on it wrote alone, twice a second: a thousand transactions a second at a thousand tables (issue 18).
-# Several slots, not one, so that no turn of the loop has every table's clock to gather.
-CLOCK_SLOTS = 5
 
 _STEP_OPENERS = {"speech", "night_step", "ballot", "announce", "question"}
 
@@ -86,11 +78,13 @@ class Table:
         voice_original: Mapping[int, bool] | None = None,
         *,
         reconciler: Reconciler,
+        clocks: ClockKeeper,
         mute_spectators: bool = True,
         panel_edit_interval: float = 0.0,
     ) -> None:
         self.records = records
         self.reconciler = reconciler
+        self.clocks = clocks
         self.mute_spectators = mute_spectators
         self.panel_edit_interval = panel_edit_interval
         self._panel_ticket = 0  # the latest refresh asked for; an older queued one is skipped
@@ -135,11 +129,11 @@ class Table:
         self._panel_undecided = False  # a refresh is queued that has not drawn the panel yet
         self._panel_click: PanelClick | None = None  # the click whose answer may carry that refresh
         self.dealt = False  # the seating and the opening of the game were posted (a restart re-sends them)
-        self._clock_keeper: asyncio.Task[None] | None = None
-        self._clock_moved = asyncio.Event()  # the game changed: its clock is stored at once
-        # A resumed table's clock as stored, until the step's time is given back (start_keeping_time):
-        # whatever is stored meanwhile (voice originals) keeps that clock, not the un-restored one.
+        # A resumed table's clock as it was when its process stopped, until the step's time is given
+        # back (start_keeping_time): whatever is stored meanwhile (voice originals) keeps that clock,
+        # not the un-restored one.
         self.held_clock: dict[str, Any] | None = None
+        self.anchor: dict[str, Any] | None = None  # the clock as last stored (mafiabot/game/clock.py)
 
     @property
     def game_id(self) -> int:
@@ -162,44 +156,25 @@ class Table:
 
     def start_keeping_time(self) -> None:
         """Once the step's clock is right (a new game's, or a resumed one's with its time given back):
-        before that, storing it would overwrite the time a restart must give back."""
+        before that, storing it would overwrite the time a restart must give back. From now on the
+        process's heartbeat keeps it (mafiabot/game/clock.py): stored when it changes otherwise than
+        by the time going by, with the next heartbeat."""
         self.held_clock = None
-        if self._clock_keeper is None and not self.closed:
-            self._clock_keeper = asyncio.create_task(self._keep_clock(), name=f"game {self.game_id} clock")
-
-    async def _keep_clock(self) -> None:
-        """Store the step's clock twice a second and at once when the step changes, so that a crash costs
-        the step at most that much of its time: a killed bot cannot store anything on its way out, and
-        the time it then spends down must not count against the step."""
-        stored: tuple[Any, ...] | None = None
-        while not self.closed and not self.session.closed and not self.session.over:
-            self._clock_moved.clear()  # (before the store: a change while it is written wakes us again)
-            clock = self.session.timer_state()
-            shown = (clock["serial"], clock["left"], clock["paused"])
-            if shown != stored:  # a paused clock is not written again and again
-                try:
-                    await self.keep_timers()
-                    stored = shown
-                except Exception:
-                    log.warning("Could not store the clock", exc_info=True, extra={"game_id": self.game_id})
-            # Until the game next changes (refresh) or the table's next slot on the grid (at most
-            # CLOCK_EVERY): a timer, not a poll (a look every 50 ms per table was most of the CPU of a
-            # thousand waiting tables, issue 18).
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout_at(self._next_clock_slot()):
-                    await self._clock_moved.wait()
-
-    def _next_clock_slot(self) -> float:
-        offset = (self.game_id % CLOCK_SLOTS) * CLOCK_EVERY / CLOCK_SLOTS
-        now = asyncio.get_running_loop().time() - offset
-        return (math.floor(now / CLOCK_EVERY) + 1) * CLOCK_EVERY + offset
+        if not self.closed:
+            self.clocks.keep(self)
 
     async def stop_keeping_time(self) -> None:
-        task, self._clock_keeper = self._clock_keeper, None
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        self.clocks.drop(self)
+
+    @property
+    def keeps_time(self) -> bool:
+        """The game is on: not over, not closed (its clock is kept for a restart)."""
+        return not (self.closed or self.finished or self.session.closed or self.session.over)
+
+    def stored(self, clock: dict[str, Any]) -> None:
+        """``clock`` (a timer_state) is stored: the anchor the next changes are told from."""
+        if self.anchor is None or clock.get("stored_at", 0.0) >= self.anchor.get("stored_at", 0.0):
+            self.anchor = clock
 
     # -- rendering --------------------------------------------------------------------------------
 
@@ -252,11 +227,15 @@ class Table:
         """The step's clock starts when the host has finished its opening line; the panel is drawn again
         then, with the countdown (issue 13: it used to keep a stale «пауза» until the next change)."""
         self.session.hold(until)  # first: the clock runs again before the panel is drawn
-        until.add_done_callback(lambda _: None if self.closed else self.refresh_panel())
+        until.add_done_callback(lambda _: None if self.closed else self._clock_released())
+
+    def _clock_released(self) -> None:
+        self.clocks.touch(self)  # it runs again: stored with the next heartbeat
+        self.refresh_panel()
 
     def refresh(self) -> None:
         """The mutes and the panel follow the game's state (also after a change without events)."""
-        self._clock_moved.set()
+        self.clocks.touch(self)  # a new step, a closing one: its clock is looked at with the heartbeat
         self.voice.update()
         self.refresh_panel()
 
@@ -587,8 +566,11 @@ class Table:
 
     def timer_state(self) -> dict[str, Any]:
         held = self.held_clock
+        clock = self.session.timer_state() if held is None else held
         return {
-            **(self.session.timer_state() if held is None else held),
+            **clock,
+            # The heartbeat that vouches for a running clock after this instant (mafiabot/game/clock.py).
+            **({"beat": self.clocks.key} if held is None and clock.get("running") else {}),
             # When this clock was true (the crash harness measures the time a restart costs with it).
             "stored_at": time.time() if held is None else held.get("stored_at", 0.0),
             "dealt": self.dealt,
@@ -603,9 +585,9 @@ class Table:
 
     def mark_dealt(self) -> None:
         """The seating and the opening are queued: once the sender has sent them (this job runs after
-        them), the game counts as dealt and that is stored. Set earlier, a clock stored meanwhile (the
-        keeper writes twice a second) told a restart that the deal was out while it was still queued,
-        and a crash then lost the seating for good."""
+        them), the game counts as dealt and that is stored. Set earlier, a clock stored meanwhile (a new
+        step's, with the heartbeat) told a restart that the deal was out while it was still queued, and
+        a crash then lost the seating for good."""
 
         async def dealt() -> None:
             self.dealt = True
@@ -620,7 +602,9 @@ class Table:
             self.enqueue(self.keep_timers)
 
     async def keep_timers(self) -> None:
-        await self.records.save_timers(self.game_id, self.timer_state())
+        clock = self.timer_state()
+        await self.records.save_timers(self.game_id, clock)
+        self.stored(clock)
 
     def number_nicknames(self) -> None:
         """«1 · Name»: seat numbers in front of the players' names, after the opening messages."""

@@ -15,7 +15,7 @@ from sqlmodel import Session, col, select
 from mafiabot.chaos import kill_point
 from mafiabot.storage.base import NotFound, StorageBase, StorageError
 from mafiabot.storage.ledger import LedgerWrite, give_back_game, hold_mutes, write_ledger
-from mafiabot.storage.models import Game, GameCommand, GameStatus, Participant, Player, Season
+from mafiabot.storage.models import BotState, Game, GameCommand, GameStatus, Participant, Player, Season
 
 _GAMES: sa.Table = Game.__table__  # type: ignore[attr-defined]
 _COMMANDS: sa.Table = GameCommand.__table__  # type: ignore[attr-defined]
@@ -37,6 +37,20 @@ _OVER = (
     .values(status=GameStatus.OVER)
 )
 _CLOCK = sa.update(_GAMES).where(_GAMES.c.id == sa.bindparam("game")).values(timers=sa.bindparam("clock"))
+
+# A process's heartbeat (mafiabot.game.clock): one row of ``bot_state`` per running process, its wall
+# time twice a second. A running step's clock is stored only when it changes in a way time alone does not
+# explain, with the heartbeat's key; a restart counts the step's time as gone until that heartbeat.
+BEAT_PREFIX = "clock beat "
+_STATE: sa.Table = BotState.__table__  # type: ignore[attr-defined]
+_BEAT = (
+    sa.update(_STATE)
+    .where(_STATE.c.key == sa.bindparam("beat_key"))
+    .values(value=sa.bindparam("beat_value"), updated_at=sa.bindparam("beat_now"))
+)
+_BEAT_FIRST = sa.insert(_STATE).values(
+    key=sa.bindparam("beat_key"), value=sa.bindparam("beat_value"), updated_at=sa.bindparam("beat_now")
+)
 
 
 @dataclass(frozen=True)
@@ -318,6 +332,7 @@ class GamesMixin(StorageBase):
         at: datetime | None = None,
         over: Collection[int] = (),
         ledger: Sequence[LedgerWrite] = (),
+        beat: tuple[str, float] | None = None,
     ) -> tuple[list[int | StorageError], dict[int, StorageError]]:
         """The bot's group commit (mafiabot.game.group_commit): the commands and clocks of one turn of
         its event loop in one transaction. Returns each command's position in its game's log or why it
@@ -325,6 +340,7 @@ class GamesMixin(StorageBase):
         ``over``: games whose command here ends them: stored ``over`` with it (a clock is still taken).
         ``ledger``: the voice ledger's writes of the turn, in order, after the games' rows are locked
         (the order finish_game and abort_game take them in: PostgreSQL finds no deadlock between them).
+        ``beat``: the process's heartbeat (its key, its wall time), stored with the clocks it vouches for.
 
         SQLAlchemy Core, not the ORM: this is the write of every click and of every running clock, and
         the ORM's unit of work cost milliseconds of CPU each (issue 18)."""
@@ -374,6 +390,11 @@ class GamesMixin(StorageBase):
             if clocks:
                 connection.execute(_CLOCK, clocks)
             write_ledger(connection, ledger, now)
+            if beat is not None:
+                key, wall = beat
+                values = {"beat_key": BEAT_PREFIX + key, "beat_value": repr(float(wall)), "beat_now": now}
+                if connection.execute(_BEAT, values).rowcount == 0:
+                    connection.execute(_BEAT_FIRST, values)
             kill_point("mid_transaction")  # the rows are written, not committed: they must not survive
         return seqs, clocks_refused
 
@@ -382,6 +403,20 @@ class GamesMixin(StorageBase):
             self._game(session, game_id)
             query = select(GameCommand).where(GameCommand.game_id == game_id).order_by(col(GameCommand.seq))
             return [row.command for row in session.exec(query)]
+
+    def clock_beats(self) -> dict[str, float]:
+        """Every process's last heartbeat (its wall time), by key (mafiabot.game.clock)."""
+        query = sa.select(_STATE.c.key, _STATE.c.value).where(_STATE.c.key.startswith(BEAT_PREFIX))
+        with self.engine.connect() as connection:
+            return {key[len(BEAT_PREFIX) :]: float(value) for key, value in connection.execute(query)}
+
+    def forget_beats(self, keep: Collection[str]) -> int:
+        """Delete the heartbeats but ``keep`` (those a running game's clock still names); how many."""
+        query = sa.delete(_STATE).where(
+            _STATE.c.key.startswith(BEAT_PREFIX), _STATE.c.key.not_in([BEAT_PREFIX + k for k in keep])
+        )
+        with self._sqlite_lock or nullcontext(), self.engine.begin() as connection:
+            return connection.execute(query).rowcount
 
     def set_timers(self, game_id: int, timers: dict[str, Any]) -> None:
         """Replace the running game's timer state (phase deadline as ISO text, paused flag, …)."""

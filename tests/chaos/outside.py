@@ -58,6 +58,12 @@ class Database:
         with self.engine.connect() as c:
             return [dict(r._mapping) for r in c.execute(sa.text("SELECT * FROM games ORDER BY id"))]
 
+    def beats(self) -> dict[str, float]:
+        """Each bot process's last heartbeat (its wall time), by its key (mafiabot/game/clock.py)."""
+        query = sa.text("SELECT key, value FROM bot_state WHERE key LIKE 'clock beat %'")
+        with self.engine.connect() as c:
+            return {row.key.removeprefix("clock beat "): float(row.value) for row in c.execute(query)}
+
     def lobby_members(self, game_id: int) -> list[int] | None:
         """The players a stored lobby holds, in join order; None when no lobby of that id is stored."""
         with self.engine.connect() as c:

@@ -50,10 +50,15 @@ async def test_a_crash_mid_speech_costs_the_speech_under_a_second(
     await fake.wait_for(lambda: table.speaker() not in (None, first), what="the second speech")
     db = Database(bot_process.database_url)
     (game,) = db.games()
-    await asyncio.sleep(2.2)  # into the speech: its clock has been stored a few times since it began
+    await asyncio.sleep(2.2)  # into the speech: the process's heartbeat has been stored since it began
     await bot_process.kill()
     killed_at = bot_process.killed_at
     stored = db.stored(game["id"])
+    assert stored.timers["running"], stored.timers
+    # The step's clock was stored when the speech began, not since (the time alone moved it); the
+    # process's heartbeat was, twice a second, and it is what tells how much of the speech was gone.
+    beat = db.beats()[stored.timers["beat"]]
+    assert beat - stored.timers["stored_at"] > 1.0, (beat, stored.timers)
     left_at_kill = stored.timers["left"] - (killed_at - stored.timers["stored_at"])
     serial = stored.timers["serial"]
 

@@ -1,9 +1,12 @@
 """Past one process: two `mafiabot run` processes, each running one of two Discord shards, share one
 PostgreSQL. Each owns the games of its shard's servers; one killed (SIGKILL) and started again resumes
-its own game, while the other process's game goes on and is never resumed twice."""
+its own game, while the other process's game goes on and is never resumed twice. Each process has a
+heartbeat of its own (mafiabot/game/clock.py): the killed one's game resumes with the time its speech
+had at its own last heartbeat, however long the other's went on beating."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -77,21 +80,38 @@ async def test_each_shard_process_resumes_only_its_own_games(
     games = {game["guild_id"]: game["id"] for game in db.games()}
     assert set(games) == {clubs[0].id, clubs[1].id}
 
+    await asyncio.sleep(1.2)  # into shard 0's speech: both heartbeats are stored meanwhile
     await first.kill()  # shard 0's process crashes
-    # The other process's game goes on meanwhile.
+    killed_at = first.killed_at
+    stored = db.stored(games[clubs[0].id])
+    own, other = stored.timers["beat"], db.stored(games[clubs[1].id]).timers["beat"]
+    assert own.startswith("0/2 ") and other.startswith("1/2 "), (own, other)
+    last_beat = db.beats()[own]
+    # The other process's game goes on meanwhile, and so does its heartbeat.
     before = len(db.stored(games[clubs[1].id]).commands)
     await passed(fake, tables[1])
     assert len(db.stored(games[clubs[1].id]).commands) == before + 1
     assert not second.log_has("Game resumed"), "the other process took over a game it does not own"
+    await fake.wait_for(lambda: db.beats()[other] > killed_at + 2.0, timeout=30, what="the other's heartbeat")
+    assert db.beats()[own] == last_beat, "the dead process's heartbeat is as it left it"
+    left_at_kill = stored.timers["left"] - (killed_at - stored.timers["stored_at"])
 
-    stored = db.stored(games[clubs[0].id])
     await first.start()
     assert first.log_has("Restored 1 running game(s)")
     await fake.wait_for(
         lambda: any("игра продолжается" in text for text in tables[0].texts()), timeout=30, what="the resume"
     )
+    await fake.wait_for(
+        lambda: db.stored(games[clubs[0].id]).timers.get("stored_at", 0) > killed_at, what="the resumed clock"
+    )
     resumed = db.stored(games[clubs[0].id])
     assert resumed.status == "running" and resumed.commands == stored.commands
+    # The speech lost at most a heartbeat's interval to the crash, none of the time the process was down
+    # while the other process beat on (a heartbeat shared by the two would have counted all of it).
+    assert resumed.timers["serial"] == stored.timers["serial"]
+    deadline = resumed.timers["stored_at"] + resumed.timers["left"]
+    lost = left_at_kill - (deadline - first.log_time("Game resumed"))
+    assert -1.0 < lost < 1.0, f"the speech lost {lost:.2f} s: {stored.timers} {resumed.timers} {killed_at}"
     assert tables[0].speaker() == stored.state().step.seat  # at the step it was in
     await passed(fake, tables[0])
     await passed(fake, tables[1])

@@ -117,3 +117,25 @@ async def test_the_voice_ledger_s_writes_of_one_loop_turn_join_the_commands_tran
         await group.write_ledger(Hold(GUILD, games[0].id, 1, 2, {3000: False}))
     monkeypatch.undo()
     assert 3000 not in {row.user_id for row in storage.owed_rows(GUILD)}
+
+
+async def test_the_heartbeat_goes_with_the_clocks_of_its_turn_one_row_per_process(
+    storage: Storage, new_game
+) -> None:
+    game = new_game()
+    group = GroupCommit(storage)
+    await asyncio.gather(
+        group.beat("0/2 a", 1000.0, {game.id: {"serial": 3, "left": 20.0}}),
+        group.append_command(game.id, {"i": 1}),
+    )
+    assert group.transactions == 1 and group.beats == 1 and group.clocks == 1
+    await group.beat("0/2 a", 1000.5, {})  # the same process's next one replaces its row
+    await group.beat("1/2 b", 1001.0, {})  # another process's has its own
+    assert group.transactions == 3 and group.clocks == 1
+    assert storage.game(game.id).timers == {"serial": 3, "left": 20.0}
+    assert storage.clock_beats() == {"0/2 a": 1000.5, "1/2 b": 1001.0}
+    storage.set_bot_value("commands", "fingerprint")  # the bot's other values are no heartbeat
+    assert storage.forget_beats({"1/2 b"}) == 1
+    assert storage.clock_beats() == {"1/2 b": 1001.0}
+    assert storage.bot_value("commands") == "fingerprint"
+    storage.forget_beats(())  # (the suite's database is shared: leave no heartbeat behind)
