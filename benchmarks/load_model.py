@@ -559,7 +559,9 @@ async def main() -> None:
             profiler.send_signal(2)  # SIGINT: py-spy writes its samples and exits
             await profiler.wait()
         if args.stop_all:
+            quiet, quiet_at = cpu_seconds(pid), time.monotonic()
             await asyncio.sleep(SETTLE)
+            background = (cpu_seconds(pid) - quiet) / (time.monotonic() - quiet_at)
             unmuted_after: list[float] = []
             already = 0  # tables in a free discussion (classic's day after the first night): none muted
             limited, mark = len(fake.rate_limits.limited), len(bot.lines)
@@ -574,6 +576,7 @@ async def main() -> None:
                 await fake.slash(table.players[0], "mafia stop", channel=table.club.text, wait=False)
                 await whole_table_after(table, False, began, unmuted_after)
 
+            before, threads, stopped_at = cpu_seconds(pid), thread_cpu(pid), time.monotonic()
             await asyncio.gather(*(stop(t) for t in tables))
             print(
                 f"stop at every table at once → the whole table unmuted, {args.helpers} helper(s): "
@@ -582,8 +585,17 @@ async def main() -> None:
                 f"load average {os.getloadavg()[0]:.1f}",
                 flush=True,
             )
-            await asyncio.sleep(12)  # the last quota lines
+            await asyncio.sleep(12)  # the last quota lines (and the ledger's releases, after the unmutes)
             print(f"  the bot's quota meanwhile: {quota_waits(bot.lines[mark:])}", flush=True)
+            spent = cpu_seconds(pid) - before
+            by_thread = {n: t - threads.get(n, 0.0) for n, t in thread_cpu(pid).items()}
+            less = spent - background * (time.monotonic() - stopped_at)
+            print(
+                f"  the bot's CPU for the stop: {spent / len(tables) * 1000:.1f} ms per table "
+                f"(less the background before it: {less / len(tables) * 1000:.1f} ms); by thread: "
+                + ", ".join(f"{n} {t / len(tables) * 1000:.1f} ms" for n, t in by_thread.items() if t),
+                flush=True,
+            )
         global_429s = sum(1 for _, major in fake.rate_limits.limited if major == "global")
         print(
             f"429s served in the whole run: {len(fake.rate_limits.limited)} ({global_429s} global)",
