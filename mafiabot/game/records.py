@@ -1,9 +1,9 @@
 """What the running games store: the game and its seats, every command, the clock and voice originals,
-and the end (the voice ledger has its own: ledger.py). Without a database (it did not open) the games
-still run: ids are counted here, and nothing survives a restart.
+and the end (the voice ledger is written through ledger.py). Without a database (it did not open) the
+games still run: ids are counted here, and nothing survives a restart.
 
 Every call runs the blocking database work in a thread, so the event loop never waits on it; the
-commands and clocks go through one group commit (group_commit.py).
+commands, the clocks and the voice ledger's writes go through one group commit (group_commit.py).
 """
 
 from __future__ import annotations
