@@ -541,7 +541,7 @@ async def main() -> None:
             print("  " + traffic(fake, calls, events, clicked), flush=True)
         for _ in range(args.bursts):
             # The steady clicks' panels and mutes settle first; meanwhile the bot's own background
-            # (clocks stored twice a second per table, timers) is measured, and taken out of the burst's
+            # (the heartbeat twice a second, timers) is measured, and taken out of the burst's
             # CPU, which is counted until its panels and mutes are done too.
             await asyncio.sleep(3)
             quiet, quiet_at = cpu_seconds(pid), time.monotonic()
