@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from mafiabot.game.group_commit import GroupCommit
-from mafiabot.storage.ledger import Hold, Owe, Refuse, Release, Told
+from mafiabot.storage.ledger import Hold, Owe, OwedRow, Refuse, Release, Told
 
 if TYPE_CHECKING:
     from mafiabot.storage import Storage
@@ -26,17 +26,7 @@ if TYPE_CHECKING:
 HELD, GIVE_BACK = "held", "give_back"  # as mafiabot.storage.MuteHold
 
 
-@dataclass(frozen=True)
-class Owed:
-    guild_id: int
-    user_id: int
-    game_id: int | None
-    voice_channel_id: int
-    text_channel_id: int
-    original_mute: bool
-    state: str
-    failure: str | None = None
-    told: bool = False
+Owed = OwedRow  # a member the ledger holds or owes, as read or kept in memory
 
 
 class VoiceLedger:
@@ -133,20 +123,7 @@ class VoiceLedger:
     ) -> list[Owed]:
         if self.storage is not None:
             rows = await asyncio.to_thread(self.storage.owed_rows, guild_id, user_id=user_id, game_id=game_id)
-            return [
-                Owed(
-                    r.guild_id,
-                    r.user_id,
-                    r.game_id,
-                    r.voice_channel_id,
-                    r.text_channel_id,
-                    r.original_mute,
-                    r.state,
-                    r.failure,
-                    r.told,
-                )
-                for r in rows
-            ]
+            return rows
         return [
             row
             for row in sorted(self._memory.values(), key=lambda r: (r.guild_id, r.user_id))

@@ -222,7 +222,8 @@ def hold_mutes(
 
 @dataclass(frozen=True)
 class OwedRow:
-    """A row of the ledger as read (mafiabot.game.ledger.Owed has the same fields)."""
+    """A row of the ledger as read; the bot's ledger keeps the same rows in memory without a database
+    (mafiabot.game.ledger.Owed is this class)."""
 
     guild_id: int
     user_id: int
@@ -231,8 +232,8 @@ class OwedRow:
     text_channel_id: int
     original_mute: bool
     state: str
-    failure: str | None
-    told: bool
+    failure: str | None = None
+    told: bool = False
 
 
 class LedgerMixin(StorageBase):
