@@ -23,7 +23,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col
 
 from mafiabot.storage.base import StorageBase
 from mafiabot.storage.models import HeldMute, MuteHold
@@ -298,16 +298,3 @@ class LedgerMixin(StorageBase):
             query = query.where(_C.game_id == game_id)
         with self._sqlite_lock or nullcontext(), self.engine.connect() as connection:
             return [OwedRow(*row) for row in connection.execute(query)]
-
-    def held_mutes(
-        self, guild_id: int | None = None, *, user_id: int | None = None, game_id: int | None = None
-    ) -> list[HeldMute]:
-        with self._session() as session:
-            query = select(HeldMute)
-            if guild_id is not None:
-                query = query.where(HeldMute.guild_id == guild_id)
-            if user_id is not None:
-                query = query.where(HeldMute.user_id == user_id)
-            if game_id is not None:
-                query = query.where(HeldMute.game_id == game_id)
-            return list(session.exec(query.order_by(col(HeldMute.guild_id), col(HeldMute.user_id))))

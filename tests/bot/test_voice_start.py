@@ -81,7 +81,7 @@ async def test_the_ledger_holds_the_table_with_the_game_and_the_first_mutes_wait
     await d.settled()
     assert _as_the_table_wants(d)
     assert holds == [], "the start's mutes waited for a write of their own (one transaction was enough)"
-    rows = await asyncio.to_thread(storage.held_mutes, club.id)
+    rows = await asyncio.to_thread(storage.owed_rows, club.id)
     assert {row.user_id: (row.game_id, row.state, row.original_mute) for row in rows} == {
         p.id: (table.game_id, MuteHold.HELD, False) for p in d.players
     }

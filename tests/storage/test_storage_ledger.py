@@ -21,7 +21,7 @@ def _hold(storage: Storage, game_id: int | None, originals: dict[int, bool]) -> 
 
 
 def _states(storage: Storage) -> dict[int, str]:
-    return {row.user_id: row.state for row in storage.held_mutes(GUILD)}
+    return {row.user_id: row.state for row in storage.owed_rows(GUILD)}
 
 
 def test_a_hold_keeps_the_members_own_state_from_before_the_first_game(
@@ -31,7 +31,7 @@ def test_a_hold_keeps_the_members_own_state_from_before_the_first_game(
     _hold(storage, first, {101: False, 102: True})
     # Seen muted by the bot's own mute: the first original stays, and the hold says so (what is owed).
     assert _hold(storage, second, {101: True}) == {101: False}
-    rows = {row.user_id: row for row in storage.held_mutes(GUILD)}
+    rows = {row.user_id: row for row in storage.owed_rows(GUILD)}
     assert rows[101].original_mute is False and rows[101].game_id == second
     assert rows[102].original_mute is True and rows[102].game_id == first
     assert {row.state for row in rows.values()} == {MuteHold.HELD}
@@ -70,15 +70,15 @@ def test_a_refusal_is_remembered_until_the_release_is_confirmed(
     _hold(storage, game, {101: False, 102: False})
     storage.give_back(game, [101])
     storage.refused(GUILD, [101], "нет права «Отключать участникам микрофон»")
-    [row] = storage.held_mutes(GUILD, user_id=101)
+    [row] = storage.owed_rows(GUILD, user_id=101)
     assert row.state == MuteHold.GIVE_BACK and row.failure and not row.told
     storage.mark_told(GUILD, [101])
-    assert storage.held_mutes(GUILD, user_id=101)[0].told
+    assert storage.owed_rows(GUILD, user_id=101)[0].told
     storage.released(GUILD, 101)
     assert _states(storage) == {102: MuteHold.HELD}
     storage.give_back_member(GUILD, 102)
     assert _states(storage) == {102: MuteHold.GIVE_BACK}
-    assert storage.held_mutes(GUILD, game_id=game)[0].user_id == 102
+    assert storage.owed_rows(GUILD, game_id=game)[0].user_id == 102
 
 
 def test_a_release_lets_a_member_go_only_as_his_row_was_read(
@@ -94,7 +94,7 @@ def test_a_release_lets_a_member_go_only_as_his_row_was_read(
     assert read[101] == (101, first, MuteHold.GIVE_BACK) and read[104] == (104, None, MuteHold.HELD)
     _hold(storage, second, {102: False})  # the next game takes him while his give-back is under way
     storage.write_ledger([Release(GUILD, as_read=(read[101], read[102], read[104]))])
-    rows = {row.user_id: row for row in storage.held_mutes(GUILD)}
+    rows = {row.user_id: row for row in storage.owed_rows(GUILD)}
     assert set(rows) == {102, 103}
     assert (rows[102].game_id, rows[102].state, rows[102].original_mute) == (second, MuteHold.HELD, True)
 
@@ -118,7 +118,7 @@ def test_the_ledger_s_writes_join_the_commands_transaction_in_their_order(
         ],
     )
     assert seqs == [0] and hold.owed == {101: False, 102: True}
-    rows = {row.user_id: row for row in storage.held_mutes(GUILD)}
+    rows = {row.user_id: row for row in storage.owed_rows(GUILD)}
     assert set(rows) == {101, 102}
     assert (rows[101].state, rows[101].failure, rows[101].told) == (MuteHold.HELD, "нет права", True)
     assert rows[102].state == MuteHold.GIVE_BACK
@@ -137,4 +137,4 @@ def test_a_failed_transaction_keeps_none_of_the_ledger_s_writes(
     monkeypatch.setattr(games_storage, "kill_point", down)  # fails after every row is written
     with pytest.raises(ConnectionError):
         storage.write_batch([(game, {"n": 1})], {}, ledger=[Hold(GUILD, game, VOICE, TEXT, {101: False})])
-    assert storage.held_mutes(GUILD) == [] and storage.command_log(game) == []
+    assert storage.owed_rows(GUILD) == [] and storage.command_log(game) == []

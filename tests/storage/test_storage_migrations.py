@@ -133,7 +133,7 @@ def test_a_pending_unmute_of_revision_0002_is_owed_by_the_ledger(scratch_url: st
     engine.dispose()
     storage = Storage.open(scratch_url)
     try:
-        [row] = storage.held_mutes(GUILD)
+        [row] = storage.owed_rows(GUILD)
         assert (row.user_id, row.state, row.original_mute, row.game_id) == (101, "give_back", False, None)
     finally:
         storage.close()
@@ -162,7 +162,7 @@ def test_a_pending_unmute_left_at_revision_0003_is_owed_by_the_ledger_and_the_ta
     engine.dispose()
     storage = Storage.open(scratch_url)
     try:
-        rows = {r.user_id: (r.state, r.game_id, r.original_mute) for r in storage.held_mutes(GUILD)}
+        rows = {r.user_id: (r.state, r.game_id, r.original_mute) for r in storage.owed_rows(GUILD)}
         assert rows == {101: ("give_back", None, False), 102: ("held", 7, True)}
     finally:
         storage.close()
