@@ -25,10 +25,6 @@ from mafiabot.views import MafiaLayoutView
 # steps. The line of any other step is the phase's name alone.
 PANEL_STEPS = {"speech", "discussion", "nominations", "vote", "tiebreak", "question", "night", "meet"}
 
-# The phrase that hands a speech over, by the speech's round (engine.flow.SPEECH_PHRASES): its words
-# are on the panel where the catalogue has «step-speech-<phrase>», else «step-speech».
-_HAND_OVERS = SPEECH_PHRASES
-
 # The container's accent colour per phase: players tell day from night at a glance.
 ACCENTS = {
     "day": 0xF1C40F,
@@ -70,7 +66,9 @@ def status_line(session: GameSession) -> str:
     if _nominates_only(s):
         kind = "nomination_turn"  # FIIM D-FI8: the 3-foul player's turn, without a word of speech
     key = f"step-{kind}"
-    hand_over = s.ruleset.phrases.get(_HAND_OVERS.get(s.step.round, "")) if kind == "speech" else None
+    # The phrase that hands the speech over, by its round: its words are on the panel where the
+    # catalogue has «step-speech-<phrase>», else «step-speech».
+    hand_over = s.ruleset.phrases.get(SPEECH_PHRASES.get(s.step.round, "")) if kind == "speech" else None
     if hand_over and has(lang, f"step-speech-{hand_over}"):
         # The kind of speech in the words of the host's hand-over (a last word, a defence…): that line
         # is not posted in the channel (render.announces_turn_only), the panel says it.
