@@ -102,11 +102,13 @@ MAY_WITHDRAW: list[Callable[[discord.Interaction[Any], int], Awaitable[object]]]
 
 
 class WithdrawReason(discord.ui.Modal, title="-"):  # (titled in the server's language)
-    reason: discord.ui.TextInput[Any] = discord.ui.TextInput(label="-", custom_id="reason", max_length=200)
+    """The reason form: one text input under a label (Discord's label component; a text input's own label
+    is deprecated), both in the server's language."""
 
     def __init__(self, foul_id: int, language: str = DEFAULT) -> None:
         super().__init__(title=text(language, "conduct-withdraw-button"), timeout=600)
-        self.reason.label = text(language, "conduct-withdraw-reason")
+        self.reason: discord.ui.TextInput[Any] = discord.ui.TextInput(custom_id="reason", max_length=200)
+        self.add_item(discord.ui.Label(text=text(language, "conduct-withdraw-reason"), component=self.reason))
         self.foul_id = foul_id
 
     async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:

@@ -163,6 +163,10 @@ async def test_a_moderator_withdraws_an_automatic_foul_from_its_announcement(
     assert refused.modal is None and refused.ephemeral and "ведущий" in refused.content
     assert g.state.fouls_of(speaker) == 1
     opened = await fake.click(g.moderator, note, label="Снять замечание")
+    # The reason's text input sits under a label component (a text input's own label is deprecated).
+    assert opened.modal is not None
+    (row,) = opened.modal["components"]
+    assert row["type"] == 18 and row["label"] == "Причина" and row["component"]["custom_id"] == "reason", row
     done = await fake.submit_modal(g.moderator, opened, {"reason": "Промахнулся в списке"})
     foul_id = int(note.content.split("Запись №")[1].split(";")[0])
     assert done.content == f"Замечание №{foul_id} снято.", done.content
