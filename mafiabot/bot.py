@@ -34,7 +34,7 @@ from mafiabot.game import helpers, restart
 from mafiabot.game.service import GameService
 from mafiabot.i18n import text
 from mafiabot.logs import bind, hidden
-from mafiabot.quota import Quota
+from mafiabot.quota import Quota, sweep_seldom
 from mafiabot.views import stop_all_views
 
 log = logging.getLogger(__name__)
@@ -155,6 +155,7 @@ class MafiaBot(commands.Bot):
             tree_cls=MafiaTree,
             **options,
         )
+        sweep_seldom(self.http)  # (discord.py's rate-limit buckets: not walked at every new one)
         self.settings = settings
         self.cog_names: tuple[str, ...] = tuple(cogs if cogs is not None else settings.cogs or DEFAULT_COGS)
         self.mafia = app_commands.Group(

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import asyncio
 
+import discord
 import pytest
 import yarl
 
 from mafiabot import quota as quota_module
+from mafiabot.bot import MafiaBot
 from mafiabot.quota import MAY_SPEAK, MUTE, NEXT_SPEAKER, ORDINARY, Quota, counted, urgency, urgent
 
 
@@ -119,3 +121,33 @@ async def test_the_waits_for_a_place_are_counted_and_told_in_the_log(
     (line,) = [r.getMessage() for r in caplog.records if "waited" in r.getMessage()]
     assert line.startswith("Requests of helper 2 that waited for Discord's global limit: 1 got their place")
     assert "1.50 s on average, the longest 1.50 s" in line
+
+
+async def test_discord_pys_idle_buckets_are_swept_once_a_minute_not_at_every_new_bucket() -> None:
+    """Issue 18: discord.py walks all its rate-limit buckets whenever it makes a new one (once it has
+    256), to drop those idle for five minutes; a bot at hundreds of tables has thousands. With
+    sweep_seldom the walk comes once per SWEEP_EVERY: a new bucket meanwhile walks nothing (the idle
+    ones are still there), and the next sweep drops them as discord.py's own would."""
+    http = discord.http.HTTPClient(asyncio.get_running_loop())
+    now = 0.0
+    quota_module.sweep_seldom(http, clock=lambda: now)
+    for n in range(300):
+        http.get_ratelimit(f"GET /route/{n}:")
+    # Idle for ten minutes (discord.py's buckets are aged by hand: its sweep takes those idle for 5).
+    for bucket in http._buckets.values():
+        bucket._last_request -= 600
+    http.get_ratelimit("GET /a-new-route:")
+    assert len(http._buckets) == 301  # no sweep: every idle bucket is still there
+    now = quota_module.SWEEP_EVERY
+    http.get_ratelimit("GET /another-new-route:")
+    assert set(http._buckets) == {"GET /a-new-route:", "GET /another-new-route:"}  # the idle ones went
+
+
+async def test_the_bots_http_client_sweeps_seldom(bot: MafiaBot) -> None:
+    """The bot's own client is the one swept seldom (a helper's the same way, helpers.Helper)."""
+    for n in range(300):
+        bot.http.get_ratelimit(f"GET /route/{n}:")
+    for bucket in bot.http._buckets.values():
+        bucket._last_request -= 600  # idle for ten minutes (as above)
+    bot.http.get_ratelimit("GET /a-new-route:")
+    assert len([key for key in bot.http._buckets if key.startswith("GET /route/")]) == 300
