@@ -3,7 +3,7 @@
 
 python benchmarks/load_model.py --games 100 [--database sqlite|postgresql] [--steady 40] [--every 3 5]
                                 [--bursts 2] [--startup-only] [--helpers 0-3] [--stop-all]
-                                [--open-timeout 600] [--profile FILE [--profile-gil]]
+                                [--open-timeout 600] [--profile FILE [--profile-gil]] [--gc-probe]
 
 The local Discord (tests/fakediscord) runs here; the bot is `mafiabot run` in its own process (as the
 crash tests start it), so its CPU time and memory are its own. One server per game, ten players already
@@ -29,6 +29,10 @@ unmuted. `--helpers N` gives the bot N helper tokens (each its own account, invi
 Mute Members), so the member edits spread over N + 1 tokens, each with its own 50 requests a second.
 `--requests-per-second` is the bot's own limit per token (`[bot] requests_per_second`); lift it together
 with `--global-limit` to measure the bot rather than Discord's quota.
+`--gc-probe` times the bot's garbage collections from inside it (mafiabot.gcpolicy.Probe) and prints,
+per phase, the collections of each generation: how many, their pauses in all and the longest, the
+objects they found; it also writes a census of the bot's heap by type (before the games, after they
+opened, after the steady phase) beside the bot's log.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ import collections
 import os
 import random
 import re
+import signal
 import statistics
 import sys
 import tempfile
@@ -96,6 +101,24 @@ def traffic(fake: FakeDiscord, calls: int, events: int, clicks: int) -> str:
         return f"{total / clicks:.2f} ({top})"
 
     return f"per click: requests {per(routes)}; gateway events {per(sent)}"
+
+
+def gc_pauses(path: Path, since: float, until: float) -> str:
+    """The bot's collections that started in [since, until) (the probe's lines, see --gc-probe)."""
+    per: dict[int, list[tuple[float, int]]] = collections.defaultdict(list)
+    if path.exists():
+        for line in path.read_text().splitlines():
+            at, generation, took, found, _ = line.split()
+            if since <= float(at) < until:
+                per[int(generation)].append((float(took), int(found)))
+    return (
+        "; ".join(
+            f"gen {g}: {len(c)}, {sum(t for t, _ in c) * 1000:.0f} ms in all, longest "
+            f"{max(t for t, _ in c) * 1000:.0f} ms, {sum(f for _, f in c)} objects found"
+            for g, c in sorted(per.items())
+        )
+        or "no collection"
+    )
 
 
 def rss_bytes(pid: int) -> int:
@@ -391,6 +414,7 @@ async def main() -> None:
     parser.add_argument("--helpers", type=int, default=0, help="helper bot tokens for the member edits")
     parser.add_argument("--requests-per-second", type=int, help="the bot's own limit per token")
     parser.add_argument("--stop-all", action="store_true", help="at the end, /mafia stop at every table")
+    parser.add_argument("--gc-probe", action="store_true", help="the bot's garbage collections, per phase")
     parser.add_argument(
         "--open-timeout", type=float, default=600.0, help="seconds a game may take to open, else left out"
     )
@@ -422,6 +446,9 @@ async def main() -> None:
     os.environ["MAFIABOT_HELPER_TOKENS"] = ",".join(account.token for account in helpers)
     if args.requests_per_second:
         os.environ["MAFIABOT_REQUESTS_PER_SECOND"] = str(args.requests_per_second)
+    probe = workdir / "gc.log"
+    if args.gc_probe:
+        os.environ["MAFIABOT_GC_PROBE"] = str(probe)
     bot = BotProcess(fake, workdir, database_url=url)
     print(f"the bot's log: {workdir / 'bot.log'}", flush=True)
     try:
@@ -441,6 +468,8 @@ async def main() -> None:
         if args.startup_only:
             return
         rss_before = rss_bytes(pid)
+        if args.gc_probe:  # the heap before the first game (a census, see mafiabot.gcpolicy.Probe)
+            bot.process.send_signal(signal.SIGUSR2)
         tables = [OutsideTable(fake, club, club.players[: args.players]) for club in clubs]
         opening = asyncio.Semaphore(20)
 
@@ -490,6 +519,8 @@ async def main() -> None:
         leads, bursts = first_edits(fake, clicks)
         print(f"  of which the start's work before its first member edit: {spread(leads)}", flush=True)
         print(f"  and the burst, first member edit to last: {spread(bursts)}", flush=True)
+        if args.gc_probe:
+            print(f"  the bot's collections meanwhile: {gc_pauses(probe, started, time.monotonic())}")
         await asyncio.sleep(12)  # the openings' mutes (ten member edits per ten seconds per server)
         print(f"  the bot's quota while the games opened: {quota_waits(bot.lines[mark:])}", flush=True)
         print(
@@ -498,6 +529,8 @@ async def main() -> None:
             f"({rss_bytes(pid) / 2**20:.0f} MiB in all)",
             flush=True,
         )
+        if args.gc_probe:
+            bot.process.send_signal(signal.SIGUSR2)  # the heap with every game open
         profiler = None
         if args.profile:
             profiler = await asyncio.create_subprocess_exec(
@@ -524,10 +557,15 @@ async def main() -> None:
         before, threads = cpu_seconds(pid), thread_cpu(pid)
         calls, events = len(fake.calls), len(fake.gateway.session.backlog) if fake.gateway.session else 0
         mark = len(bot.lines)
+        steady_at = time.monotonic()
         result = await steady(fake, tables, args.steady, tuple(args.every))  # type: ignore[arg-type]
         spent = cpu_seconds(pid) - before
         print(result.report(spent, args.games), flush=True)
         print(f"  the bot's quota meanwhile: {quota_waits(bot.lines[mark:])}", flush=True)
+        if args.gc_probe:
+            print(f"  the bot's collections meanwhile: {gc_pauses(probe, steady_at, time.monotonic())}")
+            bot.process.send_signal(signal.SIGUSR2)  # the heap after the steady phase
+            print(f"  the bot's heap by type, before the games, after they opened and now: {probe}.census")
         if result.acks:
             less = (spent - background * args.steady) / len(result.acks) * 1000
             print(f"  (less the background: {less:.1f} ms per click)", flush=True)
@@ -555,6 +593,8 @@ async def main() -> None:
             print(
                 f"  (the bot's background meanwhile: {background * 1000:.0f} ms of CPU a second)", flush=True
             )
+            if args.gc_probe:
+                print(f"  the bot's collections meanwhile: {gc_pauses(probe, began, time.monotonic())}")
         if profiler is not None:
             profiler.send_signal(2)  # SIGINT: py-spy writes its samples and exits
             await profiler.wait()
@@ -603,6 +643,8 @@ async def main() -> None:
         )
         load = os.getloadavg()
         print(f"load average at the end: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}", flush=True)
+        if args.gc_probe:
+            print(f"the bot's collections in the whole run: {gc_pauses(probe, 0.0, time.monotonic())}")
     finally:
         if bot.running:
             await bot.kill()
