@@ -22,7 +22,7 @@ from engine.registry import STEP_KINDS
 from mafiabot.errors import answering
 from mafiabot.game.session import GameSession
 from mafiabot.i18n import has, text
-from mafiabot.views import MafiaView
+from mafiabot.views import MafiaView, dismantle
 
 # Items a preset adds to the public panel for the current step.
 PANEL_EXTRAS: list[Callable[[GameSession], list[discord.ui.Item[Any]]]] = []
@@ -67,7 +67,13 @@ class GameItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=_TEMPLATE)
         click = games.click(
             interaction, int(m["game"]), int(m["serial"]), m["action"], m["arg"] or "", values
         )
-        await answering(interaction, click)
+        try:
+            await answering(interaction, click)
+        finally:
+            # discord.py built a view of the clicked message around this item to dispatch the click,
+            # and drops it after this: unlinked, it is freed at once, not left to the collector.
+            if self.view is not None:
+                dismantle(self.view, sent=False)
 
 
 def button(

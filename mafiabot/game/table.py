@@ -34,6 +34,7 @@ from mafiabot.game.session import GameSession
 from mafiabot.game.voice import VoiceController, wanted_mutes
 from mafiabot.i18n import text
 from mafiabot.retry import nonce, retried
+from mafiabot.views import dismantle
 
 if TYPE_CHECKING:
     from engine.state import GameState
@@ -377,12 +378,20 @@ class Table:
         self.enqueue(update)
 
     async def _draw_panel(self, click: PanelClick | None, once: str) -> None:
-        loop = asyncio.get_running_loop()
         key = PanelKey(self.session)
         if self.panel is not None and key == self._panel_key:
             return  # nothing the panel shows changed since it was drawn: not drawn again (nor moved)
         view = panel_layout(self.session)
         self.panels_drawn += 1
+        try:
+            await self._send_panel(view, key, click, once)
+        finally:
+            dismantle(view)  # sent or not, nothing uses it again: freed by reference counting (issue 18)
+
+    async def _send_panel(
+        self, view: discord.ui.LayoutView, key: PanelKey, click: PanelClick | None, once: str
+    ) -> None:
+        loop = asyncio.get_running_loop()
         # An edit that changes nothing is still seen («изменено», a gateway update): at night it would
         # tell the table that somebody acted, so the panel is edited (or moved to the bottom, as a new
         # message, when lines were posted below it) only when it changes; a click whose command left it
