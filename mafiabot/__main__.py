@@ -199,10 +199,12 @@ async def _serve(
     import discord
 
     from mafiabot.bot import make_bot
+    from mafiabot.gcpolicy import CollectorPolicy
 
     logging.getLogger(__name__).info("Event loop: %s", loop_name(asyncio.get_running_loop()))
     bot = make_bot(settings, memory_only=memory_only, migrated=migrated)
     bot.force_sync = sync_commands
+    bot.collector = CollectorPolicy(enabled=settings.gc_freeze, thaw_every=settings.gc_thaw_minutes * 60)
     loop = asyncio.get_running_loop()
     stopping: list[asyncio.Task[None]] = []
 

@@ -32,6 +32,7 @@ from mafiabot.errors import (
 )
 from mafiabot.game import helpers, restart
 from mafiabot.game.service import GameService
+from mafiabot.gcpolicy import CollectorPolicy
 from mafiabot.i18n import text
 from mafiabot.logs import bind, hidden
 from mafiabot.quota import Quota, sweep_seldom
@@ -170,6 +171,9 @@ class MafiaBot(commands.Bot):
         self.memory_only = memory_only  # the operator chose to play without a database
         self.migrated = migrated  # `mafiabot run` brought the schema to head when it checked the database
         self.stopping = False  # close() has begun: clicks and commands are refused, games are stored
+        # The collector's policy (`mafiabot run` sets it; a bot in a test process has none): applied once
+        # the games are restored (mafiabot/gcpolicy.py).
+        self.collector: CollectorPolicy | None = None
 
     async def setup_hook(self) -> None:
         self.games = GameService(self, await self._open_storage(), self.settings)
@@ -345,6 +349,8 @@ class MafiaBot(commands.Bot):
                 # start with the time their step had left.
                 await games.shutdown()
                 await games.crew.close()
+        if self.collector is not None:
+            self.collector.stop()
         stop_all_views()
         await super().close()
 
@@ -369,6 +375,8 @@ class MafiaBot(commands.Bot):
             self._restored = True
             self._restoring = asyncio.create_task(restart.restore(self.games), name="restore")
             await asyncio.shield(self._restoring)
+            if self.collector is not None and not self.stopping:
+                self.collector.freeze_after_start()  # what the start made leaves the collections
             return
         for guild in self.guilds:  # a new session (INVALID_SESSION): discord.py made new objects
             self.games.guild_seen_again(guild)

@@ -41,6 +41,8 @@ ENVIRONMENT = {
     "MAFIABOT_HELPER_TOKENS": ("voice", "helper_tokens"),
     "MAFIABOT_REQUESTS_PER_SECOND": ("bot", "requests_per_second"),
     "MAFIABOT_EVENT_LOOP": ("bot", "event_loop"),
+    "MAFIABOT_GC_FREEZE": ("bot", "gc_freeze"),
+    "MAFIABOT_GC_THAW_MINUTES": ("bot", "gc_thaw_minutes"),
     "MAFIABOT_WEB_SECRET": ("web", "secret"),
 }
 
@@ -96,6 +98,12 @@ class _Bot(_Section):
     # The event loop of `mafiabot run`: uvloop where it is installed (Linux, macOS: a dependency there),
     # else asyncio's own; "uvloop" insists on it, "asyncio" keeps asyncio's (mafiabot/__main__.py).
     event_loop: Literal["auto", "asyncio", "uvloop"] = "auto"
+    # The garbage collector's policy of `mafiabot run` (mafiabot/gcpolicy.py): what is alive once the bot
+    # has started and restored its games is frozen, out of every later collection's walk.
+    gc_freeze: bool = True
+    # Every so many minutes the frozen objects go back to one full collection (what died frozen is freed),
+    # then are frozen again; 0: never.
+    gc_thaw_minutes: float = Field(default=10.0, ge=0, le=10_080)
 
     @field_validator("event_loop")
     @classmethod
@@ -281,6 +289,8 @@ class Settings:
     helper_tokens: tuple[Secret, ...] = ()  # [voice] helper_tokens: helper bots for mute bursts
     requests_per_second: int = 50  # [bot] requests_per_second: per token, Discord's global limit
     event_loop: str = "auto"  # [bot] event_loop: "auto", "asyncio" or "uvloop"
+    gc_freeze: bool = True  # [bot] gc_freeze: the collector's policy (mafiabot/gcpolicy.py)
+    gc_thaw_minutes: float = 10.0  # [bot] gc_thaw_minutes: a full collection of everything, then a freeze
 
     def secrets(self) -> list[str]:
         """Every token, for the log's redaction."""
@@ -398,5 +408,7 @@ def load_settings(path: Path | None = None, environ: Mapping[str, str] | None = 
         helper_tokens=tuple(Secret(token) for token in parsed.voice.helper_tokens),
         requests_per_second=bot.requests_per_second,
         event_loop=bot.event_loop,
+        gc_freeze=bot.gc_freeze,
+        gc_thaw_minutes=bot.gc_thaw_minutes,
         web=parsed.web,
     )

@@ -11,32 +11,36 @@ ms, about every 7 s (BENCHMARKS.md, issue 18), the steady model's p99 on its own
 
 **What the policy does.** Once the bot has started and restored its games, it collects once and then
 *freezes* (``gc.freeze()``) everything alive: those objects move to a permanent generation that no
-collection walks, so a full collection afterwards walks only what was made since (the games opened
-later, their states, per-click objects that lived long enough to be promoted). With ``refreeze_every``
-(seconds; 0: never) it does the same again from time to time — a full collection, then a freeze of its
-survivors — so that tables opened after the start (long-lived: a game lasts an hour) leave the full
-collections too; a full collection still runs in between whenever the collector's own threshold asks.
+collection walks, so a full collection afterwards walks only what was made since. Tables opened later
+live for an hour and would fill the oldest generation again, so whenever a full collection stopped the
+process longer than ``FREEZE_AFTER_PAUSE`` (20 ms), its survivors are frozen too (on the event loop's next
+turn): each long full collection is then followed by short ones. Python's own thresholds are left as
+they are (young collections, and a full one when what was promoted since the last exceeds a quarter of
+what that one left).
 
 **What freezing costs.** A frozen object is never examined by the collector again (until
 ``gc.unfreeze()``). Reference counting still frees it as usual when its last reference goes; but a group
-of frozen objects that refer to each other (a cycle) and later become unreachable is never freed: it
-stays in memory for the life of the process. That is the price, and why the policy collects *before*
-each freeze (garbage already unreachable is not frozen) and why the project keeps the objects that live
-across a freeze — guilds, members, tables, game states — free of cycles that die while the process
-runs, or freed by reference counting (a table's end drops its references; see tests/bot/test_bot_gc.py).
-A frozen object that only refers to young ones keeps those alive as before (the young ones are still
-collected when unreachable through frozen ones). Freezing also takes no CPU per object beyond the one
-collection before it (it moves whole generation lists).
-
-The cyclic garbage a click makes is kept low too (tests/bot/test_bot_gc.py): what reference counting
-frees never reaches a collection at all. The policy is on by default and is switched off with
-``[bot] gc_freeze = false`` (``MAFIABOT_GC_FREEZE=false``): then the collector runs as Python's default.
+of frozen objects that refer to each other (a cycle) and later become unreachable is not freed: a table
+is one (it and its voice controller refer to each other), so a game frozen while it ran and ended later
+stays in memory, with whatever it held, and so does a click's discord.py Interaction (which refers to
+itself through its response) frozen while it was being answered. Hence the **thaw**: every
+``thaw_every`` seconds (``[bot] gc_thaw_minutes``, 10 by default) everything frozen is given back
+(``gc.unfreeze()``) to one full collection, which frees what died meanwhile, and what survives is frozen
+again. That full collection walks the whole heap — the pause every full collection had before (≈ 0.4 s
+at a thousand tables), once per interval instead of every few seconds — and bounds what a freeze can
+keep to what died in one interval (``gc_thaw_minutes = 0``: never, what died frozen stays for the life of
+the process). Each freeze comes right after a full collection (garbage already unreachable is not
+frozen), and the bot's own per-click objects are kept free of cycles
+(tests/bot/test_bot_gc.py), so that what a click leaves is freed by reference counting and never needs
+a collection. Freezing itself costs nothing per object (it moves whole generation lists).
+The policy is on by default; ``[bot] gc_freeze = false`` (``MAFIABOT_GC_FREEZE=false``) switches it off,
+and the collector then runs as Python's default.
 
 **The probe** (``Probe``; off unless asked for, e.g. by the load model through tests/chaos/run_bot.py's
 ``MAFIABOT_GC_PROBE=FILE``) appends one line per collection to a file — its start on the system's
 monotonic clock, generation, pause in seconds, objects collected — and on SIGUSR2 writes a census of the
-tracked objects by type (and whether frozen) beside it, so that the heap can be compared before the first
-game and after many.
+tracked objects by type beside it (the frozen ones only counted: Python does not list them), so that the
+heap can be compared before the first game and after many.
 """
 
 from __future__ import annotations
@@ -54,6 +58,10 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 
+# A full collection that stopped the process longer than this has its survivors frozen right after.
+FREEZE_AFTER_PAUSE = 0.02  # seconds
+
+
 def freeze_survivors() -> tuple[int, float]:
     """A full collection, then everything still alive moved out of the collector's reach (see the
     module's docstring). Returns the number of frozen objects and the seconds it took."""
@@ -64,34 +72,72 @@ def freeze_survivors() -> tuple[int, float]:
 
 
 class CollectorPolicy:
-    """Freezes once after the start (``freeze_after_start``) and, with ``refreeze_every`` seconds, again
-    from time to time while the bot runs (``start``/``stop``)."""
+    """Freezes once the bot has started (``freeze_after_start``), again after any full collection that
+    took longer than ``FREEZE_AFTER_PAUSE``, and every ``thaw_every`` seconds gives every frozen object
+    back to one full collection before freezing again (``stop`` ends it)."""
 
-    def __init__(self, *, enabled: bool = True, refreeze_every: float = 0.0) -> None:
+    def __init__(
+        self, *, enabled: bool = True, thaw_every: float = 600.0, freeze_after: float = FREEZE_AFTER_PAUSE
+    ) -> None:
         self.enabled = enabled
-        self.refreeze_every = refreeze_every
-        self._task: asyncio.Task[None] | None = None
+        self.thaw_every = thaw_every
+        self.freeze_after = (
+            freeze_after  # seconds: a full collection longer than this is followed by a freeze
+        )
+        self.freezes = 0  # after a long full collection (the start's and the thaws' not counted)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thawing: asyncio.Task[None] | None = None
+        self._full_since = 0.0
+        self._pending = False
 
     def freeze_after_start(self) -> None:
-        if not self.enabled:
+        if not self.enabled or self._loop is not None:
             return
         frozen, took = freeze_survivors()
         log.info("Collector: %d objects frozen after the start (%.0f ms)", frozen, took * 1000)
-
-    def start(self) -> None:
-        if self.enabled and self.refreeze_every > 0 and self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._refreeze(), name="gc-refreeze")
-
-    async def _refreeze(self) -> None:
-        while True:
-            await asyncio.sleep(self.refreeze_every)
-            frozen, took = freeze_survivors()
-            log.info("Collector: %d objects frozen (%.0f ms)", frozen, took * 1000)
+        self._loop = asyncio.get_running_loop()
+        gc.callbacks.append(self._collected)
+        if self.thaw_every > 0:
+            self._thawing = self._loop.create_task(self._thaw(), name="gc-thaw")
 
     def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            self._task = None
+        if self._collected in gc.callbacks:
+            gc.callbacks.remove(self._collected)
+        if self._thawing is not None:
+            self._thawing.cancel()
+            self._thawing = None
+
+    def _collected(self, phase: str, info: dict[str, int]) -> None:
+        """(gc.callbacks, in whichever thread collected.) A long full collection: its survivors are
+        frozen on the event loop's next turn, so the next full collections walk only what came since."""
+        if info["generation"] != 2:
+            return
+        if phase == "start":
+            self._full_since = time.perf_counter()
+        elif time.perf_counter() - self._full_since > self.freeze_after and not self._pending:
+            self._pending = True
+            assert self._loop is not None
+            with contextlib.suppress(RuntimeError):  # (the loop closed meanwhile)
+                self._loop.call_soon_threadsafe(self._freeze)
+
+    def _freeze(self) -> None:
+        self._pending = False
+        gc.freeze()
+        self.freezes += 1
+
+    async def _thaw(self) -> None:
+        while True:
+            await asyncio.sleep(self.thaw_every)
+            started = time.perf_counter()
+            gc.unfreeze()  # everything frozen is walked once more: cycles that died meanwhile are freed
+            found = gc.collect()
+            gc.freeze()
+            log.info(
+                "Collector: thawed, %d unreachable objects freed, %d frozen again (%.0f ms)",
+                found,
+                gc.get_freeze_count(),
+                (time.perf_counter() - started) * 1000,
+            )
 
 
 class Probe:

@@ -162,6 +162,8 @@ OTHER = {
     ("bot", "shards"): "[0]",
     ("bot", "requests_per_second"): "500",
     ("bot", "event_loop"): '"asyncio"',
+    ("bot", "gc_freeze"): "false",
+    ("bot", "gc_thaw_minutes"): "60",
     ("database", "url"): '"sqlite:///other.db"',
     ("audio", "engine"): '"none"',
     ("audio", "volume"): "1.5",

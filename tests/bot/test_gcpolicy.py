@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import os
 import signal
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,36 +15,79 @@ import pytest
 from mafiabot.gcpolicy import CollectorPolicy, Probe
 
 
-@pytest.fixture
-def unfrozen() -> Iterator[None]:
-    """The test process's objects are given back to the collector whatever a test froze."""
-    assert gc.get_freeze_count() == 0
-    try:
-        yield
-    finally:
-        gc.unfreeze()
-
-
 class _Cycle:
     def __init__(self) -> None:
         self.me = self
 
 
-@pytest.mark.usefixtures("unfrozen")
-def test_the_policy_freezes_what_is_alive_after_the_start_and_not_its_garbage() -> None:
+@pytest.fixture
+def unfrozen() -> Iterator[list[CollectorPolicy]]:
+    """The test process's objects are given back to the collector whatever a test froze."""
+    assert gc.get_freeze_count() == 0
+    policies: list[CollectorPolicy] = []
+    try:
+        yield policies
+    finally:
+        for policy in policies:
+            policy.stop()
+        gc.unfreeze()
+
+
+async def test_the_policy_freezes_what_is_alive_after_the_start_and_not_its_garbage(
+    unfrozen: list[CollectorPolicy],
+) -> None:
     alive = [_Cycle() for _ in range(100)]
     [_Cycle() for _ in range(100)]  # garbage in cycles: collected first, never frozen
-    CollectorPolicy(enabled=True).freeze_after_start()
+    policy = CollectorPolicy(enabled=True, thaw_every=0)
+    unfrozen.append(policy)
+    policy.freeze_after_start()
     assert gc.get_freeze_count() > len(alive)
     assert not any(type(obj) is _Cycle for obj in gc.get_objects())  # out of the collections' walks
     gc.unfreeze()
     assert sum(1 for obj in gc.get_objects() if type(obj) is _Cycle) == len(alive)
 
 
-@pytest.mark.usefixtures("unfrozen")
-def test_the_policy_switched_off_leaves_the_collector_as_it_is() -> None:
-    CollectorPolicy(enabled=False).freeze_after_start()
-    assert gc.get_freeze_count() == 0
+async def test_a_long_full_collection_is_followed_by_a_freeze_of_its_survivors(
+    unfrozen: list[CollectorPolicy],
+) -> None:
+    policy = CollectorPolicy(enabled=True, thaw_every=0, freeze_after=0.0)  # (every one is "long")
+    unfrozen.append(policy)
+    policy.freeze_after_start()
+    frozen = gc.get_freeze_count()
+    later = [_Cycle() for _ in range(100)]
+    gc.collect(1)  # a middle collection: no freeze
+    await asyncio.sleep(0)
+    assert policy.freezes == 0 and any(type(obj) is _Cycle for obj in gc.get_objects())
+    gc.collect()
+    await asyncio.sleep(0)  # (the freeze comes on the loop's next turn)
+    assert policy.freezes == 1 and gc.get_freeze_count() >= frozen + len(later)
+    assert not any(type(obj) is _Cycle for obj in gc.get_objects())
+
+
+async def test_a_thaw_frees_the_cycles_that_died_frozen(unfrozen: list[CollectorPolicy]) -> None:
+    """What freezing costs: a frozen cycle that becomes unreachable is not collected, until the thaw."""
+    cycle = _Cycle()
+    gone = weakref.ref(cycle)
+    policy = CollectorPolicy(enabled=True, thaw_every=0.2)
+    unfrozen.append(policy)
+    policy.freeze_after_start()
+    del cycle
+    gc.collect()
+    assert gone() is not None  # frozen: no collection sees it
+    for _ in range(100):
+        await asyncio.sleep(0.05)
+        if gone() is None:
+            break
+    assert gone() is None and gc.get_freeze_count() > 0  # freed by the thaw, the rest frozen again
+
+
+async def test_the_policy_switched_off_leaves_the_collector_as_it_is(unfrozen: list[CollectorPolicy]) -> None:
+    policy = CollectorPolicy(enabled=False, freeze_after=0.0)
+    unfrozen.append(policy)
+    policy.freeze_after_start()
+    gc.collect()
+    await asyncio.sleep(0)
+    assert gc.get_freeze_count() == 0 and policy.freezes == 0
 
 
 def test_the_probe_times_each_collection_and_writes_a_census_on_sigusr2(tmp_path: Path) -> None:

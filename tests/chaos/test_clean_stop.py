@@ -33,6 +33,8 @@ async def test_a_stop_mid_speech_exits_0_and_the_speech_goes_on_with_its_time(
     monkeypatch.setenv("MAFIABOT_EVENT_LOOP", event_loop)
     await bot_process.start()
     assert bot_process.log_has(f"Event loop: {loop_used} ("), bot_process.lines[:5]
+    # The collector's policy (mafiabot/gcpolicy.py): what the start made is frozen once it has restored.
+    await bot_process.wait_for_log("objects frozen after the start")
     table = OutsideTable(fake, club, club.players[:7])
     await table.start("classic")
     first = table.speaker()
