@@ -6,8 +6,11 @@ carry ``phrase`` (an id from ANNOUNCEMENTS.md) and ``params`` (its placeholders)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+from operator import itemgetter
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 PUBLIC = "public"
 HOST = "host"
@@ -67,32 +70,53 @@ def to_team(team: str, seats: tuple[int, ...] | list[int]) -> Audience:
     return Audience(TEAM, tuple(sorted(seats)), team)
 
 
-@dataclass(frozen=True, init=False)
-class Event:
-    type: str
-    audience: Audience = EVERYONE
-    data: dict[str, Any] = field(default_factory=dict)
-    phrase: str | None = None
-    params: dict[str, Any] = field(default_factory=dict)
+# An event carries five fields and is built about twice per command and read mostly by the bot: it is a
+# tuple (built in C, no instance dictionary to fill) whose fields are read by name through C getters.
+# Most events have no placeholders: they share one empty, read-only ``params`` instead of a fresh
+# dictionary each (every reader copies params before adding to them).
+EVENT_FIELDS = ("type", "audience", "data", "phrase", "params")
+NO_PARAMS: Mapping[str, Any] = MappingProxyType({})
+_tuple_new = tuple.__new__
 
-    def __init__(
-        self,
+
+class Event(tuple[Any, ...]):
+    """What happened (``type`` and ``data``), who may know it (``audience``) and, where the host announces
+    it, the phrase id (ANNOUNCEMENTS.md) and its placeholders (``params``). Immutable: a tuple of the five
+    fields in that order, equal to another event with equal fields."""
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+        type: str
+        audience: Audience
+        data: dict[str, Any]
+        phrase: str | None
+        params: Mapping[str, Any]
+    else:
+        type = property(itemgetter(0), doc="The event's kind, e.g. ``night_step``.")
+        audience = property(itemgetter(1), doc="Who may learn of it.")
+        data = property(itemgetter(2), doc="Its fields, a flat mapping.")
+        phrase = property(itemgetter(3), doc="The host's phrase id, or None.")
+        params = property(itemgetter(4), doc="The phrase's placeholders (read-only where there are none).")
+
+    def __new__(
+        cls,
         type: str,
         audience: Audience = EVERYONE,
         data: dict[str, Any] | None = None,
         phrase: str | None = None,
-        params: dict[str, Any] | None = None,
-    ) -> None:
-        # The dataclass's own __init__ of a frozen record sets the fields one by one through
-        # object.__setattr__, at twice the cost (a game makes about two events a command); this one writes
-        # the same fields straight into the instance's dictionary, in the order of the fields (reading the
-        # frozen record's __dict__ is allowed; tests check the result is the same record).
-        fields = self.__dict__
-        fields["type"] = type
-        fields["audience"] = audience
-        fields["data"] = {} if data is None else data
-        fields["phrase"] = phrase
-        fields["params"] = {} if params is None else params
+        params: Mapping[str, Any] | None = None,
+    ) -> Event:
+        if data is None:
+            data = {}
+        return _tuple_new(cls, (type, audience, data, phrase, NO_PARAMS if params is None else params))
+
+    def __getnewargs__(self) -> tuple[Any, ...]:  # copy and pickle rebuild it from its fields
+        return tuple(self)
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={value!r}" for name, value in zip(EVENT_FIELDS, self, strict=True))
+        return f"Event({fields})"
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type, **self.data, "audience": self.audience.to_json()}

@@ -5,7 +5,7 @@ named in it: the engine gives the rulebook's Russian names, translated here by t
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,7 +47,7 @@ class Line:
     params: dict[str, Any]
 
 
-def fill_params(params: dict[str, Any], name_of: Callable[[int], str]) -> dict[str, Any]:
+def fill_params(params: Mapping[str, Any], name_of: Callable[[int], str]) -> dict[str, Any]:
     """Add what only the bot knows: players' names for seats, in every placeholder that needs them."""
     out = dict(params)
     seat = out.get("seat")

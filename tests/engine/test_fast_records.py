@@ -1,22 +1,25 @@
-"""The engine's hot records (Step, Event, Audience) have hand-written constructors for speed; they must
-take the same arguments, with the same defaults, as the dataclass fields they set, and build records
-equal to the ones the dataclass machinery would build. State copies (thaw, evolve) must not share
-changes with the original, and the rules' working copy (Draft) never leaves the engine."""
+"""The engine's hot records (Step, Event, Audience) have hand-written constructors for speed: Step's and
+Audience's must take the same arguments, with the same defaults, as the dataclass fields they set, and
+build records equal to the ones the dataclass machinery would build; an event is a tuple of its fields.
+State copies (thaw, evolve) must not share changes with the original, and the rules' working copy
+(Draft) never leaves the engine."""
 
 from __future__ import annotations
 
+import copy
 import inspect
+import pickle
 from dataclasses import MISSING, fields
 
 import pytest
 
 from engine import load_ruleset, new_game, rng
-from engine.events import Audience, Event
+from engine.events import EVENT_FIELDS, EVERYONE, NO_PARAMS, Audience, Event
 from engine.rng import Rng
 from engine.state import EMPTY_LEDGER, NightLedger, Step, evolve, put, thaw
 
 
-@pytest.mark.parametrize("cls", [Step, Event, Audience])
+@pytest.mark.parametrize("cls", [Step, Audience])
 def test_constructor_matches_fields(cls: type) -> None:
     params = list(inspect.signature(cls.__init__).parameters.values())[1:]
     assert [p.name for p in params] == [f.name for f in fields(cls)]
@@ -28,6 +31,25 @@ def test_constructor_matches_fields(cls: type) -> None:
             assert p.default is None, f.name
         else:
             assert p.default is inspect.Parameter.empty, f.name
+
+
+def test_event_is_its_five_fields() -> None:
+    """An event is a tuple of its fields in EVENT_FIELDS's order, built by position or keyword alike, with
+    the defaults of the old record (everyone, no data, no phrase, no params), and read by name."""
+    params = list(inspect.signature(Event.__new__).parameters.values())[1:]
+    assert tuple(p.name for p in params) == EVENT_FIELDS
+    assert [p.default for p in params][1:] == [EVERYONE, None, None, None]
+    audience = Audience("seats", (1, 2))
+    event = Event("x", audience, {"a": 1}, "p", {"b": 2})
+    assert event == Event(type="x", audience=audience, data={"a": 1}, phrase="p", params={"b": 2})
+    assert tuple(event) == ("x", audience, {"a": 1}, "p", {"b": 2})
+    assert [getattr(event, name) for name in EVENT_FIELDS] == list(event)
+    bare = Event("y")
+    assert (bare.audience, bare.data, bare.phrase, dict(bare.params)) == (EVERYONE, {}, None, {})
+    assert bare == Event("y", EVERYONE, {}, None, {})  # the shared empty params equal a fresh dictionary
+    assert copy.deepcopy(event) == event and pickle.loads(pickle.dumps(event)) == event
+    shown = f"Event(type='y', audience={EVERYONE!r}, data={{}}, phrase=None, params={NO_PARAMS!r})"
+    assert repr(bare) == shown
 
 
 def test_records_built_by_keyword_and_position_agree() -> None:
@@ -44,11 +66,18 @@ def test_records_built_by_keyword_and_position_agree() -> None:
         {"b": 2},
     )
     first, second = Event("y"), Event("y")
-    assert first == second and first.data is not second.data and first.params is not second.params
+    assert first == second and first.data is not second.data
+    with pytest.raises(TypeError):  # the params they share cannot be changed through either
+        first.params["seat"] = 1  # type: ignore[index]
 
 
 def test_records_stay_frozen() -> None:
-    for record, name in ((Step("speech"), "seat"), (Event("x"), "type"), (Audience(), "kind")):
+    for record, name in (
+        (Step("speech"), "seat"),
+        (Event("x"), "type"),
+        (Event("x"), "params"),
+        (Audience(), "kind"),
+    ):
         with pytest.raises(AttributeError):
             setattr(record, name, 1)
 
