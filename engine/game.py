@@ -142,6 +142,37 @@ def apply(state: GameState, command: Command) -> tuple[GameState, list[Event]]:
     return s, out
 
 
+def apply_all(state: GameState, commands: Sequence[Command], out: list[Event]) -> tuple[GameState, int]:
+    """Apply ``commands`` in order until the game is over, appending their events to ``out``: the state and
+    the events are those of :func:`apply` called for each command in turn, and the commands left after
+    the game ended are not applied. Returns the last state and how many commands were applied. The state
+    is copied once for all of them, not once per command; an IllegalCommand leaves ``state`` and
+    ``out`` as they were."""
+    if state.phase == "over":
+        raise GameOver("Игра уже окончена.", key="game-over")
+    s = _new(Draft)  # thaw(state), written out
+    _set(s, "__dict__", state.__dict__.copy())
+    start = len(out)
+    done = 0
+    try:
+        for command in commands:
+            handler = _HANDLERS.get(command.__class__)
+            if handler is None:
+                raise IllegalCommand(f"Неизвестная команда {command.type!r}.", key="unknown-command")
+            before = s.step
+            handler(s, command, out)
+            done += 1
+            if s.step is not before and s.step.started_at != command.at and not same_step(before, s.step):
+                s.step = evolve(s.step, started_at=command.at)
+            if s.phase == "over":
+                break
+    except BaseException:
+        del out[start:]
+        raise
+    _set(s, "__class__", GameState)  # freeze(s), written out
+    return s, done
+
+
 def replay(
     ruleset: Ruleset, roles: Sequence[str], seed: int, commands: Iterable[Command]
 ) -> tuple[GameState, list[Event]]:

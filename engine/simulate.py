@@ -17,7 +17,7 @@ from engine.commands import Act, Advance, Answer, Command, Foul, Nominate, Pass,
 from engine.composition import composition
 from engine.errors import IllegalCommand
 from engine.events import Event
-from engine.game import apply, deal, new_game
+from engine.game import apply, apply_all, deal, new_game
 from engine.registry import STEP_KINDS
 from engine.rng import _TWO_64, Rng
 from engine.rules import Ruleset
@@ -228,18 +228,27 @@ def play_random_game(
     state, events = new_game(ruleset, roles, seed)
     log: list[Command] = []
     while state.phase != "over":  # not state.over, without the property's call
-        for command in random_commands(state, rnd):
-            try:
-                state, more = apply(state, command)
-            except IllegalCommand as exc:
-                raise AssertionError(f"the simulator sent an illegal {command}: {exc}") from exc
-            log.append(command)
-            events += more
-            if state.phase == "over":
-                break
+        commands = random_commands(state, rnd)
+        try:
+            # The commands are chosen from this state, so the states between them are seen by nobody: the
+            # engine applies them in one go (as apply would one by one), up to the end of the game.
+            state, done = apply_all(state, commands, events)
+        except IllegalCommand:
+            _name_the_illegal(state, commands)
+            raise
+        log += commands if done == len(commands) else commands[:done]
         if len(log) > MAX_COMMANDS:
             raise AssertionError(f"game with seed {seed} did not end after {MAX_COMMANDS} commands")
     return SimulatedGame(roles, seed, log, events, state)
+
+
+def _name_the_illegal(state: GameState, commands: list[Command]) -> None:
+    """The simulator's commands are legal by construction: apply them one by one to name the one refused."""
+    for command in commands:
+        try:
+            state, _ = apply(state, command)
+        except IllegalCommand as exc:
+            raise AssertionError(f"the simulator sent an illegal {command}: {exc}") from exc
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
