@@ -10,7 +10,7 @@ from pathlib import PurePath
 
 from engine.announce import Out
 from engine.errors import DeadPlayer, IllegalCommand, IllegalTarget, NotYourTurn, WrongPhase
-from engine.events import HOST_ONLY, Event, to_seats
+from engine.events import HOST_ONLY, NO_PARAMS, Event, event_of, to_seats
 from engine.rules.model import AbilityDef, StepDef
 from engine.seats import holders_of
 from engine.state import Draft, GameState, put_ledger
@@ -215,8 +215,13 @@ def act(s: Draft, seat: int, targets: tuple[int, ...], act_name: str, out: Out) 
             raise refusal
     actions = (*tuple(a for a in s.ledger.actions if a[0] != seat), (seat, ab.act, targets))
     put_ledger(s, actions=actions, skipped=s.ledger.skipped - {seat})
-    out.append(Event("action", HOST_ONLY, {"seat": seat, "step": step.id, "targets": list(targets)}))
-    out.append(Event("action_accepted", to_seats(seat), {"seat": seat}, s.ruleset.phrase("action_accepted")))
+    out.append(
+        event_of(
+            ("action", HOST_ONLY, {"seat": seat, "step": step.id, "targets": list(targets)}, None, NO_PARAMS)
+        )
+    )
+    accepted = s.ruleset.phrases.get("action_accepted")
+    out.append(event_of(("action_accepted", to_seats(seat), {"seat": seat}, accepted, NO_PARAMS)))
 
 
 def skip(s: Draft, seat: int, out: Out) -> None:
@@ -255,7 +260,9 @@ def propose(s: Draft, seat: int, target: int, out: Out) -> None:
     put_ledger(s, proposals=proposals)
     # FIIM D-FI5: where each member shoots alone, nobody sees another member's pick.
     seen_by = to_seats(seat) if s.ruleset.params.get("private_picks") else to_seats(*members)
-    out.append(Event("proposal", seen_by, {"seat": seat, "target": target, "team": step.team}))
+    out.append(
+        event_of(("proposal", seen_by, {"seat": seat, "target": target, "team": step.team}, None, NO_PARAMS))
+    )
 
 
 def team_act(s: Draft, team: str, target: int, out: Out) -> None:

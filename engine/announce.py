@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.events import EVERYONE, Audience, Event
+from engine.events import EVERYONE, Audience, Event, event_of
 from engine.state import GameState
 
 Out = list[Event]
@@ -18,7 +18,7 @@ def say(s: GameState, out: Out, key: str, audience: Audience = EVERYONE, **param
     """A line of the host: an ``announce`` event with the preset's phrase for ``key``, if it has one."""
     phrase = s.ruleset.phrases.get(key)  # Ruleset.phrase, without the call (a line for most commands)
     if phrase is not None:
-        out.append(Event("announce", audience, {"key": key}, phrase, params))
+        out.append(event_of(("announce", audience, {"key": key}, phrase, params)))
 
 
 def event(out: Out, kind: str, audience: Audience = EVERYONE, phrase: str | None = None, **data: Any) -> None:

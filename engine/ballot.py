@@ -14,7 +14,7 @@ from typing import Any
 from engine.announce import Out, say
 from engine.conduct import give_foul
 from engine.errors import AlreadyActed, DeadPlayer, IllegalCommand, IllegalTarget, NotYourTurn, WrongPhase
-from engine.events import EVERYONE, Event, to_seats
+from engine.events import EVERYONE, NO_PARAMS, Event, event_of, to_seats
 from engine.flow import announce_speech, next_day_step
 from engine.outcome import announce_decided, check_win, eliminate
 from engine.registry import STEP_KINDS, TALLIES, TIE_CHAINS, tally, tie_chain
@@ -72,14 +72,9 @@ def start_ballot(s: Draft, out: Out, cands: list[int], round_name: str) -> None:
 
 def _announce_candidate(s: GameState, out: Out) -> None:
     seat = s.step.seat
+    phrase = s.ruleset.phrases.get("vote_candidate")
     out.append(
-        Event(
-            "ballot",
-            EVERYONE,
-            {"candidate": seat, "round": s.step.round},
-            s.ruleset.phrases.get("vote_candidate"),
-            {"seat": seat},
-        )
+        event_of(("ballot", EVERYONE, {"candidate": seat, "round": s.step.round}, phrase, {"seat": seat}))
     )
 
 
@@ -170,7 +165,7 @@ def vote(s: Draft, seat: int, candidate: int, out: Out) -> None:
         refuse(s, seat, "self_vote", IllegalTarget("Нельзя голосовать за себя.", key="no-vote-for-self"), out)
         return
     s.ballots = (*s.ballots, (seat, candidate))
-    out.append(Event("voted", EVERYONE, {"seat": seat, "candidate": candidate}))
+    out.append(event_of(("voted", EVERYONE, {"seat": seat, "candidate": candidate}, None, NO_PARAMS)))
     for leader, follower in s.vote_links:
         if leader == seat and _follower(s, follower) and not any(v == follower for v, _ in s.ballots):
             s.ballots = (*s.ballots, (follower, candidate))
@@ -202,15 +197,9 @@ def close_candidate(s: Draft, out: Out) -> None:
             )
     count = list(map(_CANDIDATE, s.ballots)).count(step.seat)
     say(s, out, "vote_count")
-    out.append(
-        Event(
-            "vote_count",
-            EVERYONE,
-            {"candidate": step.seat, "count": count, "round": step.round},
-            s.ruleset.phrases.get("vote_result"),
-            {"seat": step.seat, "count": count},
-        )
-    )
+    data = {"candidate": step.seat, "count": count, "round": step.round}
+    phrase = s.ruleset.phrases.get("vote_result")
+    out.append(event_of(("vote_count", EVERYONE, data, phrase, {"seat": step.seat, "count": count})))
     if step.queue and not (s.ruleset.params.get("stop_when_decided") and _decided(s)):
         put_step(s, seat=step.queue[0], queue=step.queue[1:])
         _announce_candidate(s, out)

@@ -12,7 +12,7 @@ from typing import Any
 from engine.abilities import actors_of_step, victims_so_far
 from engine.announce import Out, event, say
 from engine.conduct import RESTRICTIONS, end_of_day, start_of_day
-from engine.events import EVERYONE, Event, to_seats, to_team
+from engine.events import EVERYONE, NO_PARAMS, Event, event_of, to_seats, to_team
 from engine.outcome import check_win
 from engine.registry import DAY_STEPS, NIGHT_RESOLUTIONS
 from engine.resolution import resolve_attempts, resolve_step
@@ -155,11 +155,13 @@ def next_night_step(s: Draft, out: Out) -> None:
         led = s.ledger
         if led.actions or led.skipped or led.proposals or led.team_target:
             put_ledger(s, actions=(), skipped=frozenset(), proposals=(), team_target=0)
-        out.append(Event("night_step", EVERYONE, {"step": step.id, "seconds": seconds}, wake))
+        out.append(event_of(("night_step", EVERYONE, {"step": step.id, "seconds": seconds}, wake, NO_PARAMS)))
         if awake:
             aud = to_team(step.team, awake) if step.team else to_seats(*awake)
             data = {"step": step.id, "seats": awake, "actors": actors}
-            out.append(Event("awake", aud, data, None, dict(data)))  # event(out, "awake", …), written out
+            out.append(
+                event_of(("awake", aud, data, None, dict(data)))
+            )  # event(out, "awake", …), written out
             if step.kind == "meet" and step.team:
                 _introduce_team(s, step.team, awake, out)
             elif step.kind == "meet" and step.shows:
@@ -301,7 +303,7 @@ def close_night_step(s: Draft, out: Out) -> None:
     step = s.ruleset.night_step(s.step.night_step, s.intro)
     if step.kind == "act" and resolve_step(s, step, out):
         return  # the step opened again (a team's extra shot, D-H7)
-    out.append(Event("night_step_ended", EVERYONE, {"step": step.id}, step.sleep or None))
+    out.append(event_of(("night_step_ended", EVERYONE, {"step": step.id}, step.sleep or None, NO_PARAMS)))
     next_night_step(s, out)
 
 
@@ -388,4 +390,4 @@ def announce_speech(s: Draft, out: Out) -> None:
     data = {"seat": seat, "purpose": s.step.round, "seconds": 0 if muted else s.step.seconds}
     if muted and s.step.round == "day" and "nomination_turn" in s.ruleset.timers:
         data["nomination_seconds"] = s.step.seconds
-    out.append(Event("speech", EVERYONE, data, s.ruleset.phrases.get(key), {"seat": seat}))
+    out.append(event_of(("speech", EVERYONE, data, s.ruleset.phrases.get(key), {"seat": seat})))

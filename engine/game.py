@@ -31,7 +31,7 @@ from engine.commands import (
     Withdraw,
 )
 from engine.errors import GameOver, IllegalCommand, NotYourTurn, WrongPhase
-from engine.events import EVERYONE, Event, to_seats
+from engine.events import EVERYONE, NO_PARAMS, Event, event_of, to_seats
 from engine.flow import close_night_step, enter_phase, next_day_step, next_night_step
 from engine.kinds import fiim_day
 from engine.outcome import check_win
@@ -226,7 +226,9 @@ def _pass(s: Draft, c: Command, out: list[Event]) -> None:
         raise WrongPhase("Сейчас никто не говорит.", key="nobody-speaks")
     if c.seat != s.step.seat:
         raise NotYourTurn(f"Сейчас говорит игрок {s.step.seat}.", key="speaking-now", seat=s.step.seat)
-    out.append(Event("passed", EVERYONE, {"seat": c.seat}, s.ruleset.phrase("speech_pass")))
+    out.append(
+        event_of(("passed", EVERYONE, {"seat": c.seat}, s.ruleset.phrases.get("speech_pass"), NO_PARAMS))
+    )
     day.end_speech(s, out)
 
 

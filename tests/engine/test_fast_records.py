@@ -14,7 +14,7 @@ from dataclasses import MISSING, fields
 import pytest
 
 from engine import load_ruleset, new_game, rng
-from engine.events import EVENT_FIELDS, EVERYONE, NO_PARAMS, Audience, Event
+from engine.events import EVENT_FIELDS, EVERYONE, NO_PARAMS, Audience, Event, event_of
 from engine.rng import Rng
 from engine.state import EMPTY_LEDGER, NightLedger, Step, evolve, put, thaw
 
@@ -48,6 +48,8 @@ def test_event_is_its_five_fields() -> None:
     assert (bare.audience, bare.data, bare.phrase, dict(bare.params)) == (EVERYONE, {}, None, {})
     assert bare == Event("y", EVERYONE, {}, None, {})  # the shared empty params equal a fresh dictionary
     assert copy.deepcopy(event) == event and pickle.loads(pickle.dumps(event)) == event
+    built = event_of(("x", audience, {"a": 1}, "p", {"b": 2}))  # the rules' busiest events, built in C
+    assert type(built) is Event and built == event and built.params == {"b": 2}
     shown = f"Event(type='y', audience={EVERYONE!r}, data={{}}, phrase=None, params={NO_PARAMS!r})"
     assert repr(bare) == shown
 
