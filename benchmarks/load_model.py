@@ -4,6 +4,7 @@
 python benchmarks/load_model.py --games 100 [--database sqlite|postgresql] [--steady 40] [--every 3 5]
                                 [--bursts 2] [--startup-only] [--helpers 0-3] [--stop-all]
                                 [--open-timeout 600] [--profile FILE [--profile-gil]] [--gc-probe]
+                                [--probe [--gc-off]]
 
 The local Discord (tests/fakediscord) runs here; the bot is `mafiabot run` in its own process (as the
 crash tests start it), so its CPU time and memory are its own. One server per game, ten players already
@@ -15,11 +16,12 @@ per table). Every game is opened through the lobby, twenty at a time. Then:
 - burst: every table's speaker clicks «Пас» at the same moment, `--bursts` times (its CPU is counted
   until 5 s after the last acknowledgement, less the bot's background CPU measured just before).
 
-For each: the clicks, the acknowledgement time (click sent → the bot's interaction callback reached the
-stand-in; Discord fails a click after 3 s) at the median and p99, the answers later than 3 s, those
-that had to go through «думает…», and the bot's CPU time divided by the clicks (everything the bot did
-meanwhile: clocks, panels, mutes). Memory: the bot's resident set after the games started, less before,
-per game. Start-up: from the bot's IDENTIFY to its «Restored» line (it serves from then on).
+For each: the clicks, the acknowledgement time (click made → the bot's interaction callback served by
+the stand-in, on its clock; Discord fails a click after 3 s) at the median and p99, the answers later
+than 3 s, those that had to go through «думает…», and the bot's CPU time divided by the clicks
+(everything the bot did meanwhile: clocks, panels, mutes). Memory: the bot's resident set after the
+games started, less before, per game. Start-up: from the bot's IDENTIFY to its «Restored» line (it
+serves from then on).
 
 Whole-table transitions (issue 20): each game's start, from the «Начать игру» click to every player
 server-muted in the local Discord (the openings twenty at a time, beside the other tables' load; watched
@@ -33,6 +35,13 @@ with `--global-limit` to measure the bot rather than Discord's quota.
 per phase, the collections of each generation: how many, their pauses in all and the longest, the
 objects they found; it also writes a census of the bot's heap by type (before the games, after they
 opened, after the steady phase) beside the bot's log.
+
+`--probe` (tests/chaos/latency_probe.py, in the bot's process and in this one) splits the steady clicks'
+acknowledgement: the click made → its INTERACTION_CREATE frame written by the stand-in → taken by the bot's
+process → the bot asking to answer → the callback served by the stand-in → seen here; and says how busy
+each process was (CPU % of a core), how late each event loop ran, the bot's collections, and what the
+bot's loop was running while it was late by more than 40 ms. `--gc-off` also disables the bot's
+collector once it is connected (a measurement of the tail without it, never a setting).
 """
 
 from __future__ import annotations
@@ -40,6 +49,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import gc
 import os
 import random
 import re
@@ -55,6 +65,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 import fakediscord  # noqa: E402  (before aiohttp is imported: it sets SSL_CERT_FILE)
+from chaos import latency_probe  # noqa: E402
 from chaos.bot_process import BotProcess  # noqa: E402
 from chaos.outside import OutsideTable  # noqa: E402
 from fakediscord import FakeDiscord  # noqa: E402
@@ -131,6 +142,7 @@ def rss_bytes(pid: int) -> int:
 class Clicks:
     def __init__(self, what: str) -> None:
         self.what = what
+        self.records: list[tuple[float, Any, float]] = []  # (clicked, the interaction, acknowledged here)
         self.acks: list[float] = []
         self.answers: list[float] = []  # the player's answer («Пас.»), after «думает…» if it came
         self.deferred = 0
@@ -160,7 +172,10 @@ class Clicks:
                 self.expired += 1  # Discord failed the click: the bot answered after the 3 s, or never
                 return
             await asyncio.sleep(POLL)
-        self.acks.append(time.monotonic() - started)
+        # Acknowledged when the stand-in served the callback (Discord's 3 s end there), not when this
+        # poll saw it (up to POLL later, and later still while this process's loop is busy).
+        self.acks.append((record.answered or time.monotonic()) - started)
+        self.records.append((started, record, time.monotonic()))
         # Answered by the panel's change itself (issue 18: UPDATE_MESSAGE, or after a late deferral
         # the edit of @original, the panel), else privately («Пас.», or the refusal of a stale click).
         content = "Пас." if record.callback_type in (6, 7) else record.content
@@ -369,6 +384,147 @@ def quota_waits(lines: list[str]) -> str:
     )
 
 
+def busy_seconds() -> tuple[float, float]:
+    """The machine's CPU seconds spent (all cores, not idle or waiting for I/O) and its wall clock."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(fields) - fields[3] - fields[4]) / TICK, time.monotonic()
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))] if ordered else float("nan")
+
+
+SEGMENTS = (
+    ("made → frame sent", 0, 1),
+    ("frame → bot took it", 1, 2),
+    ("bot took → asked to answer", 2, 3),
+    ("asked → callback served", 3, 4),
+    ("served → seen here", 4, 5),
+)
+
+
+def split(clicks: Clicks, bot: dict[str, Any]) -> list[str]:
+    """Each steady click's acknowledgement in its segments (see SEGMENTS), from the stand-in's times and
+    the bot's probe: the median and p99 of each, and where the slowest 1 % of clicks spent theirs."""
+    rows: list[tuple[float, ...]] = []
+    for started, record, seen in clicks.records:
+        took, asked = bot["in"].get(str(record.id)), bot["out"].get(str(record.id))
+        if took is None or asked is None or not record.sent or not record.answered:
+            continue
+        rows.append((started, record.sent, took, asked, record.answered, seen))
+    if not rows:
+        return ["split: no click with every time (is the probe on?)"]
+    ack = [r[4] - r[0] for r in rows]  # (as Clicks: the callback served)
+    slow = sorted(range(len(rows)), key=lambda i: ack[i])[-max(1, len(rows) // 100) :]
+    lines = [
+        f"split of {len(rows)} steady clicks (ms; median / p99 / mean of the slowest 1 %, whose ack "
+        f"averaged {statistics.mean(ack[i] for i in slow) * 1000:.0f} ms):"
+    ]
+    for name, a, b in SEGMENTS:
+        values = [r[b] - r[a] for r in rows]
+        lines.append(
+            f"    {name}: {statistics.median(values) * 1000:.1f} / {percentile(values, 0.99) * 1000:.1f} / "
+            f"{statistics.mean(values[i] for i in slow) * 1000:.1f}"
+        )
+
+    def overlapping(spans: list[tuple[float, float]], since: float, until: float) -> float:
+        return sum(max(0.0, min(end, until) - max(start, since)) for start, end in spans)
+
+    # What the slowest clicks waited behind, from their frame sent to their callback served (ms, mean):
+    # the bot's collections, its loop's lateness beyond 10 ms, its transactions (the longest overlapping).
+    pauses = [(at, at + took) for _, at, took, _ in bot["gc"]]
+    lateness = [(at + 0.01, at + 0.01 + late) for at, late in bot["late"] if late > 0.01]
+    txs = [(start, end) for start, end, *_ in bot["tx"]]
+
+    def mean_of(measure: Any) -> float:
+        return statistics.mean(measure(rows[i][1], rows[i][4]) for i in slow) * 1000
+
+    longest_tx = mean_of(lambda a, b: max((e - s for s, e in txs if s < b and e > a), default=0.0))
+    collected = mean_of(lambda a, b: overlapping(pauses, a, b))
+    behind = mean_of(lambda a, b: overlapping(lateness, a, b))
+    lines.append(
+        f"    the slowest 1 % overlapped: the bot's collections {collected:.0f} ms, its loop late "
+        f"{behind:.0f} ms, its longest transaction {longest_tx:.0f} ms"
+    )
+    return lines
+
+
+def tx_report(found: dict[str, Any], since: float, until: float) -> str:
+    spans = [(end - start, n) for start, end, n, *_ in found["tx"] if since <= start <= until]
+    if not spans:
+        return "the group commit's transactions: none seen"
+    took = [t for t, _ in spans]
+    return (
+        f"the group commit's transactions: {len(spans)} ({sum(n for _, n in spans) / len(spans):.1f} "
+        f"commands each), in the thread median {statistics.median(took) * 1000:.1f} ms, p99 "
+        f"{percentile(took, 0.99) * 1000:.0f} ms, max {max(took) * 1000:.0f} ms; "
+        f"busy {sum(took) / (until - since):.0%} of the time"
+    )
+
+
+def lag_report(name: str, found: dict[str, Any], since: float, until: float) -> str:
+    """How late an event loop's 10 ms ticks ran between two times: ticks, the late ones' p99/max, and the
+    share of the time the loop was behind by more than 50 ms."""
+    ticks = sum(n for at, n in found["ticks"] if since <= at <= until + 1.0)
+    late = [lateness for at, lateness in found["late"] if since <= at <= until]
+    if not ticks:
+        return f"{name}'s loop: no ticks"
+    over = sum(1 for x in late if x > 0.05)
+    stalled = sum(x for x in late if x > 0.05)
+    everything = sorted(late + [0.0] * max(0, ticks - len(late)))
+    return (
+        f"{name}'s loop: {ticks} ticks, lateness p50 {percentile(everything, 0.5) * 1000:.1f} ms, p99 "
+        f"{percentile(everything, 0.99) * 1000:.1f} ms, max {max(late, default=0) * 1000:.0f} ms; "
+        f"{over} ticks late > 50 ms ({stalled:.1f} s of {until - since:.0f} s)"
+    )
+
+
+def gc_report(found: dict[str, Any], since: float, until: float) -> str:
+    by: dict[int, list[float]] = collections.defaultdict(list)
+    for generation, at, took, _ in found["gc"]:
+        if since <= at <= until:
+            by[generation].append(took)
+    if not by:
+        return "the bot's collections > 2 ms: none"
+    return "the bot's collections > 2 ms: " + "; ".join(
+        f"generation {g}: {len(t)}, {sum(t) * 1000:.0f} ms in all, longest {max(t) * 1000:.0f} ms"
+        for g, t in sorted(by.items())
+    )
+
+
+ENTRY = (
+    "<frozen runpy>",
+    "tests/chaos/run_bot.py",
+    "mafiabot/__main__.py",
+    "python3.11/asyncio/",
+    "site-packages/uvloop/",
+)
+
+
+def stall_report(found: dict[str, Any], since: float, until: float, top: int = 12) -> list[str]:
+    """What the bot's loop ran while it was late by more than 40 ms: the samples by the outermost frame
+    of ours or discord.py's / aiohttp's (the work the loop turned to) and by the innermost frame."""
+    outer: collections.Counter[str] = collections.Counter()
+    inner: collections.Counter[str] = collections.Counter()
+    for at, stack, n in found["stall"]:
+        if not since <= at <= until + 1.0:
+            continue
+        frames = list(stack)
+        while len(frames) > 1 and frames[0].startswith(ENTRY):
+            frames.pop(0)  # (the process's entry and the loop's own frames: no work of their own)
+        outer[":".join(frames[0].split(":")[:2])] += n
+        inner[":".join(stack[-1].split(":")[:2])] += n
+    total = sum(outer.values())
+    if not total:
+        return ["stall samples of the bot's loop: none"]
+    lines = [f"stall samples of the bot's loop (every 5 ms while > 40 ms late): {total}; by outermost frame:"]
+    lines += [f"    {n / total:5.1%} {where}" for where, n in outer.most_common(top)]
+    lines.append("  by innermost frame:")
+    lines += [f"    {n / total:5.1%} {where}" for where, n in inner.most_common(top)]
+    return lines
+
+
 def scratch_postgres() -> tuple[str, Any]:
     import sqlalchemy as sa
     from sqlalchemy.engine import make_url
@@ -418,8 +574,17 @@ async def main() -> None:
     parser.add_argument(
         "--open-timeout", type=float, default=600.0, help="seconds a game may take to open, else left out"
     )
+    parser.add_argument("--probe", action="store_true", help="split the acknowledgement (latency_probe)")
+    parser.add_argument("--gc-off", action="store_true", help="with --probe: the bot's collector disabled")
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="mafiabot-load-"))
+    here_probe = None
+    if args.probe:
+        os.environ["MAFIABOT_LATENCY_PROBE"] = str(workdir / "probe-bot.jsonl")
+        if args.gc_off:  # (and the bot's collector policy off: its freezes collect first)
+            os.environ["MAFIABOT_PROBE_GC_OFF"] = "1"
+            os.environ["MAFIABOT_GC_FREEZE"] = "false"
+        here_probe = latency_probe.install_here(workdir / "probe-here.jsonl")
     drop = None
     if args.database == "postgresql":
         url, drop = scratch_postgres()
@@ -550,6 +715,11 @@ async def main() -> None:
                 stdout=asyncio.subprocess.DEVNULL,
             )
         fake.rate_limits.global_limit.requests = args.global_limit
+        # This process's own collector (the stand-in's world and records: a thousand servers, every
+        # request and frame) stopped its loop 370 ms a full collection at 300 tables: what was alive once
+        # the games opened leaves the collections, so they scan only what the measured phases make.
+        gc.collect()
+        gc.freeze()
         quiet, quiet_at = cpu_seconds(pid), time.monotonic()
         await asyncio.sleep(SETTLE)
         background = (cpu_seconds(pid) - quiet) / (time.monotonic() - quiet_at)
@@ -558,9 +728,36 @@ async def main() -> None:
         calls, events = len(fake.calls), len(fake.gateway.session.backlog) if fake.gateway.session else 0
         mark = len(bot.lines)
         steady_at = time.monotonic()
+        here_before, machine_before = time.process_time(), busy_seconds()
         result = await steady(fake, tables, args.steady, tuple(args.every))  # type: ignore[arg-type]
         spent = cpu_seconds(pid) - before
+        here_spent, machine_after = time.process_time() - here_before, busy_seconds()
         print(result.report(spent, args.games), flush=True)
+        wall = machine_after[1] - machine_before[1]
+        by_thread = {n: t - threads.get(n, 0.0) for n, t in thread_cpu(pid).items()}
+        print(
+            f"  busy during the steady phase ({wall:.0f} s; % of one core): the bot {spent / wall:.0%} "
+            f"(its event loop's thread {by_thread.get('event loop', 0.0) / wall:.0%}), this process (the "
+            f"stand-in and the load generator, one loop) {here_spent / wall:.0%}, the machine "
+            f"{(machine_after[0] - machine_before[0]) / wall:.0%} of its {os.cpu_count()} cores; "
+            f"load average {os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
+        if here_probe is not None:
+            await asyncio.sleep(2.5)  # the probes' last records flushed (once a second)
+            await asyncio.to_thread(here_probe.flush)
+            steady_from, steady_to = machine_before[1], machine_after[1]
+            found = latency_probe.read(workdir / "probe-bot.jsonl")
+            here = latency_probe.read(workdir / "probe-here.jsonl")
+            for line in split(result, found):
+                print("  " + line, flush=True)
+            print("  " + lag_report("the bot", found, steady_from, steady_to), flush=True)
+            print("  " + lag_report("the stand-in", here, steady_from, steady_to), flush=True)
+            print("  " + gc_report(found, steady_from, steady_to), flush=True)
+            print("  " + tx_report(found, steady_from, steady_to), flush=True)
+            print("  " + gc_report(here, steady_from, steady_to).replace("the bot's", "this process's"))
+            for line in stall_report(found, steady_from, steady_to):
+                print("  " + line, flush=True)
         print(f"  the bot's quota meanwhile: {quota_waits(bot.lines[mark:])}", flush=True)
         if args.gc_probe:
             print(f"  the bot's collections meanwhile: {gc_pauses(probe, steady_at, time.monotonic())}")

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import os
+from dataclasses import dataclass
 
 import aiohttp
 import pytest
-from fakediscord import MEMBER_EDIT, FakeDiscord
+from fakediscord import MEMBER_EDIT, Club, FakeDiscord, wire
 from fakediscord.tls import trust_test_certificate
+
+from mafiabot.bot import MafiaBot
 
 
 async def test_json_content_type_and_ratelimit_headers(fake: FakeDiscord) -> None:
@@ -58,3 +62,33 @@ def test_the_voice_certificate_was_trusted_before_aiohttp_loaded() -> None:
     assert not certificate.aiohttp_was_imported
     assert os.environ["SSL_CERT_FILE"] == str(certificate.bundle)
     assert certificate.cert.read_bytes() in certificate.bundle.read_bytes()
+
+
+def test_the_wire_writes_what_the_json_module_does() -> None:
+    # orjson where it is installed, but the same documents: a key that is no string, text past ASCII,
+    # an integer past 64 bits (which orjson cannot write: the json module does).
+    documents = [
+        {"content": "Говорит игрок №3", "nested": [{"a": None, "b": True, "c": 1.5}], 7: "seven"},
+        {"id": 2**70},
+        [],
+    ]
+    for document in documents:
+        assert json.loads(wire.dumps(document)) == json.loads(json.dumps(document, ensure_ascii=False))
+        assert wire.dumps_bytes(document) == wire.dumps(document).encode()
+
+    @dataclass
+    class NotJson:
+        id: int
+
+    with pytest.raises(TypeError):
+        wire.dumps({"payload": NotJson(1)})  # a stand-in bug stays one (orjson would write it)
+
+
+async def test_an_interaction_records_when_its_frame_went_and_its_answer_came(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    # benchmarks/load_model.py splits a click's acknowledgement with these times.
+    rules = await fake.slash(club.players[0], "mafia rules", channel=club.text)
+    answer = await fake.click(club.players[0], rules.message, label=rules.message.buttons()[0]["label"])
+    for record in (rules, answer):
+        assert 0 < record.created <= record.sent <= record.answered

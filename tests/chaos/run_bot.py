@@ -20,6 +20,10 @@ def main() -> int:
 
     discord.http.Route.BASE = os.environ["FAKEDISCORD_API"]
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["FAKEDISCORD_GATEWAY"])
+    if os.environ.get("MAFIABOT_LATENCY_PROBE"):  # benchmarks/load_model.py --probe only
+        from chaos.latency_probe import install_in_bot
+
+        install_in_bot(os.environ["MAFIABOT_LATENCY_PROBE"])
 
     if probe := os.environ.get("MAFIABOT_GC_PROBE"):
         from pathlib import Path

@@ -79,6 +79,8 @@ class InteractionRecord:
     followups: list[Message] = field(default_factory=list)
     modal: dict[str, Any] | None = None  # the modal the bot opened, if it answered with one
     created: float = field(default_factory=time.monotonic)  # Discord's clock: 3 s to answer, 15 min token
+    sent: float = 0.0  # when its INTERACTION_CREATE frame was written to the bot's socket (0: not yet)
+    answered: float = 0.0  # when the bot's callback request was served (0: not yet)
 
     @property
     def callback_type(self) -> int | None:

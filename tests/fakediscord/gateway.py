@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
+from . import wire
 from .payloads import guild_json, member_json, user_json, voice_state_json
 from .world import Guild, Member
 
@@ -80,8 +82,11 @@ def intent_of(event: str, data: Any) -> int | None:
 class Connection:
     """One websocket; frames go out in order through a queue so `dispatch` can be called anywhere."""
 
-    def __init__(self, ws: web.WebSocketResponse) -> None:
+    def __init__(
+        self, ws: web.WebSocketResponse, sent: Callable[[dict[str, Any]], None] | None = None
+    ) -> None:
         self.ws = ws
+        self.sent = sent  # told of every frame once written
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.writer = asyncio.create_task(self._write(), name="fakediscord-gateway-writer")
         self.session: Session | None = None
@@ -95,7 +100,9 @@ class Connection:
             if self.ws.closed:
                 return
             with contextlib.suppress(ConnectionError):
-                await self.ws.send_str(json.dumps(payload, ensure_ascii=False))
+                await self.ws.send_str(wire.dumps(payload))
+            if self.sent is not None:
+                self.sent(payload)
 
     async def close(self, code: int = 1000) -> None:
         self.queue.put_nowait(None)
@@ -147,7 +154,7 @@ class Gateway:
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(autoping=True)
         await ws.prepare(request)
-        connection = Connection(ws)
+        connection = Connection(ws, self._sent)
         self.connections.append(connection)
         connection.send({"op": HELLO, "d": {"heartbeat_interval": self.heartbeat_interval_ms}})
         try:
@@ -165,6 +172,12 @@ class Gateway:
             await connection.writer
             self.fake.notify()
         return ws
+
+    def _sent(self, payload: dict[str, Any]) -> None:
+        if payload.get("t") == "INTERACTION_CREATE":  # (InteractionRecord.sent: when the bot could have it)
+            record = self.fake.interactions.get(int(payload["d"]["id"]))
+            if record is not None and not record.sent:
+                record.sent = time.monotonic()
 
     async def _receive(self, connection: Connection, payload: dict[str, Any]) -> None:
         op, data = payload.get("op"), payload.get("d")

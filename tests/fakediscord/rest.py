@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from . import checks
+from . import checks, wire
 from . import permissions as perms
 from .faults import DROP
 from .world import Channel, Message, iso_now
@@ -110,7 +110,7 @@ def _hang_up(request: web.Request) -> web.StreamResponse:
 
 
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
-    body = json.dumps(data, ensure_ascii=False).encode()
+    body = wire.dumps_bytes(data)
     return web.Response(body=body, status=status, headers={"Content-Type": JSON, **(headers or {})})
 
 
