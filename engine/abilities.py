@@ -24,8 +24,13 @@ def step_index(s: GameState, step_id: str) -> int:
 
 def abilities_now(s: GameState, seat: int, step_id: str) -> list[AbilityDef]:
     """The seat's abilities at this step that the rules allow tonight (night number, uses left)."""
+    key = (s.roles[seat - 1], step_id)  # s.role_of(seat), without the call
+    found = s.ruleset.lookups("abilities_now").get(key) or _plain_abilities(s, key)
+    abilities, plain_from = found
+    if plain_from <= s.night:  # no uses to count, no shot to come after: every one of them tonight
+        return list(abilities)
     out = []
-    for ab in s.ruleset.ability_for_step(s.roles[seat - 1], step_id):  # s.role_of(seat), without the call
+    for ab in abilities:
         if ab.from_night > s.night:
             continue
         if ab.uses and uses_of(s, seat, step_id) >= ab.uses:
@@ -35,6 +40,20 @@ def abilities_now(s: GameState, seat: int, step_id: str) -> list[AbilityDef]:
             continue
         out.append(ab)
     return out
+
+
+_NEVER_PLAIN = 1 << 30  # a night the game never reaches
+
+
+def _plain_abilities(s: GameState, key: tuple[str, str]) -> tuple[tuple[AbilityDef, ...], int]:
+    """A role's abilities at a step (``key``: role, step) and the night from which all of them are allowed
+    every night (none counted in uses, none barred by another's shot, city D-C8), or _NEVER_PLAIN where
+    one of them is: abilities_now then asks the rules for each. Kept with the ruleset."""
+    abilities = s.ruleset.ability_for_step(*key)
+    conditional = any(ab.uses or ab.params.get("not_after") for ab in abilities)
+    plain_from = _NEVER_PLAIN if conditional else max((ab.from_night for ab in abilities), default=0)
+    found = s.ruleset.lookups("abilities_now")[key] = (abilities, plain_from)
+    return found
 
 
 def uses_of(s: GameState, seat: int, step_id: str) -> int:

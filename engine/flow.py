@@ -130,7 +130,7 @@ def next_night_step(s: Draft, out: Out) -> None:
     while agenda:
         step_id, agenda = agenda[0], agenda[1:]
         entry = plan.get((step_id, intro)) or _plan_step(s, step_id)
-        step, undealt, kind, seconds, wake, revives, prompt = entry
+        step, undealt, opened, seconds, wake, revives, prompt = entry
         # step_in_play, written out, keeping the holders for the step's call.
         if step.from_night > s.night or (not step.team and not undealt and step.role not in s.roles):
             continue  # not yet, or the role was not dealt (and the table may know it, D-CL16)
@@ -151,7 +151,7 @@ def next_night_step(s: Draft, out: Out) -> None:
         # timer as any other (D-G8): the event is public and its length must not tell who can act. How
         # long the host waits before closing such a step is the host's business (the bot draws it from
         # the lengths of steps that living players took).
-        s.step = Step(kind, night_step=step.id, seconds=seconds)
+        s.step = opened  # the same every time the step is called (records are never changed)
         led = s.ledger
         if led.actions or led.skipped or led.proposals or led.team_target:
             put_ledger(s, actions=(), skipped=frozenset(), proposals=(), team_target=0)
@@ -182,9 +182,9 @@ def next_night_step(s: Draft, out: Out) -> None:
 
 # A night step as next_night_step calls it, the same every night of the ruleset: the step (as
 # ``ruleset.night_step(id, intro)`` finds it), whether it is called although not dealt (called_undealt),
-# its step kind, its timer, its wake-up line, whether its role revives (D-CL8 variant 2: it is shown the
-# victims) and the role's own question at its wake-up (city D-C9).
-StepPlan = tuple[StepDef, bool, str, int, str | None, bool, str | None]
+# the game's Step it opens (its kind, id and timer), its timer, its wake-up line, whether its role
+# revives (D-CL8 variant 2: it is shown the victims) and the role's own question at its wake-up (city D-C9).
+StepPlan = tuple[StepDef, bool, Step, int, str | None, bool, str | None]
 
 
 def _plan_step(s: GameState, step_id: str) -> StepPlan:
@@ -205,8 +205,8 @@ def _plan_step(s: GameState, step_id: str) -> StepPlan:
         revives = any(a.params.get("revive") for a in s.ruleset.roles[step.role].abilities)
         prompts = [a.params.get("prompt_phrase") for a in s.ruleset.ability_for_step(step.role, step.id)]
         prompt = next((str(p) for p in prompts if p), None)
-    kind = "meet" if step.kind == "meet" else "night"
-    found = (step, called_undealt(s, step), kind, seconds, wake, revives, prompt)
+    opened = Step("meet" if step.kind == "meet" else "night", night_step=step.id, seconds=seconds)
+    found = (step, called_undealt(s, step), opened, seconds, wake, revives, prompt)
     s.ruleset.lookups("night_plan")[step_id, s.intro] = found
     return found
 

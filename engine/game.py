@@ -154,11 +154,15 @@ def apply_all(state: GameState, commands: Sequence[Command], out: list[Event]) -
     _set(s, "__dict__", state.__dict__.copy())
     start = len(out)
     done = 0
+    handlers = _HANDLERS
     try:
         for command in commands:
-            handler = _HANDLERS.get(command.__class__)
-            if handler is None:
-                raise IllegalCommand(f"Неизвестная команда {command.type!r}.", key="unknown-command")
+            try:
+                handler = handlers[command.__class__]
+            except KeyError:
+                raise IllegalCommand(
+                    f"Неизвестная команда {command.type!r}.", key="unknown-command"
+                ) from None
             before = s.step
             handler(s, command, out)
             done += 1
