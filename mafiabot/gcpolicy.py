@@ -178,7 +178,9 @@ class Probe:
 
 
 def census(top: int = 400) -> str:
-    """The tracked objects now, by type (module.qualname), the young and the frozen counted apart."""
+    """The tracked objects alive now (after a full collection: what is unreachable is not counted), by
+    type (module.qualname); the frozen ones only counted, Python does not list them."""
+    gc.collect()
     young = collections.Counter(_kind(o) for o in gc.get_objects())
     frozen = gc.get_freeze_count()
     lines = [f"# census at {time.monotonic():.3f}: {sum(young.values())} tracked, {frozen} frozen"]
