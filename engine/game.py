@@ -3,7 +3,8 @@ events. :func:`new_game` seats the roles and starts the first phase."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from engine import abilities, ballot, conduct, day, rng
 from engine.announce import say
@@ -191,30 +192,29 @@ def replay(
 # -- handlers --------------------------------------------------------------------------------------
 
 
-def _advance(s: Draft, c: Command, out: list[Event]) -> None:
+def _advance(s: Draft, c: Advance, out: list[Event]) -> None:
     kind = s.step.kind
-    if kind == "speech":
-        day.end_speech(s, out)
-    elif kind == "discussion":
-        say(s, out, "discussion_stop")
-        next_day_step(s, out)
-    elif kind == "nominations":
-        next_day_step(s, out)
-    elif kind == "vote":
-        ballot.close_candidate(s, out)
-    elif kind == "tiebreak":
-        ballot.no_elimination(s, out, "tie")
-    elif kind == "question":
-        _question_silence(s, out)
-    elif kind == "night":
-        close_night_step(s, out)
-    elif kind == "meet":
-        out.append(Event("night_step_ended", EVERYONE, {"step": s.step.night_step}, _sleep_phrase(s)))
-        next_night_step(s, out)
+    end = _STEP_ENDS.get(kind)
+    if end is not None:
+        end(s, out)
     elif kind in STEP_KINDS:
         STEP_KINDS[kind].advance(s, out)
     else:
         raise WrongPhase("Сейчас нечего завершать.", key="nothing-to-end")
+
+
+def _end_discussion(s: Draft, out: list[Event]) -> None:
+    say(s, out, "discussion_stop")
+    next_day_step(s, out)
+
+
+def _end_tiebreak(s: Draft, out: list[Event]) -> None:
+    ballot.no_elimination(s, out, "tie")
+
+
+def _end_meet(s: Draft, out: list[Event]) -> None:
+    out.append(Event("night_step_ended", EVERYONE, {"step": s.step.night_step}, _sleep_phrase(s)))
+    next_night_step(s, out)
 
 
 def _sleep_phrase(s: GameState) -> str | None:
@@ -224,8 +224,7 @@ def _sleep_phrase(s: GameState) -> str | None:
     return None
 
 
-def _pass(s: Draft, c: Command, out: list[Event]) -> None:
-    assert isinstance(c, Pass)
+def _pass(s: Draft, c: Pass, out: list[Event]) -> None:
     if s.step.kind != "speech":
         raise WrongPhase("Сейчас никто не говорит.", key="nobody-speaks")
     if c.seat != s.step.seat:
@@ -236,70 +235,59 @@ def _pass(s: Draft, c: Command, out: list[Event]) -> None:
     day.end_speech(s, out)
 
 
-def _act(s: Draft, c: Command, out: list[Event]) -> None:
-    assert isinstance(c, Act)
+def _act(s: Draft, c: Act, out: list[Event]) -> None:
     if s.phase == "day" and hasattr(STEP_KINDS.get(s.step.kind), "act"):
         STEP_KINDS[s.step.kind].act(s, c.seat, tuple(c.targets), out)  # a day ability (acquittal)
         return
     abilities.act(s, c.seat, tuple(c.targets), c.act, out)
 
 
-def _skip(s: Draft, c: Command, out: list[Event]) -> None:
-    assert isinstance(c, Skip)
+def _skip(s: Draft, c: Skip, out: list[Event]) -> None:
     abilities.skip(s, c.seat, out)
 
 
-def _propose(s: Draft, c: Command, out: list[Event]) -> None:
-    assert isinstance(c, Propose)
+def _propose(s: Draft, c: Propose, out: list[Event]) -> None:
     abilities.propose(s, c.seat, c.target, out)
 
 
-def _team_act(s: Draft, c: Command, out: list[Event]) -> None:
-    assert isinstance(c, TeamAct)
+def _team_act(s: Draft, c: TeamAct, out: list[Event]) -> None:
     abilities.team_act(s, c.team, c.target, out)
 
 
-def _nominate(s: Draft, c: Command, out: list[Event]) -> None:
-    assert isinstance(c, Nominate)
+def _nominate(s: Draft, c: Nominate, out: list[Event]) -> None:
     fiim_day.auto_withdraw(s, c.seat, c.target, out)  # FIIM D-FI8 ``withdraw = "auto"``
     day.nominate(s, c.seat, c.target, out)
 
 
-def _withdraw(s: Draft, c: Command, out: list[Event]) -> None:
-    assert isinstance(c, Withdraw)
+def _withdraw(s: Draft, c: Withdraw, out: list[Event]) -> None:
     fiim_day.withdraw(s, c.seat, out)
 
 
-def _on_record(s: Draft, c: Command, out: list[Event]) -> None:
-    assert isinstance(c, OnRecord)
+def _on_record(s: Draft, c: OnRecord, out: list[Event]) -> None:
     fiim_day.on_record(s, c.seat, tuple(c.targets), tuple(c.colours), out)
 
 
-def _vote(s: Draft, c: Command, out: list[Event]) -> None:
-    assert isinstance(c, Vote)
-    if hasattr(STEP_KINDS.get(s.step.kind), "vote"):
-        STEP_KINDS[s.step.kind].vote(s, c.seat, c.candidate, out)  # a vote of a preset's own (lift)
+def _vote(s: Draft, c: Vote, out: list[Event]) -> None:
+    kind = s.step.kind
+    if kind != "vote" and hasattr(STEP_KINDS.get(kind), "vote"):
+        STEP_KINDS[kind].vote(s, c.seat, c.candidate, out)  # a vote of a preset's own (lift)
         return
     ballot.vote(s, c.seat, c.candidate, out)
 
 
-def _unvote(s: Draft, c: Command, out: list[Event]) -> None:
-    assert isinstance(c, Unvote)
+def _unvote(s: Draft, c: Unvote, out: list[Event]) -> None:
     ballot.unvote(s, c.seat, out)
 
 
-def _permit(s: Draft, c: Command, out: list[Event]) -> None:
-    assert isinstance(c, Permit)
+def _permit(s: Draft, c: Permit, out: list[Event]) -> None:
     day.permit(s, c.seat, c.target, c.allow, out)
 
 
-def _ask_nominees(s: GameState, c: Command, out: list[Event]) -> None:
-    assert isinstance(c, AskNominees)
+def _ask_nominees(s: GameState, c: AskNominees, out: list[Event]) -> None:
     day.ask_nominees(s, c.seat, out)
 
 
-def _revoke_immunity(s: Draft, c: Command, out: list[Event]) -> None:
-    assert isinstance(c, RevokeImmunity)
+def _revoke_immunity(s: Draft, c: RevokeImmunity, out: list[Event]) -> None:
     if c.seat not in s.immune:
         raise IllegalCommand(f"У игрока {c.seat} нет иммунитета.", key="no-immunity", seat=c.seat)
     s.immune = s.immune - {c.seat}
@@ -307,14 +295,12 @@ def _revoke_immunity(s: Draft, c: Command, out: list[Event]) -> None:
     out.append(Event("immunity_lost", EVERYONE, {"seat": c.seat}, phrase, {"seat": c.seat}))
 
 
-def _award_victory(s: Draft, c: Command, out: list[Event]) -> None:
-    assert isinstance(c, AwardVictory)
+def _award_victory(s: Draft, c: AwardVictory, out: list[Event]) -> None:
     conduct.award_victory(s, c.seat, c.reason, out)
 
 
-def _answer(s: Draft, c: Command, out: list[Event]) -> None:
+def _answer(s: Draft, c: Answer, out: list[Event]) -> None:
     """D-S7: only the real maniac's answer counts; «Да» is made public and ends the game."""
-    assert isinstance(c, Answer)
     if s.step.kind != "question":
         raise WrongPhase("Вопрос не задан.", key="no-question")
     if c.seat != s.step.seat:
@@ -353,9 +339,8 @@ def _question_silence(s: Draft, out: list[Event]) -> None:
         next_day_step(s, out)
 
 
-def _claim(s: Draft, c: Command, out: list[Event]) -> None:
+def _claim(s: Draft, c: Claim, out: list[Event]) -> None:
     """D-S8: a night victim may only say «Я комиссар»."""
-    assert isinstance(c, Claim)
     if c.seat not in s.claimable or "claim_commissar" not in s.ruleset.params.get("claims", []):
         refusal = NotYourTurn("Сейчас вы не можете сделать заявление.", key="no-claim-now")
         refusal.rule = (
@@ -376,13 +361,11 @@ def _claim(s: Draft, c: Command, out: list[Event]) -> None:
     )
 
 
-def _foul(s: Draft, c: Command, out: list[Event]) -> None:
-    assert isinstance(c, Foul)
+def _foul(s: Draft, c: Foul, out: list[Event]) -> None:
     _with_speaker_check(s, out, lambda: conduct.give_foul(s, c.seat, c.reason, out))
 
 
-def _remove(s: Draft, c: Command, out: list[Event]) -> None:
-    assert isinstance(c, Remove)
+def _remove(s: Draft, c: Remove, out: list[Event]) -> None:
     _with_speaker_check(s, out, lambda: conduct.remove(s, c.seat, c.reason, out))
 
 
@@ -406,8 +389,7 @@ def _with_speaker_check(s: Draft, out: list[Event], action: object) -> None:
         _question_silence(s, out)
 
 
-def _abort(s: Draft, c: Command, out: list[Event]) -> None:
-    assert isinstance(c, Abort)
+def _abort(s: Draft, c: Abort, out: list[Event]) -> None:
     s.phase = "over"
     s.winners = ()
     s.step = Step("over")
@@ -416,7 +398,21 @@ def _abort(s: Draft, c: Command, out: list[Event]) -> None:
     out.append(Event("game_aborted", EVERYONE, {"reason": c.reason}, s.ruleset.phrase("aborted")))
 
 
-_HANDLERS = {
+# How an Advance ends a step of each of the engine's own kinds (a preset's kinds: STEP_KINDS).
+_STEP_ENDS: dict[str, Callable[[Draft, list[Event]], None]] = {
+    "speech": day.end_speech,
+    "discussion": _end_discussion,
+    "nominations": next_day_step,
+    "vote": ballot.close_candidate,
+    "tiebreak": _end_tiebreak,
+    "question": _question_silence,
+    "night": close_night_step,
+    "meet": _end_meet,
+}
+
+
+# Each handler takes the command of its class (the dispatch by class is what makes it so).
+_HANDLERS: dict[type[Command], Callable[[Draft, Any, list[Event]], None]] = {
     Advance: _advance,
     Pass: _pass,
     Act: _act,
