@@ -125,7 +125,7 @@ def _impostors_only(s: GameState, awake: list[int]) -> bool:
 
 def next_night_step(s: Draft, out: Out) -> None:
     agenda = s.agenda
-    plan: dict[tuple[str, bool], StepPlan] = s.ruleset.lookups("night_plan")
+    plan: dict[tuple[str, bool], StepPlan] = s.ruleset.night_plan
     intro = s.intro
     while agenda:
         step_id, agenda = agenda[0], agenda[1:]
@@ -207,7 +207,7 @@ def _plan_step(s: GameState, step_id: str) -> StepPlan:
         prompt = next((str(p) for p in prompts if p), None)
     opened = Step("meet" if step.kind == "meet" else "night", night_step=step.id, seconds=seconds)
     found = (step, called_undealt(s, step), opened, seconds, wake, revives, prompt)
-    s.ruleset.lookups("night_plan")[step_id, s.intro] = found
+    s.ruleset.night_plan[step_id, s.intro] = found
     return found
 
 

@@ -138,6 +138,11 @@ class Ruleset:
     # Lookups derived from the fields above, built on first use (a ruleset never changes once loaded).
     # Keys: names (str) of the lookups, and the deals (tuples of role ids) whose seats were looked up.
     _memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    # The two lookups read at almost every night step, kept as fields of their own rather than behind
+    # lookups(name): the night's plan per (step id, intro) (engine.flow.next_night_step) and a role's
+    # abilities at a step per (role, step id) (engine.abilities.abilities_now).
+    night_plan: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    abilities_now: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def phase_at(self, position: int) -> str:
         """The name of the ``position``-th phase of a game (0: the first intro phase)."""
