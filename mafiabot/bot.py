@@ -31,6 +31,7 @@ from mafiabot.errors import (
     user_message,
 )
 from mafiabot.game import helpers, restart
+from mafiabot.game.presence import Presence
 from mafiabot.game.service import GameService
 from mafiabot.gcpolicy import CollectorPolicy
 from mafiabot.i18n import text
@@ -166,6 +167,7 @@ class MafiaBot(commands.Bot):
         self._parse_message_update = self._connection.parsers["MESSAGE_UPDATE"]
         self._connection.parsers["MESSAGE_UPDATE"] = self._message_update
         self.own_edits_unread = 0  # the bot's own edits not parsed (tests)
+        self.voice_changes_inline = 0  # voice-state changes observed without a task (tests)
         self.settings = settings
         self.cog_names: tuple[str, ...] = tuple(cogs if cogs is not None else settings.cogs or DEFAULT_COGS)
         self.mafia = app_commands.Group(
@@ -364,6 +366,19 @@ class MafiaBot(commands.Bot):
         await super().close()
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # Two voice-state events a click (the member edits' echoes: a mute changed, nobody moved) were a
+        # task each for on_voice_state_update, whose bookkeeping awaits nothing for them (issue 18): it
+        # runs here, in the gateway's order, while nothing else listens for voice states.
+        if (
+            event_name == "voice_state_update"
+            and (games := getattr(self, "games", None)) is not None
+            and not Presence.moved(args[1], args[2])
+            and not self._listeners.get(event_name)
+            and not self.extra_events.get("on_voice_state_update")
+        ):
+            games.presence.observe(*args)
+            self.voice_changes_inline += 1
+            return
         # Every line, panel and DM the bot sends comes back as a MESSAGE_CREATE, and discord.py starts a
         # task per `on_message` listener for it (commands.Bot's own and conduct's), each of which at once
         # ignores a bot's message: two of those a click, at a thousand tables a measurable share of the

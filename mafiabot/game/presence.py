@@ -31,8 +31,26 @@ class Presence:
     async def on_voice_state_update(
         self, member: discord.Member, before: discord.VoiceState, after: discord.VoiceState
     ) -> None:
-        # Bookkeeping first, with no await in between: discord.py runs each event's listener as its own
-        # task, so a quick leave-and-return must not see the return handled before the leave.
+        left_table, joined = self.observe(member, before, after)
+        if left_table is not None:
+            await left_table.voice.member_left(member)
+        if joined:
+            await self.reconciler.on_connect(member)  # Discord lets us edit him only now he is in voice
+
+    @staticmethod
+    def moved(before: discord.VoiceState, after: discord.VoiceState) -> bool:
+        """Did the member join, leave or change channels (else his mute or the like changed)? Only such
+        a change has anything to await (MafiaBot.dispatch observes the others without a task)."""
+        return (before.channel.id if before.channel else None) != (
+            after.channel.id if after.channel else None
+        )
+
+    def observe(
+        self, member: discord.Member, before: discord.VoiceState, after: discord.VoiceState
+    ) -> tuple[Table | None, bool]:
+        """The bookkeeping of a voice-state change, with no await: the table he left (its leave timer
+        started), and whether he joined a channel. discord.py runs each event's listener as its own task,
+        so a quick leave-and-return must not see the return handled before the leave."""
         for table in self.tables.in_guild(member.guild.id):  # a dictionary lookup, not a walk of all
             table.voice.observed(member.id)
         joined = after.channel is not None and (
@@ -48,10 +66,7 @@ class Presence:
             task = joined_table.leave_timers.pop(member.id, None)
             if task is not None:
                 task.cancel()
-        if left_table is not None:
-            await left_table.voice.member_left(member)
-        if joined:
-            await self.reconciler.on_connect(member)  # Discord lets us edit him only now he is in voice
+        return left_table, joined
 
     def _start_leave_timer(self, table: Table, user_id: int) -> None:
         seat = table.session.seat_of(user_id)

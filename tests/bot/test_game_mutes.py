@@ -167,3 +167,27 @@ async def test_the_voice_is_given_back_the_moment_the_game_is_over_ahead_of_its_
     assert d.table is not None
     assert [name for m in last for name in m.files] == [f"mafia-game-{d.table.game_id}.json"]
     assert last.index(next(m for m in last if m.files)) == 1
+
+
+async def test_a_mutes_echo_is_observed_without_a_task_and_a_mute_lifted_out_of_turn_comes_back(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """The echoes of the bot's member edits (a mute changed, nobody moved: two a click) are observed as
+    discord.py dispatches them, not in a task each (issue 18); such a change by someone else (a
+    moderator lifts a silent player's mute) is still seen, and the mute put back."""
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic")
+    inline = bot.voice_changes_inline
+    await d.pass_speech()
+    await d.settled()
+    assert bot.voice_changes_inline >= inline + 2
+    d.assert_mutes()
+    silent = d.member(next(seat for seat in sorted(d.muted_seats()) if seat != d.state.step.seat))
+    state = fake.voice_state(silent)
+    assert state is not None and state.mute
+    state.mute = False  # a moderator's unmute, out of turn
+    fake.dispatch("VOICE_STATE_UPDATE", fake.gateway.voice_state_event(fake.world.guilds[club.id], silent.id))
+    await fake.gateway.flush()
+    await fake.wait_for(lambda: fake.voice_state(silent).mute, what="the mute put back")  # type: ignore[union-attr]
+    d.assert_mutes()
