@@ -44,7 +44,7 @@ class Probe:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.records: list[Any] = []
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()  # (a collection may start, and call on_gc, while it is held)
         self.last_tick = 0.0  # when the lag task last ran (0: not started)
         self.ticks = 0
         self.late: list[tuple[float, float]] = []
