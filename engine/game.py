@@ -149,33 +149,40 @@ def apply_all(state: GameState, commands: Sequence[Command], out: list[Event]) -
     the game ended are not applied. Returns the last state and how many commands were applied. The state
     is copied once for all of them, not once per command; an IllegalCommand leaves ``state`` and
     ``out`` as they were."""
-    if state.phase == "over":
-        raise GameOver("Игра уже окончена.", key="game-over")
     s = _new(Draft)  # thaw(state), written out
     _set(s, "__dict__", state.__dict__.copy())
     start = len(out)
-    done = 0
-    handlers = _HANDLERS
     try:
-        for command in commands:
-            try:
-                handler = handlers[command.__class__]
-            except KeyError:
-                raise IllegalCommand(
-                    f"Неизвестная команда {command.type!r}.", key="unknown-command"
-                ) from None
-            before = s.step
-            handler(s, command, out)
-            done += 1
-            if s.step is not before and s.step.started_at != command.at and not same_step(before, s.step):
-                s.step = evolve(s.step, started_at=command.at)
-            if s.phase == "over":
-                break
+        done = apply_in_place(s, commands, out)
     except BaseException:
         del out[start:]
         raise
     _set(s, "__class__", GameState)  # freeze(s), written out
     return s, done
+
+
+def apply_in_place(s: Draft, commands: Iterable[Command], out: list[Event]) -> int:
+    """:func:`apply_all` on a draft its caller owns and reads between batches, with no copy at all: the
+    draft goes through the states apply would give, command by command, and the caller freezes it when it
+    is done with it (``engine.state.freeze``). A refused command leaves the draft half-changed, so this is
+    only for a caller who then drops it (the simulator, whose commands are legal by construction)."""
+    if s.phase == "over":
+        raise GameOver("Игра уже окончена.", key="game-over")
+    done = 0
+    handlers = _HANDLERS
+    for command in commands:
+        try:
+            handler = handlers[command.__class__]
+        except KeyError:
+            raise IllegalCommand(f"Неизвестная команда {command.type!r}.", key="unknown-command") from None
+        before = s.step
+        handler(s, command, out)
+        done += 1
+        if s.step is not before and s.step.started_at != command.at and not same_step(before, s.step):
+            s.step = evolve(s.step, started_at=command.at)
+        if s.phase == "over":
+            break
+    return done
 
 
 def replay(

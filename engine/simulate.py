@@ -17,11 +17,11 @@ from engine.commands import Act, Advance, Answer, Command, Foul, Nominate, Pass,
 from engine.composition import composition
 from engine.errors import IllegalCommand
 from engine.events import Event
-from engine.game import apply, apply_all, deal, new_game
+from engine.game import apply, apply_in_place, deal, new_game, replay
 from engine.registry import STEP_KINDS
 from engine.rng import _TWO_64, Rng
 from engine.rules import Ruleset
-from engine.state import GameState
+from engine.state import GameState, freeze, thaw
 
 MAX_COMMANDS = 20_000
 _ADVANCE = Advance()  # commands are immutable: every Advance of the simulator is this one
@@ -226,24 +226,30 @@ def play_random_game(
     rnd = Rng(seed)
     roles = roles or deal(ruleset, players, seed)
     state, events = new_game(ruleset, roles, seed)
+    # The simulator is the only owner of its game and reads each state once, to choose the next commands:
+    # it plays on one private draft, which the engine changes command by command as apply would (the
+    # states apply would hand out, without a copy of the state per command), and freezes it at the end.
+    s = thaw(state)
     log: list[Command] = []
-    while state.phase != "over":  # not state.over, without the property's call
-        commands = random_commands(state, rnd)
+    while s.phase != "over":  # not s.over, without the property's call
+        commands = random_commands(s, rnd)
         try:
-            # The commands are chosen from this state, so the states between them are seen by nobody: the
-            # engine applies them in one go (as apply would one by one), up to the end of the game.
-            state, done = apply_all(state, commands, events)
+            done = apply_in_place(s, commands, events)
         except IllegalCommand:
-            _name_the_illegal(state, commands)
+            _name_the_illegal(ruleset, roles, seed, log, commands)
             raise
         log += commands if done == len(commands) else commands[:done]
         if len(log) > MAX_COMMANDS:
             raise AssertionError(f"game with seed {seed} did not end after {MAX_COMMANDS} commands")
-    return SimulatedGame(roles, seed, log, events, state)
+    return SimulatedGame(roles, seed, log, events, freeze(s))
 
 
-def _name_the_illegal(state: GameState, commands: list[Command]) -> None:
-    """The simulator's commands are legal by construction: apply them one by one to name the one refused."""
+def _name_the_illegal(
+    ruleset: Ruleset, roles: list[str], seed: int, log: list[Command], commands: list[Command]
+) -> None:
+    """The simulator's commands are legal by construction: replay the game and apply the refused batch one
+    command at a time to name the one refused."""
+    state, _ = replay(ruleset, roles, seed, log)
     for command in commands:
         try:
             state, _ = apply(state, command)

@@ -1,6 +1,6 @@
-"""``apply_all`` applies a batch of commands as ``apply`` would one by one (the simulator's path, issue 18
-item 5): the same states, the same events, stopping where the game ends; a refused command leaves the
-state and the events as they were."""
+"""``apply_all`` and ``apply_in_place`` (the simulator's path, issue 18 item 5) apply a batch of commands as
+``apply`` would one by one: the same states, the same events, stopping where the game ends; a refused
+command leaves apply_all's state and events as they were."""
 
 from __future__ import annotations
 
@@ -69,3 +69,15 @@ def test_a_refused_command_changes_nothing() -> None:
     with pytest.raises(IllegalCommand):  # a pass, then a vote while nobody is voted on
         apply_all(state, [Pass(seat=speaker), Vote(seat=speaker, candidate=speaker)], out)
     assert out == [Event("earlier")] and state.__dict__ == before and not state.over
+
+
+@pytest.mark.parametrize("preset", ["classic", "simple", "hobbyworld", "city", "blood", "fiim"])
+def test_the_simulator_on_its_draft_plays_what_apply_replays(preset: str) -> None:
+    """The simulator plays on one draft (apply_in_place): its events and final state are those of its
+    commands applied one by one."""
+    ruleset = engine.load_ruleset(preset)
+    for seed in range(4):
+        game = play_random_game(ruleset, 10, seed)
+        state, events = engine.replay(ruleset, game.roles, seed, game.commands)
+        assert type(game.final) is GameState and game.final.over
+        assert game.final.__dict__ == state.__dict__ and game.events == events
