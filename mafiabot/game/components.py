@@ -60,20 +60,27 @@ class GameItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=_TEMPLATE)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         assert self.match is not None
-        data: Any = interaction.data or {}
-        values = [str(v) for v in data.get("values", [])]
-        m = self.match
-        games = interaction.client.games  # the bot's game service: it knows the game's table
-        click = games.click(
-            interaction, int(m["game"]), int(m["serial"]), m["action"], m["arg"] or "", values
-        )
         try:
-            await answering(interaction, click)
+            await game_click(interaction, self.match)
         finally:
             # discord.py built a view of the clicked message around this item to dispatch the click,
             # and drops it after this: unlinked, it is freed at once, not left to the collector.
             if self.view is not None:
                 dismantle(self.view, sent=False)
+
+
+# The custom ids of GameItem, as discord.py matches them. MafiaBot takes a click on one to game_click
+# straight from the gateway, without the view discord.py would build around the item (bot.py).
+GAME_ITEM = re.compile(_TEMPLATE)
+
+
+async def game_click(interaction: discord.Interaction[Any], m: re.Match[str]) -> None:
+    """A click on a game's button or select (``m``: its custom id matched by GAME_ITEM)."""
+    data: Any = interaction.data or {}
+    values = [str(v) for v in data.get("values", [])]
+    games = interaction.client.games  # the bot's game service: it knows the game's table
+    click = games.click(interaction, int(m["game"]), int(m["serial"]), m["action"], m["arg"] or "", values)
+    await answering(interaction, click)
 
 
 def button(
