@@ -224,3 +224,24 @@ def test_every_side_of_every_preset_is_named_in_the_records() -> None:
         if not i18n.has(language, f"rating-side-{side}") or name != i18n.text(language, f"rating-side-{side}")
     ]
     assert raw == []
+
+
+def test_a_formatted_message_is_kept_by_its_arguments_and_their_types(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18: the panel formats the same dozen messages at every click; each is formatted once per
+    language, key and arguments, and kept (a bounded store, emptied when full)."""
+    first = i18n.text("ru", "seat-fouls", count=2)
+    assert first == "2 фола" and i18n.text("ru", "seat-fouls", count=2) is first  # kept, not formatted again
+    assert i18n.text("en", "seat-fouls", count=2) != first  # by language
+    assert i18n.text("ru", "seat-fouls", count=5) != first  # by argument
+    # 2 and 2.0 are one dictionary key, not one argument: Fluent reads a float otherwise.
+    assert i18n.text("ru", "seat-fouls", count=2.0) == i18n._format("ru", "seat-fouls", {"count": 2.0})
+    # An argument that cannot be a key is formatted each time, as before.
+    assert i18n.text("ru", "panel-alive", seats=["1", "2"]) == i18n._format(
+        "ru", "panel-alive", {"seats": ["1", "2"]}
+    )
+    monkeypatch.setattr(i18n, "FORMATTED_MAX", 3)
+    for seat in range(10):
+        assert i18n.text("ru", "seat-fouls", count=seat) == i18n._format("ru", "seat-fouls", {"count": seat})
+        assert len(i18n._FORMATTED) <= 3
