@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import collections
 import gc
 import os
@@ -451,6 +452,41 @@ def split(clicks: Clicks, bot: dict[str, Any]) -> list[str]:
     return lines
 
 
+def slow_company(fake: FakeDiscord, tables: list[OutsideTable], clicks: Clicks) -> str:
+    """What the slowest 1 % of the steady clicks' tables sent meanwhile (the bot's other requests of the
+    same server, its channel or its players' DMs, from the frame sent to the callback served): a click's
+    answer leaves through its table's send queue, behind what the table had to send before it."""
+    channel_guild: dict[int, int] = {}
+    for table in tables:
+        channel_guild[table.club.text.id] = table.club.id
+        for player in table.players:
+            if (dm := fake.world.dm_channels.get(player.id)) is not None:
+                channel_guild[dm] = table.club.id
+    timed = [(r.answered - started, started, r) for started, r, _ in clicks.records if r.sent and r.answered]
+    slow = sorted(timed, key=lambda t: t[0])[-max(1, len(timed) // 100) :]
+    if not slow:
+        return "the slowest clicks' tables: none"
+    calls = sorted(fake.calls, key=lambda c: c.at)
+    starts = [c.at for c in calls]
+    routes: collections.Counter[str] = collections.Counter()
+    for _, _, record in slow:
+        for call in calls[
+            bisect.bisect_left(starts, record.sent) : bisect.bisect_right(starts, record.answered)
+        ]:
+            params = call.params
+            guild = int(params["guild_id"]) if "guild_id" in params else None
+            if guild is None and "channel_id" in params:
+                guild = channel_guild.get(int(params["channel_id"]))
+            if guild == record.guild_id and "/interactions/" not in call.route:
+                routes[call.route.replace("{guild_id}", "…").replace("{channel_id}", "…")] += 1
+    mean = sum(routes.values()) / len(slow)
+    top = ", ".join(f"{route} {n / len(slow):.2f}" for route, n in routes.most_common(5))
+    return (
+        f"the slowest 1 % of clicks ({len(slow)}): their table's other requests meanwhile, {mean:.2f} a "
+        f"click ({top or 'none'})"
+    )
+
+
 def tx_report(found: dict[str, Any], since: float, until: float) -> str:
     spans = [(end - start, n) for start, end, n, *_ in found["tx"] if since <= start <= until]
     if not spans:
@@ -757,10 +793,13 @@ async def main() -> None:
             here = latency_probe.read(workdir / "probe-here.jsonl")
             for line in split(result, found):
                 print("  " + line, flush=True)
+            print("  " + slow_company(fake, tables, result), flush=True)
             print("  " + lag_report("the bot", found, steady_from, steady_to), flush=True)
             print("  " + lag_report("the stand-in", here, steady_from, steady_to), flush=True)
             print("  " + gc_report(found, steady_from, steady_to), flush=True)
             print("  " + tx_report(found, steady_from, steady_to), flush=True)
+            opened = sum(1 for at in found["conn"] if steady_from <= at <= steady_to)
+            print(f"  the bot's HTTP connections opened meanwhile: {opened}", flush=True)
             print("  " + gc_report(here, steady_from, steady_to).replace("the bot's", "this process's"))
             for line in stall_report(found, steady_from, steady_to):
                 print("  " + line, flush=True)

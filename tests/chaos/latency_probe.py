@@ -11,6 +11,8 @@ What they record, as JSON lines flushed about once a second into that file (`rea
 - ``lag``: the event loop's lateness: a task that sleeps 10 ms and measures by how much it woke late
   (one record per second: the ticks, and every tick later than 5 ms with its time).
 - ``gc``: every collection longer than 2 ms (generation, start, duration, objects found).
+- ``conn``: every connection the bot's HTTP client opened (aiohttp's TCPConnector: discord.py's has no
+  limit, so a request that finds every pooled connection busy opens one more).
 - ``tx``: every transaction of the group commit (Storage.write_batch in its thread: start, end, the
   commands, clocks and ledger writes it carried): a click is answered only once its command is committed.
 - ``stall``: what the loop's thread was running while the loop was late by more than 40 ms: a watcher
@@ -173,6 +175,15 @@ def install_in_bot(path: str) -> None:
                 gc.disable()
         parse_ready(self, data)
 
+    import aiohttp
+
+    connect = aiohttp.TCPConnector._create_connection
+
+    async def counted_connection(self: Any, *args: Any, **kwargs: Any) -> Any:
+        probe.add(["conn", round(time.monotonic(), 4)])
+        return await connect(self, *args, **kwargs)
+
+    aiohttp.TCPConnector._create_connection = counted_connection  # type: ignore[method-assign]
     state.parse_interaction_create = parse_interaction_create  # type: ignore[method-assign]
     state.parse_ready = ready  # type: ignore[method-assign]
     adapter.create_interaction_response = create_interaction_response  # type: ignore[method-assign]
@@ -191,8 +202,17 @@ def install_here(path: Path) -> Probe:
 def read(path: Path) -> dict[str, Any]:
     """The file's records, by kind: ``in``/``out`` {interaction id: time}, ``late`` [(time, lateness)],
     ``ticks`` [(time, count)], ``gc`` [(generation, start, duration, found)], ``stall`` [(time, stack,
-    count)], ``tx`` [(start, end, commands, clocks, ledger writes)]."""
-    found: dict[str, Any] = {"in": {}, "out": {}, "late": [], "ticks": [], "gc": [], "stall": [], "tx": []}
+    count)], ``tx`` [(start, end, commands, clocks, ledger writes)], ``conn`` [time]."""
+    found: dict[str, Any] = {
+        "in": {},
+        "out": {},
+        "late": [],
+        "ticks": [],
+        "gc": [],
+        "stall": [],
+        "tx": [],
+        "conn": [],
+    }
     if not path.exists():
         return found
     for line in path.read_text(encoding="utf-8").splitlines():
@@ -205,6 +225,8 @@ def read(path: Path) -> dict[str, Any]:
             found["late"].extend(tuple(x) for x in record[3])
         elif kind in ("gc", "tx"):
             found[kind].append(tuple(record[1:]))
+        elif kind == "conn":
+            found["conn"].append(record[1])
         elif kind == "stall":
             found["stall"].append((record[1], tuple(record[2]), record[3]))
     return found
