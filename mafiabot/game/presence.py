@@ -52,7 +52,7 @@ class Presence:
         started), and whether he joined a channel. discord.py runs each event's listener as its own task,
         so a quick leave-and-return must not see the return handled before the leave."""
         for table in self.tables.in_guild(member.guild.id):  # a dictionary lookup, not a walk of all
-            table.voice.observed(member.id)
+            table.voice.observed(member.id, after.mute)
         joined = after.channel is not None and (
             before.channel is None or before.channel.id != after.channel.id
         )

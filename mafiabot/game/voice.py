@@ -118,6 +118,7 @@ class VoiceController:
         # Mutes sent whose VOICE_STATE_UPDATE has not come back yet: discord.py's cache still shows the
         # old state, and converging again from the cache alone would send the same edit twice.
         self._sent: dict[int, bool] = {}
+        self.convergences = 0  # the channel read and compared with what the step wants (tests)
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._idle.set()
@@ -227,6 +228,7 @@ class VoiceController:
     async def _converge(self) -> None:
         if self._released:
             return
+        self.convergences += 1
         members = {m.id: m for m in self.members_in_channel()}
         wanted = self._wanted(members)
         if self._staged is not None:  # only its mutes: nobody is unmuted before he may speak
@@ -279,10 +281,15 @@ class VoiceController:
             self._sent[member.id] = want
             (self.bot_muted.add if want else self.bot_muted.discard)(member.id)
 
-    def observed(self, user_id: int) -> None:
+    def observed(self, user_id: int, muted: bool | None = None) -> None:
         """Discord told the member's voice state (the echo of an edit, or someone else's change): the
-        cache is current again; converge from it, so a mute lifted out of turn is put back."""
-        self._sent.pop(user_id, None)
+        cache is current again; converge from it, so a mute lifted out of turn is put back. The echo of
+        the table's own last edit (``muted`` as it was sent) changes nothing the table wants: no
+        convergence for it (two a click, each reading the whole channel: issue 18); what the table
+        wants changes only with the game, which wakes it itself."""
+        sent = self._sent.pop(user_id, None)
+        if sent is not None and sent == muted:
+            return
         self.update()
 
     async def _edit(self, member: discord.Member, mute: bool) -> bool:

@@ -173,15 +173,20 @@ async def test_a_mutes_echo_is_observed_without_a_task_and_a_mute_lifted_out_of_
     bot: MafiaBot, fake: FakeDiscord, club: Club
 ) -> None:
     """The echoes of the bot's member edits (a mute changed, nobody moved: two a click) are observed as
-    discord.py dispatches them, not in a task each (issue 18); such a change by someone else (a
-    moderator lifts a silent player's mute) is still seen, and the mute put back."""
+    discord.py dispatches them, not in a task each, and the echo of the table's own last edit does not
+    make it converge again (issue 18); such a change by someone else (a moderator lifts a silent
+    player's mute) is still seen, and the mute put back."""
     fake.rate_limits.set(MEMBER_EDIT, 100, 1)
     d = TableDriver(fake, club, bot, club.players[:7])
     await d.start("classic")
-    inline = bot.voice_changes_inline
+    await d.settled()
+    inline, convergences = bot.voice_changes_inline, d.table.voice.convergences  # type: ignore[union-attr]
     await d.pass_speech()
     await d.settled()
     assert bot.voice_changes_inline >= inline + 2
+    # The echo of the table's own edit does not read the channel again: the pass's state (and the
+    # staging before it) only, not one more per echo (3 before).
+    assert d.table.voice.convergences - convergences <= 2  # type: ignore[union-attr]
     d.assert_mutes()
     silent = d.member(next(seat for seat in sorted(d.muted_seats()) if seat != d.state.step.seat))
     state = fake.voice_state(silent)
