@@ -233,7 +233,13 @@ class VoiceController:
         wanted = self._wanted(members)
         if self._staged is not None:  # only its mutes: nobody is unmuted before he may speak
             wanted.update({uid: True for uid, want in self._staged(members).items() if want})
-        current = {uid: self._sent.get(uid, bool(m.voice and m.voice.mute)) for uid, m in members.items()}
+        current: dict[int, bool] = {}
+        for uid, m in members.items():  # (what was sent, else discord.py's cache: read only when needed)
+            sent = self._sent.get(uid)
+            if sent is None:
+                voice = m.voice
+                sent = voice is not None and voice.mute
+            current[uid] = sent
         new_members = False
         for uid, muted in current.items():
             if uid not in self.original:
