@@ -89,6 +89,9 @@ async def test_an_interaction_records_when_its_frame_went_and_its_answer_came(
 ) -> None:
     # benchmarks/load_model.py splits a click's acknowledgement with these times.
     rules = await fake.slash(club.players[0], "mafia rules", channel=club.text)
-    answer = await fake.click(club.players[0], rules.message, label=rules.message.buttons()[0]["label"])
+    label = rules.message.buttons()[0]["label"]
+    answer = await fake.click(club.players[0], rules.message, label=label, wait=False)
+    assert answer.callback is None and not answer.answered
+    assert await answer.acknowledged(timeout=10)  # woken by its own callback
     for record in (rules, answer):
         assert 0 < record.created <= record.sent <= record.answered

@@ -3,7 +3,8 @@ by default: `run_bot.py` installs them only when MAFIABOT_LATENCY_PROBE names a 
 
 What they record, as JSON lines flushed about once a second into that file (`read` reads it back):
 
-- ``in``: when the bot's process took an INTERACTION_CREATE (discord.py's state parsing it), and ``out``:
+- ``in``: when the bot's process took an INTERACTION_CREATE (its parser: the bot's own for a game's
+  click, else discord.py's state's), and ``out``:
   when the bot asked to answer it (discord.py's webhook adapter called for the callback request). With the
   stand-in's own times (the frame sent, the callback arrived) they split a click's acknowledgement into
   the stand-in's queue, the way to the bot's loop, the bot's work and the way back. Both processes read the
@@ -185,6 +186,17 @@ def install_in_bot(path: str) -> None:
 
     aiohttp.TCPConnector._create_connection = counted_connection  # type: ignore[method-assign]
     state.parse_interaction_create = parse_interaction_create  # type: ignore[method-assign]
+    # The bot takes a game's clicks from INTERACTION_CREATE itself (its own parser, set at its start,
+    # d0f1e7e): taken there too (the earlier time is kept, as read).
+    from mafiabot.bot import MafiaBot
+
+    bot_parse = MafiaBot._interaction_create
+
+    def bot_interaction_create(self: Any, data: Any) -> None:
+        probe.add(["in", data["id"], round(time.monotonic(), 5)])
+        bot_parse(self, data)
+
+    MafiaBot._interaction_create = bot_interaction_create  # type: ignore[method-assign]
     state.parse_ready = ready  # type: ignore[method-assign]
     adapter.create_interaction_response = create_interaction_response  # type: ignore[method-assign]
     Storage.write_batch = timed_batch  # type: ignore[method-assign]

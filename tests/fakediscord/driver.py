@@ -6,6 +6,7 @@ Every action that sends gateway events returns only after the bot has processed 
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from collections.abc import Callable
@@ -81,6 +82,7 @@ class InteractionRecord:
     created: float = field(default_factory=time.monotonic)  # Discord's clock: 3 s to answer, 15 min token
     sent: float = 0.0  # when its INTERACTION_CREATE frame was written to the bot's socket (0: not yet)
     answered: float = 0.0  # when the bot's callback request was served (0: not yet)
+    _acknowledged: asyncio.Event | None = field(default=None, repr=False)
 
     @property
     def callback_type(self) -> int | None:
@@ -106,6 +108,25 @@ class InteractionRecord:
     @property
     def ephemeral(self) -> bool:
         return self.message.ephemeral
+
+    def acknowledge(self, callback: dict[str, Any]) -> None:
+        """The bot's callback was served (the stand-in's route)."""
+        self.callback, self.answered = callback, time.monotonic()
+        if self._acknowledged is not None:
+            self._acknowledged.set()
+
+    async def acknowledged(self, timeout: float) -> bool:
+        """Wait until the bot's callback is served (True) or `timeout` seconds pass (False): one waiter
+        woken for this interaction alone, where `fake.wait_for` wakes every waiter at every request (the
+        load model waits for hundreds of clicks at once)."""
+        if self.callback is None:
+            if self._acknowledged is None:
+                self._acknowledged = asyncio.Event()
+            try:
+                await asyncio.wait_for(self._acknowledged.wait(), timeout)
+            except TimeoutError:
+                return False
+        return True
 
     async def wait_followup(self, count: int = 1, timeout: float = 5.0) -> Message:
         """Wait for the `count`-th followup (or the edit of a deferred response) and return it."""

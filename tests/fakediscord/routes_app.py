@@ -280,7 +280,7 @@ async def interaction_callback(rest: Rest, request: Request) -> Any:
         rest.validate_modal(data)
     elif kind in (4, 5, 7):
         rest.validate(data, new=kind == 4, editing=clicked)
-    record.callback, record.answered = body, time.monotonic()
+    record.acknowledge(body)
     channel = rest.world.channels[record.channel_id]
     message: Message | None = None
     if kind == 4:  # CHANNEL_MESSAGE_WITH_SOURCE
