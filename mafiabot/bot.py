@@ -417,10 +417,18 @@ class MafiaBot(commands.Bot):
 
     @staticmethod
     async def _game_click(interaction: discord.Interaction[MafiaBot], match: re.Match[str]) -> None:
+        """A game's click, failing as the bot's views fail (views.py): the member is told that something
+        went wrong, and the log names the action only (not its argument or the values picked: a night target
+        can be either)."""
+        bind(guild_id=interaction.guild_id, channel_id=interaction.channel_id, user_id=interaction.user.id)
         try:
             await game_click(interaction, match)
-        except Exception:
-            log.exception("Ignoring exception in a game's click (%s)", match.string)
+        except Exception as error:
+            if expired(error):  # answered after Discord's 3 s: nothing to tell, nobody to tell it
+                note_expired(interaction)
+                return
+            log.error("A game's click failed: %s", match["action"], exc_info=error)
+            await reply_ephemeral(interaction, text(language_of(interaction), "error-generic"))
 
     def _message_update(self, data: Any) -> None:
         author = data.get("author")

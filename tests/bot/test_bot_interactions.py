@@ -227,3 +227,35 @@ async def test_a_game_click_goes_to_the_game_without_discord_pys_view(
     interaction: discord.Interaction = await asyncio.wait_for(heard, timeout=5)
     assert interaction.user.id == d.member(speaker).id
     assert d.state.step.seat != speaker
+
+
+async def test_a_game_click_that_fails_is_answered_and_logged_without_what_was_picked(
+    bot: MafiaBot,
+    fake: FakeDiscord,
+    club: Club,
+    logged_errors: list[logging.LogRecord],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A bug behind a game's control (here the game service itself failing) is answered privately as any
+    view's failure is, and the log line names the action, not the target picked in the night's prompt."""
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic")
+    while not (d.state.phase == "night" and d.state.step.night_step == "mafia"):
+        await d.skip_step()
+    mafia = d.seats_with("mafioso")[0]
+    target = next(s for s in sorted(d.state.alive) if s not in d.seats_with("mafioso"))
+    prompt = d.latest_prompt(mafia)
+    select = next(c for c in prompt.items() if c["type"] == 3)
+    log = len(d.table.session.log)
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(bot.games, "click", broken)
+    answer = await fake.select(d.member(mafia), prompt, select["custom_id"], [str(target)])
+    assert answer.ephemeral and answer.content == GENERIC_FAILURE, answer
+    (record,) = logged_errors
+    action = select["custom_id"].split(":")[4]
+    assert record.getMessage() == f"A game's click failed: {action}", record.getMessage()
+    logged_errors.clear()
+    assert len(d.table.session.log) == log
