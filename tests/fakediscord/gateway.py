@@ -86,7 +86,7 @@ class Connection:
         self, ws: web.WebSocketResponse, sent: Callable[[dict[str, Any]], None] | None = None
     ) -> None:
         self.ws = ws
-        self.sent = sent  # told of every frame once written
+        self.sent = sent  # told of every frame as it is written
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.writer = asyncio.create_task(self._write(), name="fakediscord-gateway-writer")
         self.session: Session | None = None
@@ -99,10 +99,11 @@ class Connection:
         while (payload := await self.queue.get()) is not None:
             if self.ws.closed:
                 return
-            with contextlib.suppress(ConnectionError):
-                await self.ws.send_str(wire.dumps(payload))
+            text = wire.dumps(payload)
             if self.sent is not None:
-                self.sent(payload)
+                self.sent(payload)  # (before the write: on uvloop the bot may read it before it returns)
+            with contextlib.suppress(ConnectionError):
+                await self.ws.send_str(text)
 
     async def close(self, code: int = 1000) -> None:
         self.queue.put_nowait(None)
