@@ -53,9 +53,7 @@ class Presence:
         so a quick leave-and-return must not see the return handled before the leave."""
         for table in self.tables.in_guild(member.guild.id):  # a dictionary lookup, not a walk of all
             table.voice.observed(member.id, after.mute)
-        joined = after.channel is not None and (
-            before.channel is None or before.channel.id != after.channel.id
-        )
+        joined = after.channel is not None and self.moved(before, after)
         left_table = None
         if before.channel is not None and (after.channel is None or after.channel.id != before.channel.id):
             left_table = self.tables.get(before.channel.id)
