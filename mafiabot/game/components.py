@@ -22,7 +22,7 @@ from engine.registry import STEP_KINDS
 from mafiabot.errors import answering
 from mafiabot.game.session import GameSession
 from mafiabot.i18n import has, text
-from mafiabot.views import MafiaView, dismantle
+from mafiabot.views import MafiaView
 
 # Items a preset adds to the public panel for the current step.
 PANEL_EXTRAS: list[Callable[[GameSession], list[discord.ui.Item[Any]]]] = []
@@ -60,13 +60,9 @@ class GameItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=_TEMPLATE)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         assert self.match is not None
-        try:
-            await game_click(interaction, self.match)
-        finally:
-            # discord.py built a view of the clicked message around this item to dispatch the click,
-            # and drops it after this: unlinked, it is freed at once, not left to the collector.
-            if self.view is not None:
-                dismantle(self.view, sent=False)
+        # (MafiaBot takes a click on a game's item from INTERACTION_CREATE itself, before discord.py would
+        # build a view around it to come here: this is only the way of a client without that path.)
+        await game_click(interaction, self.match)
 
 
 # The custom ids of GameItem, as discord.py matches them. MafiaBot takes a click on one to game_click

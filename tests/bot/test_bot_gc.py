@@ -2,8 +2,9 @@
 costs the garbage collector a walk, and at a thousand tables the collector's pauses were the click's tail.
 
 The bot's own per-click objects must not form cycles: the panel drawn at every click (a discord.py view,
-whose items and view refer to each other) and the view discord.py builds around the clicked dynamic item
-are unlinked once used (mafiabot.views.dismantle). What discord.py itself leaves cyclic (an Interaction
+whose items and view refer to each other) is unlinked once used (mafiabot.views.dismantle), and a click on
+a game's item goes to the game without the view discord.py would build around it (MafiaBot takes it from
+INTERACTION_CREATE). What discord.py itself leaves cyclic (an Interaction
 and its InteractionResponse refer to each other) is its own, and not counted here."""
 
 from __future__ import annotations
