@@ -127,18 +127,10 @@ _new, _set = object.__new__, object.__setattr__
 def apply(state: GameState, command: Command) -> tuple[GameState, list[Event]]:
     """Apply one command. Raises :class:`IllegalCommand` (and leaves ``state`` as it was) if the rules
     do not allow it now."""
-    if state.phase == "over":
-        raise GameOver("Игра уже окончена.", key="game-over")
-    handler = _HANDLERS.get(command.__class__)
-    if handler is None:
-        raise IllegalCommand(f"Неизвестная команда {command.type!r}.", key="unknown-command")
     s = _new(Draft)  # thaw(state), written out: this runs for every command
     _set(s, "__dict__", state.__dict__.copy())
     out: list[Event] = []
-    before = state.step
-    handler(s, command, out)
-    if s.step is not before and s.step.started_at != command.at and not same_step(before, s.step):
-        s.step = evolve(s.step, started_at=command.at)
+    apply_in_place(s, (command,), out)
     _set(s, "__class__", GameState)  # freeze(s), written out: the draft itself becomes the finished state
     return s, out
 
