@@ -10,12 +10,15 @@ from pathlib import PurePath
 
 from engine.announce import Out
 from engine.errors import DeadPlayer, IllegalCommand, IllegalTarget, NotYourTurn, WrongPhase
-from engine.events import HOST_ONLY, NO_PARAMS, Event, event_of, to_seats
+from engine.events import HOST_ONLY, NO_PARAMS, Event, event_of, interned, to_seats
 from engine.rules.model import AbilityDef, StepDef
 from engine.seats import holders_of
 from engine.state import Draft, GameState, put_ledger
 
 _NOBODY: frozenset[int] = frozenset()
+# events.interned: an action accepted by (seat, phrase), a proposal by (seat, target, team, seen by)
+_ACCEPTED: dict[tuple[int, str | None], Event] = {}
+_PROPOSAL: dict[tuple[int, int, str, tuple[int, ...]], Event] = {}
 
 
 def step_index(s: GameState, step_id: str) -> int:
@@ -240,7 +243,11 @@ def act(s: Draft, seat: int, targets: tuple[int, ...], act_name: str, out: Out) 
         )
     )
     accepted = s.ruleset.phrases.get("action_accepted")
-    out.append(event_of(("action_accepted", to_seats(seat), {"seat": seat}, accepted, NO_PARAMS)))
+    key = (seat, accepted)
+    out.append(
+        _ACCEPTED.get(key)
+        or interned(_ACCEPTED, key, ("action_accepted", to_seats(seat), {"seat": seat}, accepted, NO_PARAMS))
+    )
 
 
 def skip(s: Draft, seat: int, out: Out) -> None:
@@ -279,8 +286,14 @@ def propose(s: Draft, seat: int, target: int, out: Out) -> None:
     put_ledger(s, proposals=proposals)
     # FIIM D-FI5: where each member shoots alone, nobody sees another member's pick.
     seen_by = to_seats(seat) if s.ruleset.params.get("private_picks") else to_seats(*members)
+    key = (seat, target, step.team, seen_by.seats)
     out.append(
-        event_of(("proposal", seen_by, {"seat": seat, "target": target, "team": step.team}, None, NO_PARAMS))
+        _PROPOSAL.get(key)
+        or interned(
+            _PROPOSAL,
+            key,
+            ("proposal", seen_by, {"seat": seat, "target": target, "team": step.team}, None, NO_PARAMS),
+        )
     )
 
 

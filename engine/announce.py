@@ -8,17 +8,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.events import EVERYONE, Audience, Event, event_of
+from engine.events import EVERYONE, NO_PARAMS, Audience, Event, event_of, interned
 from engine.state import GameState
 
 Out = list[Event]
+_LINES: dict[tuple[str, str], Event] = {}  # events.interned: a line without placeholders, by (key, phrase)
 
 
 def say(s: GameState, out: Out, key: str, audience: Audience = EVERYONE, **params: Any) -> None:
     """A line of the host: an ``announce`` event with the preset's phrase for ``key``, if it has one."""
     phrase = s.ruleset.phrases.get(key)  # Ruleset.phrase, without the call (a line for most commands)
-    if phrase is not None:
+    if phrase is None:
+        return
+    if params or audience is not EVERYONE:
         out.append(event_of(("announce", audience, {"key": key}, phrase, params)))
+        return
+    line = (key, phrase)
+    out.append(
+        _LINES.get(line) or interned(_LINES, line, ("announce", EVERYONE, {"key": key}, phrase, NO_PARAMS))
+    )
 
 
 def event(out: Out, kind: str, audience: Audience = EVERYONE, phrase: str | None = None, **data: Any) -> None:

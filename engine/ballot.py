@@ -14,13 +14,17 @@ from typing import Any
 from engine.announce import Out, say
 from engine.conduct import give_foul
 from engine.errors import AlreadyActed, DeadPlayer, IllegalCommand, IllegalTarget, NotYourTurn, WrongPhase
-from engine.events import EVERYONE, NO_PARAMS, Event, event_of, to_seats
+from engine.events import EVERYONE, NO_PARAMS, Event, interned, to_seats
 from engine.flow import announce_speech, next_day_step
 from engine.outcome import announce_decided, check_win, eliminate
 from engine.registry import STEP_KINDS, TALLIES, TIE_CHAINS, tally, tie_chain
 from engine.state import Draft, GameState, Step, put_step
 
 _VOTER, _CANDIDATE = itemgetter(0), itemgetter(1)  # of a ballot (voter, candidate), in C
+# events.interned: the busiest events of a ballot, by the values that vary.
+_VOTED: dict[tuple[int, int], Event] = {}  # (seat, candidate)
+_BALLOT: dict[tuple[int, str, str | None], Event] = {}  # (candidate, round, phrase)
+_VOTE_COUNT: dict[tuple[int, int, str, str | None], Event] = {}  # (candidate, count, round, phrase)
 
 
 def candidates(s: GameState) -> list[int]:
@@ -71,10 +75,17 @@ def start_ballot(s: Draft, out: Out, cands: list[int], round_name: str) -> None:
 
 
 def _announce_candidate(s: GameState, out: Out) -> None:
-    seat = s.step.seat
+    step = s.step
+    seat, round_name = step.seat, step.round
     phrase = s.ruleset.phrases.get("vote_candidate")
+    key = (seat, round_name, phrase)
     out.append(
-        event_of(("ballot", EVERYONE, {"candidate": seat, "round": s.step.round}, phrase, {"seat": seat}))
+        _BALLOT.get(key)
+        or interned(
+            _BALLOT,
+            key,
+            ("ballot", EVERYONE, {"candidate": seat, "round": round_name}, phrase, {"seat": seat}),
+        )
     )
 
 
@@ -165,7 +176,11 @@ def vote(s: Draft, seat: int, candidate: int, out: Out) -> None:
         refuse(s, seat, "self_vote", IllegalTarget("Нельзя голосовать за себя.", key="no-vote-for-self"), out)
         return
     s.ballots = (*s.ballots, (seat, candidate))
-    out.append(event_of(("voted", EVERYONE, {"seat": seat, "candidate": candidate}, None, NO_PARAMS)))
+    key = (seat, candidate)
+    out.append(
+        _VOTED.get(key)
+        or interned(_VOTED, key, ("voted", EVERYONE, {"seat": seat, "candidate": candidate}, None, NO_PARAMS))
+    )
     for leader, follower in s.vote_links:
         if leader == seat and _follower(s, follower) and not any(v == follower for v, _ in s.ballots):
             s.ballots = (*s.ballots, (follower, candidate))
@@ -197,9 +212,23 @@ def close_candidate(s: Draft, out: Out) -> None:
             )
     count = list(map(_CANDIDATE, s.ballots)).count(step.seat)
     say(s, out, "vote_count")
-    data = {"candidate": step.seat, "count": count, "round": step.round}
+    seat, round_name = step.seat, step.round
     phrase = s.ruleset.phrases.get("vote_result")
-    out.append(event_of(("vote_count", EVERYONE, data, phrase, {"seat": step.seat, "count": count})))
+    key = (seat, count, round_name, phrase)
+    out.append(
+        _VOTE_COUNT.get(key)
+        or interned(
+            _VOTE_COUNT,
+            key,
+            (
+                "vote_count",
+                EVERYONE,
+                {"candidate": seat, "count": count, "round": round_name},
+                phrase,
+                {"seat": seat, "count": count},
+            ),
+        )
+    )
     if step.queue and not (s.ruleset.params.get("stop_when_decided") and _decided(s)):
         put_step(s, seat=step.queue[0], queue=step.queue[1:])
         _announce_candidate(s, out)

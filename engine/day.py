@@ -12,7 +12,7 @@ from operator import itemgetter
 from engine.announce import Out, say
 from engine.ballot import after_elimination, candidates, no_elimination, refuse, start_ballot, vote_threshold
 from engine.errors import AlreadyActed, DeadPlayer, IllegalCommand, IllegalTarget, NotYourTurn, WrongPhase
-from engine.events import EVERYONE, NO_PARAMS, Event, event_of, to_seats
+from engine.events import EVERYONE, NO_PARAMS, Event, interned, to_seats
 from engine.flow import announce_speech, begin_speeches, next_day_step
 from engine.outcome import check_win, eliminate
 from engine.registry import day_step
@@ -20,6 +20,8 @@ from engine.seats import PARTING_ROUNDS, first_speaker_order
 from engine.state import Draft, GameState, Step, put_step
 
 _BY, _TARGET = itemgetter(0), itemgetter(1)  # of a nomination (by, target), in C
+_NOMINATED: dict[tuple[int, int, str | None], Event] = {}  # events.interned: by (seat, target, phrase)
+_SPEECH_ENDED: dict[int, Event] = {}  # by seat
 
 # -- steps -----------------------------------------------------------------------------------------
 
@@ -173,7 +175,15 @@ def nominate(s: Draft, seat: int, target: int, out: Out) -> None:
         raise refusal
     s.nominations = (*s.nominations, (seat, target))
     phrase = s.ruleset.phrases.get("nominated")
-    out.append(event_of(("nominated", EVERYONE, {"seat": seat, "target": target}, phrase, {"seat": target})))
+    key = (seat, target, phrase)
+    out.append(
+        _NOMINATED.get(key)
+        or interned(
+            _NOMINATED,
+            key,
+            ("nominated", EVERYONE, {"seat": seat, "target": target}, phrase, {"seat": target}),
+        )
+    )
     if seat in s.immune and s.day == 1:
         # D-C5: «Игрок лишается его, если он в первый день выставил игрока».
         s.immune = s.immune - {seat}
@@ -238,7 +248,11 @@ def ask_nominees(s: GameState, seat: int, out: Out) -> None:
 
 def end_speech(s: Draft, out: Out) -> None:
     step = s.step
-    out.append(event_of(("speech_ended", EVERYONE, {"seat": step.seat}, None, NO_PARAMS)))
+    seat = step.seat
+    out.append(
+        _SPEECH_ENDED.get(seat)
+        or interned(_SPEECH_ENDED, seat, ("speech_ended", EVERYONE, {"seat": seat}, None, NO_PARAMS))
+    )
     if step.round == "day" and step.seat in s.no_speech and not s.ruleset.conduct.daily_reset:
         s.no_speech = s.no_speech - {step.seat}  # FIIM D-FI12: the lost speech is lost once
     alive = s.alive

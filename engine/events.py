@@ -138,3 +138,20 @@ if TYPE_CHECKING:
 
 else:
     event_of = partial(_tuple_new, Event)
+
+
+# The busiest events of a game are the same values over and over (a seat's speech ending, a seat's vote
+# for a candidate, a night step's call): an event is immutable, so such an event is made once, kept in a
+# table of its kind under the values that vary, and the same object is handed out each time (no tuple,
+# dictionaries or collector's tracking per event). Only events whose fields are all plain values (ints,
+# strings, None: no list a reader could change) are kept. A table is emptied when it grows past a bound.
+_TABLE_BOUND = 4096
+
+
+def interned(table: dict[Any, Event], key: Any, fields: tuple[Any, ...]) -> Event:
+    """``Event(*fields)``, kept in ``table`` under ``key`` (the values of ``fields`` that vary): the event
+    for ``key`` on a miss of ``table.get(key)``. ``key`` must tell apart every two events of the table."""
+    if len(table) >= _TABLE_BOUND:
+        table.clear()
+    found = table[key] = _tuple_new(Event, fields)
+    return found

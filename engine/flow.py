@@ -12,7 +12,7 @@ from typing import Any
 from engine.abilities import actors_of_step, victims_so_far
 from engine.announce import Out, event, say
 from engine.conduct import RESTRICTIONS, end_of_day, start_of_day
-from engine.events import EVERYONE, NO_PARAMS, Event, event_of, to_seats, to_team
+from engine.events import EVERYONE, NO_PARAMS, Event, event_of, interned, to_seats, to_team
 from engine.outcome import check_win
 from engine.registry import DAY_STEPS, NIGHT_RESOLUTIONS
 from engine.resolution import resolve_attempts, resolve_step
@@ -123,6 +123,19 @@ def _impostors_only(s: GameState, awake: list[int]) -> bool:
     return all(roles[s.role_of(x)].impostor for x in awake)
 
 
+# events.interned: a night step's call by (step id, seconds, wake-up line), its end by (step id, line)
+_NIGHT_STEP: dict[tuple[str, int, str | None], Event] = {}
+_NIGHT_STEP_ENDED: dict[tuple[str, str | None], Event] = {}
+
+
+def night_step_ended(step_id: str, phrase: str | None) -> Event:
+    """The event that ends the night step ``step_id`` with the host's line ``phrase``."""
+    key = (step_id, phrase)
+    return _NIGHT_STEP_ENDED.get(key) or interned(
+        _NIGHT_STEP_ENDED, key, ("night_step_ended", EVERYONE, {"step": step_id}, phrase, NO_PARAMS)
+    )
+
+
 def next_night_step(s: Draft, out: Out) -> None:
     agenda = s.agenda
     plan: dict[tuple[str, bool], StepPlan] = s.ruleset.night_plan
@@ -155,7 +168,15 @@ def next_night_step(s: Draft, out: Out) -> None:
         led = s.ledger
         if led.actions or led.skipped or led.proposals or led.team_target:
             put_ledger(s, actions=(), skipped=frozenset(), proposals=(), team_target=0)
-        out.append(event_of(("night_step", EVERYONE, {"step": step.id, "seconds": seconds}, wake, NO_PARAMS)))
+        called = (step.id, seconds, wake)
+        out.append(
+            _NIGHT_STEP.get(called)
+            or interned(
+                _NIGHT_STEP,
+                called,
+                ("night_step", EVERYONE, {"step": step.id, "seconds": seconds}, wake, NO_PARAMS),
+            )
+        )
         if awake:
             aud = to_team(step.team, awake) if step.team else to_seats(*awake)
             data = {"step": step.id, "seats": awake, "actors": actors}
@@ -303,7 +324,7 @@ def close_night_step(s: Draft, out: Out) -> None:
     step = s.ruleset.night_step(s.step.night_step, s.intro)
     if step.kind == "act" and resolve_step(s, step, out):
         return  # the step opened again (a team's extra shot, D-H7)
-    out.append(event_of(("night_step_ended", EVERYONE, {"step": step.id}, step.sleep or None, NO_PARAMS)))
+    out.append(night_step_ended(step.id, step.sleep or None))
     next_night_step(s, out)
 
 
@@ -373,10 +394,40 @@ SPEECH_PHRASES = {
 }
 
 
+# events.interned: by (seat, round, seconds, phrase)
+_SPEECH: dict[tuple[int, str, int, str | None], Event] = {}
+
+
 def announce_speech(s: Draft, out: Out) -> None:
+    step = s.step
+    seat, round_name = step.seat, step.round
+    if seat in s.no_speech and speech_lost(s, seat):  # speech_lost's first question, without the call
+        _announce_lost_speech(s, out)
+        return
+    phrase = s.ruleset.phrases.get(SPEECH_PHRASES.get(round_name, "speech_turn"))
+    seconds = step.seconds
+    key = (seat, round_name, seconds, phrase)
+    out.append(
+        _SPEECH.get(key)
+        or interned(
+            _SPEECH,
+            key,
+            (
+                "speech",
+                EVERYONE,
+                {"seat": seat, "purpose": round_name, "seconds": seconds},
+                phrase,
+                {"seat": seat},
+            ),
+        )
+    )
+
+
+def _announce_lost_speech(s: Draft, out: Out) -> None:
+    """announce_speech for a speaker who has lost his speech for his fouls (speech_lost)."""
     seat = s.step.seat
     key = SPEECH_PHRASES.get(s.step.round, "speech_turn")
-    muted = seat in s.no_speech and speech_lost(s, seat)  # speech_lost's first question, without the call
+    muted = True
     if muted and s.step.round == "day" and s.ruleset.params.get("short_speech_at_3_4") and len(s.alive) <= 4:
         # FIIM D-FI12: with 3–4 players left the lost speech is a 30 s one instead.
         s.no_speech = s.no_speech - {seat}

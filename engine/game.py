@@ -32,8 +32,8 @@ from engine.commands import (
     Withdraw,
 )
 from engine.errors import GameOver, IllegalCommand, NotYourTurn, WrongPhase
-from engine.events import EVERYONE, NO_PARAMS, Event, event_of, to_seats
-from engine.flow import close_night_step, enter_phase, next_day_step, next_night_step
+from engine.events import EVERYONE, NO_PARAMS, Event, interned, to_seats
+from engine.flow import close_night_step, enter_phase, next_day_step, next_night_step, night_step_ended
 from engine.kinds import fiim_day
 from engine.outcome import check_win
 from engine.registry import STEP_KINDS
@@ -212,7 +212,7 @@ def _end_tiebreak(s: Draft, out: list[Event]) -> None:
 
 
 def _end_meet(s: Draft, out: list[Event]) -> None:
-    out.append(Event("night_step_ended", EVERYONE, {"step": s.step.night_step}, _sleep_phrase(s)))
+    out.append(night_step_ended(s.step.night_step, _sleep_phrase(s)))
     next_night_step(s, out)
 
 
@@ -223,13 +223,18 @@ def _sleep_phrase(s: GameState) -> str | None:
     return None
 
 
+_PASSED: dict[tuple[int, str | None], Event] = {}  # events.interned: by (seat, phrase)
+
+
 def _pass(s: Draft, c: Pass, out: list[Event]) -> None:
     if s.step.kind != "speech":
         raise WrongPhase("Сейчас никто не говорит.", key="nobody-speaks")
     if c.seat != s.step.seat:
         raise NotYourTurn(f"Сейчас говорит игрок {s.step.seat}.", key="speaking-now", seat=s.step.seat)
+    seat, phrase = c.seat, s.ruleset.phrases.get("speech_pass")
+    key = (seat, phrase)
     out.append(
-        event_of(("passed", EVERYONE, {"seat": c.seat}, s.ruleset.phrases.get("speech_pass"), NO_PARAMS))
+        _PASSED.get(key) or interned(_PASSED, key, ("passed", EVERYONE, {"seat": seat}, phrase, NO_PARAMS))
     )
     day.end_speech(s, out)
 

@@ -188,3 +188,35 @@ def test_records_keep_their_fields_off_the_class() -> None:
         assert not [f.name for f in fields(cls) if f.name in cls.__dict__], cls
     assert Draft.__setattr__ is object.__setattr__ and Draft.__delattr__ is object.__delattr__
     assert NightLedger() == EMPTY_LEDGER and Step("x").queue == ()
+
+
+def test_the_busiest_events_are_made_once() -> None:
+    """events.interned: a speech's end, a vote, a speech, a night step's call and end, a count are each
+    made once for their values and handed out again in later games, the same object; each still equals
+    the event built afresh from its fields."""
+    from engine.simulate import play_random_game
+
+    ruleset = load_ruleset("simple")
+    kinds = ("speech_ended", "voted", "speech", "night_step", "night_step_ended", "vote_count", "nominated")
+    made: dict[tuple[object, ...], Event] = {}
+    again = 0
+    for seed in (1, 2):
+        for event in play_random_game(ruleset, 12, seed).events:
+            if event.type not in kinds:
+                continue
+            afresh = Event(event.type, event.audience, dict(event.data), event.phrase, dict(event.params))
+            assert event == afresh
+            fields = (event.type, event.audience, *event.data.items(), event.phrase, *event.params.items())
+            first = made.setdefault(fields, event)
+            assert first is event, event
+            again += seed == 2 and first is not afresh
+    assert again > 100
+
+
+def test_an_interned_table_is_bounded() -> None:
+    from engine.events import interned
+
+    table: dict[int, Event] = {}
+    for n in range(5000):
+        assert interned(table, n, ("x", EVERYONE, {"n": n}, None, NO_PARAMS)) == Event("x", data={"n": n})
+    assert len(table) <= 4096
