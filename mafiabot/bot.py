@@ -154,7 +154,6 @@ class MafiaBot(commands.Bot):
         options.setdefault("max_messages", None)
         # Discord's global limit per token, kept before each request leaves (mafiabot/quota.py).
         self.quota = Quota(settings.requests_per_second, name="the bot")
-        options.setdefault("http_trace", self.quota.trace())
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -162,6 +161,7 @@ class MafiaBot(commands.Bot):
             tree_cls=MafiaTree,
             **options,
         )
+        self.quota.keep(self.http)
         sweep_seldom(self.http)  # (discord.py's rate-limit buckets: not walked at every new one)
         # The bot's own message edits (the panel at every click) come back as MESSAGE_UPDATE, and
         # discord.py builds the whole message from each (its Components V2 tree: ≈ 30 µs, about 1 % of

@@ -7,8 +7,8 @@ then send the refused one again (`HTTPClient.request`). Nothing is lost that way
 tables on one token it is a refusal every second, each one counted towards Discord's ban of the bot's
 address, and whatever is next in line, a speaker's unmute or a panel, waits the same.
 
-So every token's client (the main bot's and each helper's) has a `Quota`, handed to discord.py as its
-`http_trace`: aiohttp awaits a trace's `on_request_start` before a request leaves, so each request that
+So every token's client (the main bot's and each helper's) has a `Quota`, a middleware of its aiohttp
+session (`Quota.keep`): aiohttp awaits it before a request leaves, so each request that
 really goes out — after discord.py's own bucket waits, its retries included — first takes a place in
 the token's last second. When the second is full, requests wait and leave in order of urgency: the
 unmute of the next speaker, then every other unmute (whoever may speak now), then mutes, then the rest
@@ -37,7 +37,6 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
-from types import SimpleNamespace
 from typing import Any
 
 import aiohttp
@@ -45,7 +44,7 @@ import aiohttp
 log = logging.getLogger(__name__)
 
 PER_SECOND = 50  # Discord's global limit per token
-STUCK = 30.0  # a request without an answer this long no longer holds its place (a lost trace end)
+STUCK = 30.0  # a request without an answer this long no longer holds its place (a lost answer)
 WINDOW = 1.0
 REPORT_EVERY = 10.0  # seconds between two log lines about requests that waited (only while they do)
 NEXT_SPEAKER, MAY_SPEAK, MUTE, ORDINARY = 0, 1, 2, 3  # how urgent a request is (lower leaves first)
@@ -237,41 +236,46 @@ class Quota:
             self._timer = None
         self._schedule()
 
-    def trace(self) -> aiohttp.TraceConfig:
-        """For discord.py's `http_trace`: every request the client sends takes its place first."""
-        config = aiohttp.TraceConfig()
-        config.on_request_start.append(self._on_request_start)
-        config.on_request_end.append(self._on_request_end)
-        config.on_request_exception.append(self._on_request_exception)
-        return config
+    def keep(self, http: Any) -> None:
+        """Keep the quota for a discord.py `HTTPClient`: every request its session sends takes its place
+        first, as an aiohttp client middleware (around the connection, the request's bytes and its
+        answer's head; a retry is a request again). The session is made at login (`static_login`, each
+        time), whose own request (the bot's user) goes out before the middleware can join the new
+        session: the login as a whole holds a place for it.
 
-    async def _on_request_start(
-        self,
-        _session: aiohttp.ClientSession,
-        context: SimpleNamespace,
-        params: aiohttp.TraceRequestStartParams,
-    ) -> None:
-        if counted(params.url):
-            context.quota_place = await self.take(urgency.get())
+        Not discord.py's `http_trace` (an aiohttp trace), which did the same from its request-start and
+        request-end signals: with any trace configured aiohttp sends every signal of every request (its
+        headers and each chunk sent, each chunk received, the connection reused), each with a parameters
+        object and an await — ≈ 25 µs of a request's ≈ 240 µs in the bot's process (issue 18,
+        benchmarks/request_cpu.py), where the middleware is one call."""
+        login = http.static_login
 
-    async def _on_request_exception(
-        self,
-        _session: aiohttp.ClientSession,
-        context: SimpleNamespace,
-        _params: aiohttp.TraceRequestExceptionParams,
-    ) -> None:
-        if (place := getattr(context, "quota_place", None)) is not None:
-            self.answered(place)
+        async def static_login(token: str) -> Any:
+            place = await self.take(urgency.get())
+            try:
+                user = await login(token)
+            finally:
+                self.answered(place)
+            # (discord.py's session and aiohttp's middlewares of a session already made are private
+            # names: tests/bot/test_quota.py fails if either changes, by the requests it counts)
+            session = http._HTTPClient__session
+            if self.middleware not in session._middlewares:
+                session._middlewares = (*session._middlewares, self.middleware)
+            return user
 
-    async def _on_request_end(
-        self,
-        _session: aiohttp.ClientSession,
-        context: SimpleNamespace,
-        params: aiohttp.TraceRequestEndParams,
-    ) -> None:
-        if (place := getattr(context, "quota_place", None)) is not None:
-            self.answered(place)
-        response = params.response
+        setattr(http, "static_login", static_login)  # noqa: B010  (a method of the instance)
+
+    async def middleware(
+        self, request: aiohttp.ClientRequest, handler: aiohttp.ClientHandlerType
+    ) -> aiohttp.ClientResponse:
+        """One request through a kept session (`keep`): its place from before it leaves until its
+        answer's head came (or it failed); a 429 marked global pauses the quota."""
+        place = await self.take(urgency.get()) if counted(request.url) else None
+        try:
+            response = await handler(request)
+        finally:
+            if place is not None:
+                self.answered(place)
         if response.status == 429 and response.headers.get("X-RateLimit-Global", "").lower() == "true":
             self.refused += 1
             try:
@@ -280,6 +284,7 @@ class Quota:
                 retry_after = 1.0
             log.warning("Discord's global limit met all the same; nothing sent for %.2f s", retry_after)
             self.pause(retry_after)
+        return response
 
 
 def sweep_seldom(

@@ -49,9 +49,8 @@ class Helper:
         # No gateway connection is ever opened; the guilds intent only keeps discord.py from warning.
         # A 429 longer than 30 s (the least discord.py allows) is raised, not slept on: the main bot
         # takes the edit over at once.
-        self.client = discord.Client(
-            intents=discord.Intents(guilds=True), max_ratelimit_timeout=30.0, http_trace=self.quota.trace()
-        )
+        self.client = discord.Client(intents=discord.Intents(guilds=True), max_ratelimit_timeout=30.0)
+        self.quota.keep(self.client.http)
         sweep_seldom(self.client.http)
         self.user_id: int | None = None
         self.application_id: int | None = None

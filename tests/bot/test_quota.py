@@ -8,6 +8,7 @@ import asyncio
 import discord
 import pytest
 import yarl
+from fakediscord import Club, FakeDiscord
 
 from mafiabot import quota as quota_module
 from mafiabot.bot import MafiaBot
@@ -151,3 +152,35 @@ async def test_the_bots_http_client_sweeps_seldom(bot: MafiaBot) -> None:
         bucket._last_request -= 600  # idle for ten minutes (as above)
     bot.http.get_ratelimit("GET /a-new-route:")
     assert len([key for key in bot.http._buckets if key.startswith("GET /route/")]) == 300
+
+
+async def test_every_request_of_the_bots_token_took_its_place_the_logins_too(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """The quota is a middleware of the bot's aiohttp session (Quota.keep), which discord.py makes at
+    login: the login's own request goes out before the middleware is there, and is counted all the
+    same. Every other request the stand-in saw from the bot's token, start-up included, took a place."""
+    await bot.http.get_channel(club.text.id)
+    sent = [
+        call.route
+        for call in fake.calls
+        if call.bot_id == fake.world.bot_user.id
+        and not any(p in call.path for p in ("/interactions/", "/webhooks/"))
+    ]
+    assert "GET /users/@me" in sent
+    assert bot.quota.requests == len(sent)
+
+
+async def test_a_global_429_met_all_the_same_pauses_the_bots_quota(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """Another process on the bot's token spent the current second: the bot's next request is refused
+    under the global limit, its quota sends nothing for the refusal's Retry-After (discord.py's retry
+    waits for it), and the request is then served."""
+    while fake.rate_limits.check("GET /users/@me", "", "").allowed:  # the other process's requests
+        pass
+    fake.rate_limits.limited.clear()  # (the other process's own refusal)
+    await bot.http.get_channel(club.text.id)
+    assert [major for _, major in fake.rate_limits.limited] == ["global"]
+    assert bot.quota.refused == 1 and bot.quota.delayed == 1  # the retry waited for the pause
+    assert fake.calls[-1].route == "GET /channels/{channel_id}" and fake.calls[-1].status == 200

@@ -1,0 +1,395 @@
+"""The bot's CPU for one REST request through discord.py's HTTP client, and for one gateway event
+(run by hand, not a test; issue 18 item 1).
+
+python benchmarks/request_cpu.py [--requests 3000] [--events 3000] [--profile] [--variants ...]
+
+REST: the local Discord (tests/fakediscord) runs in a child process, so this process's CPU is the
+client's alone; discord.py's `HTTPClient`, made as `MafiaBot` makes it (the quota's trace), sends a
+click's mix of requests one after the other (a message sent, a message edited, a member's mute
+edited), with the stand-in's limits lifted. Printed: this process's CPU per request (`time.process_time`
+over all of them; the loop's wake-ups included), and with `--profile` its split by package (cProfile's
+own time per function, grouped by the file it is in: discord.py, aiohttp and its helpers yarl/multidict,
+the quota, asyncio and the loop, JSON, the rest; cProfile slows Python code more than C, so read the
+split as shares, the CPU per request from the run without it).
+
+Gateway: a click's events as the bot receives them (a MESSAGE_CREATE of the bot's own panel, a
+MESSAGE_UPDATE of its edit, two VOICE_STATE_UPDATEs, a MESSAGE_DELETE), handed to a connected
+`MafiaBot`'s `DiscordWebSocket.received_message` as text (what the stand-in sends) and as the zlib-stream
+frames Discord sends by default (`compress=zlib-stream` in the gateway URL): CPU per event each way,
+and the bytes on the wire each way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import json
+import os
+import pstats
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+import fakediscord  # noqa: E402  (before aiohttp is imported: it sets SSL_CERT_FILE)
+
+sys.path.remove(str(ROOT / "tests"))
+
+_ = fakediscord
+
+
+async def serve() -> None:
+    """The stand-in for the REST measurement, in its own process: tells where it is, serves until stdin
+    closes."""
+    from fakediscord import FakeDiscord
+    from fakediscord.ratelimits import Limit
+    from fakediscord.world import VoiceState
+
+    fake = FakeDiscord()
+    await fake.start()
+    fake.rate_limits.routes = {}
+    fake.rate_limits.default = Limit(10**9, 1.0)
+    fake.rate_limits.global_limit = Limit(10**9, 1.0)
+    club = fake.create_club(players=10)
+    for p in club.players:  # in voice: a member's mute is edited only there
+        club.guild.voice_states[p.id] = VoiceState(p.id, club.id, club.voice.id, secrets.token_hex(16))
+    line = {
+        "api": fake.api_base,
+        "token": fake.token,
+        "guild": club.guild.id,
+        "channel": club.text.id,
+        "players": [p.id for p in club.players],
+    }
+    print(json.dumps(line), flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+    await fake.stop()
+
+
+PANEL = {  # a Components V2 message about the size of a table's panel
+    "flags": 1 << 15,
+    "components": [
+        {
+            "type": 17,
+            "components": [
+                {"type": 10, "content": "**День 1.** Говорит игрок 3. " + "x" * 200},
+                {
+                    "type": 1,
+                    "components": [
+                        {"type": 2, "style": 2, "label": f"Игрок {i}", "custom_id": f"mafia:g:vote:{i}:1234"}
+                        for i in range(1, 6)
+                    ],
+                },
+                {
+                    "type": 1,
+                    "components": [
+                        {"type": 2, "style": 1, "label": "Пас", "custom_id": "mafia:g:pass:0:1234"}
+                    ],
+                },
+            ],
+        }
+    ],
+}
+
+
+async def rest(where: dict[str, Any], requests: int, variant: str, profile: bool) -> dict[str, Any]:
+    import discord
+    import discord.http
+    from discord.http import Route
+
+    from mafiabot.quota import Quota
+
+    Route.BASE = where["api"]
+    quota = Quota(10**9, name="bench")
+    http = discord.http.HTTPClient(
+        asyncio.get_running_loop(), http_trace=trace(quota) if variant == "trace" else None
+    )
+    if variant == "bot":
+        quota.keep(http)
+    await http.static_login(where["token"])
+    channel, guild, players = where["channel"], where["guild"], where["players"]
+    first = await http.send_message(channel, params=discord.http.handle_message_parameters(content="x"))
+    message_id = first["id"]
+    params = discord.http.handle_message_parameters
+
+    async def click(i: int) -> None:
+        # a click's mix: a line sent, the panel edited, two mutes changed (≈ 4.4 requests a click)
+        await http.send_message(channel, params=params(content=f"Игрок {i % 10 + 1} говорит."))
+        await http.edit_message(channel, message_id, params=_edit())
+        await http.edit_member(guild, players[i % 10], mute=True)
+        await http.edit_member(guild, players[(i + 1) % 10], mute=False)
+
+    def _edit() -> Any:
+        return discord.http.MultipartParameters(payload=PANEL, multipart=None, files=None)
+
+    for i in range(50):  # warm-up: connections, buckets, caches
+        await click(i)
+    profiler = cProfile.Profile(time.process_time) if profile else None  # CPU, not wall time
+    clicks = max(1, requests // 4)
+    cpu = time.process_time()
+    times = os.times()
+    wall = time.perf_counter()
+    if profiler:
+        profiler.enable()
+    for i in range(clicks):
+        await click(i)
+    if profiler:
+        profiler.disable()
+    cpu = time.process_time() - cpu
+    after = os.times()
+    user, system = after.user - times.user, after.system - times.system
+    wall = time.perf_counter() - wall
+    await http.close()
+    n = clicks * 4
+    result: dict[str, Any] = {
+        "requests": n,
+        "cpu_us": cpu / n * 1e6,
+        "user_us": user / n * 1e6,
+        "system_us": system / n * 1e6,
+        "wall": wall,
+    }
+    if profiler:
+        result["split"] = split(profiler)
+        if TOP:
+            top(profiler, TOP)
+    return result
+
+
+TOP = 0  # --top N: the N functions with the most own time (cProfile's table)
+
+
+async def gateway(events: int, profile: bool) -> list[str]:
+    """A click's events handed to a connected bot's websocket, as text and as zlib-stream frames."""
+    from fakediscord import FakeDiscord
+    from fakediscord.payloads import message_json
+    from fakediscord.world import VoiceState
+
+    from mafiabot.bot import MafiaBot
+    from mafiabot.config import AudioSettings, Secret, Settings
+
+    fake = FakeDiscord()
+    await fake.start()
+    club = fake.create_club(players=10)
+    for p in club.players:
+        club.guild.voice_states[p.id] = VoiceState(p.id, club.id, club.voice.id, secrets.token_hex(16))
+    tmp = Path(tempfile.mkdtemp())
+    settings = Settings(
+        token=Secret(fake.token),
+        database_url=f"sqlite:///{tmp}/bot.db",
+        audio=AudioSettings(engine="none", cache_dir=tmp / "audio"),
+    )
+    bot = MafiaBot(settings, guild_ready_timeout=0.05)
+    lines = []
+    try:
+        async with fake.connect(bot, timeout=120):
+            world = fake.world
+            panel = world.add_message(
+                club.text, world.bot_user, components=PANEL["components"], flags=PANEL["flags"]
+            )
+            line = world.add_message(club.text, world.bot_user, content="Игрок 4 говорит.")
+            state = club.guild.voice_states[club.players[3].id]
+            sequence = [
+                ("MESSAGE_CREATE", message_json(line)),
+                ("MESSAGE_CREATE", message_json(panel)),
+                ("MESSAGE_UPDATE", message_json(panel)),
+                (
+                    "MESSAGE_DELETE",
+                    {"id": str(line.id), "channel_id": str(club.text.id), "guild_id": str(club.id)},
+                ),
+                ("VOICE_STATE_UPDATE", fake.gateway.voice_state_event(club.guild, state.user_id)),
+            ]
+            frames = [
+                json.dumps({"op": 0, "t": name, "s": 10**6 + i, "d": data}, ensure_ascii=False)
+                for i, (name, data) in enumerate(sequence)
+            ]
+            ws = bot.ws
+            compressor = zlib.compressobj()
+
+            def compressed(text: str) -> bytes:
+                return compressor.compress(text.encode()) + compressor.flush(zlib.Z_SYNC_FLUSH)
+
+            import discord.utils
+
+            for kind in ("text", "zlib-stream"):
+                rounds = max(1, events // len(frames))
+                if kind == "zlib-stream":  # one stream: every frame compressed in order, beforehand
+                    ws._decompressor = discord.utils._ZlibDecompressionContext()
+                    compressor = zlib.compressobj()
+                    warm = [compressed(f) for f in frames * 20]
+                    batch = [compressed(f) for f in frames * rounds]
+                else:
+                    warm, batch = frames * 20, frames * rounds
+                for frame in warm:
+                    await ws.received_message(frame)
+                profiler = cProfile.Profile(time.process_time) if profile and kind == "text" else None
+                cpu = time.process_time()
+                if profiler:
+                    profiler.enable()
+                for frame in batch:
+                    await ws.received_message(frame)
+                if profiler:
+                    profiler.disable()
+                cpu = time.process_time() - cpu
+                rounds = len(batch) // len(frames)
+                size = sum(len(f.encode()) if isinstance(f, str) else len(f) for f in batch) / len(batch)
+                text = (
+                    f"gateway {kind}: {cpu / len(batch) * 1e6:.1f} µs of CPU an event "
+                    f"({len(batch)} events, {size:.0f} bytes an event on the wire)"
+                )
+                if profiler:
+                    text += "; " + ", ".join(f"{k} {v:.0%}" for k, v in split(profiler).items())
+                    if TOP:
+                        top(profiler, TOP)
+                lines.append(text)
+            # each kind of event alone, as text
+            for (name, _), frame in zip(sequence, frames, strict=True):
+                for _ in range(50):
+                    await ws.received_message(frame)
+                cpu = time.process_time()
+                for _ in range(max(1, events // 5)):
+                    await ws.received_message(frame)
+                cpu = time.process_time() - cpu
+                lines.append(f"  {name}: {cpu / max(1, events // 5) * 1e6:.1f} µs")
+    finally:
+        await fake.stop()
+    return lines
+
+
+def trace(quota: Any) -> Any:
+    """The quota as an aiohttp trace, as the bot had it before Quota.keep (for the comparison)."""
+    import aiohttp
+
+    from mafiabot.quota import counted, urgency
+
+    async def start(_session: Any, context: Any, params: Any) -> None:
+        if counted(params.url):
+            context.quota_place = await quota.take(urgency.get())
+
+    async def end(_session: Any, context: Any, params: Any) -> None:
+        if (place := getattr(context, "quota_place", None)) is not None:
+            quota.answered(place)
+        response = getattr(params, "response", None)
+        if response is not None and response.status == 429:
+            response.headers.get("X-RateLimit-Global", "")
+
+    config = aiohttp.TraceConfig()
+    config.on_request_start.append(start)
+    config.on_request_end.append(end)
+    config.on_request_exception.append(end)
+    return config
+
+
+CATEGORIES = (
+    ("quota", ("mafiabot/quota",)),
+    ("discord.py", ("/discord/",)),
+    (
+        "aiohttp",
+        (
+            "/aiohttp/",
+            "/yarl/",
+            "/multidict/",
+            "/propcache/",
+            "/aiohappyeyeballs/",
+            "/frozenlist/",
+            "/aiosignal/",
+            "/attr/",
+        ),
+    ),
+    ("json", ("/json/", "orjson")),
+    ("asyncio / loop", ("/asyncio/", "selectors", "uvloop", "socket.py", "contextvars")),
+)
+
+
+def category(filename: str, name: str) -> str:
+    where = f"{filename}:{name}"
+    for label, marks in CATEGORIES:
+        if any(mark in where for mark in marks):
+            return label
+    if filename == "~":  # a builtin: counted where its caller is (unknown here)
+        return "builtins (C calls)"
+    return "other"
+
+
+def split(profiler: cProfile.Profile) -> dict[str, float]:
+    stats = pstats.Stats(profiler)
+    shares: Counter[str] = Counter()
+    builtins: Counter[str] = Counter()
+    for (filename, _line, name), (_cc, _nc, tottime, _ct, callers) in stats.stats.items():  # type: ignore[attr-defined]
+        label = category(filename, name)
+        if label == "builtins (C calls)":
+            # a C function's time goes to the package of its callers (by their share of the calls)
+            total = sum(c[1] for c in callers.values()) or 1
+            for (cfile, _cl, cname), caller in callers.items():
+                builtins[category(cfile, cname)] += tottime * caller[1] / total
+            continue
+        shares[label] += tottime
+    shares.update(builtins)
+    total = sum(shares.values())
+    return {label: value / total for label, value in shares.most_common()}
+
+
+def top(profiler: cProfile.Profile, n: int = 40) -> None:
+    stats = pstats.Stats(profiler)
+    stats.sort_stats("tottime").print_stats(n)
+    stats.sort_stats("cumulative").print_callees("client.py.*_request|http.py:589")
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--requests", type=int, default=4000)
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--variants", default="bot,trace,none")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--top", type=int, default=0)
+    parser.add_argument("--events", type=int, default=5000)
+    parser.add_argument("--only", choices=("rest", "gateway"))
+    args = parser.parse_args()
+    global TOP
+    TOP = args.top
+    if args.serve:
+        await serve()
+        return
+    if args.only != "rest":
+        for run in range(args.runs):
+            for line in await gateway(args.events, args.profile and run == 0):
+                print(line, flush=True)
+    if args.only == "gateway":
+        return
+    child = subprocess.Popen(
+        [sys.executable, __file__, "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None
+        where = json.loads(child.stdout.readline())
+        for run in range(args.runs):
+            for variant in args.variants.split(","):
+                result = await rest(where, args.requests, variant, args.profile and run == 0)
+                line = (
+                    f"REST {variant}: {result['cpu_us']:.0f} µs of CPU a request "
+                    f"(user {result['user_us']:.0f}, system {result['system_us']:.0f}; "
+                    f"{result['requests']} requests, {result['wall']:.1f} s)"
+                )
+                if "split" in result:
+                    line += "; " + ", ".join(f"{k} {v:.0%}" for k, v in result["split"].items())
+                print(line, flush=True)
+    finally:
+        if child.stdin:
+            child.stdin.close()
+        child.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    try:
+        import uvloop  # as `mafiabot run` (its default event loop)
+    except ImportError:
+        asyncio.run(main())
+    else:
+        uvloop.run(main())
