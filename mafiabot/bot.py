@@ -112,6 +112,8 @@ def _guild_extra(guild: discord.abc.Snowflake | None) -> dict[str, Any]:
 
 
 _EDIT_EVENTS = ("message_edit", "raw_message_edit")  # what discord.py dispatches for a MESSAGE_UPDATE
+# The channels whose last message discord.py's MESSAGE_CREATE parser keeps.
+_LAST_MESSAGE_KEPT = (discord.TextChannel, discord.VoiceChannel, discord.Thread, discord.StageChannel)
 
 
 class MafiaBot(commands.Bot):
@@ -169,6 +171,17 @@ class MafiaBot(commands.Bot):
         self._parse_message_update = self._connection.parsers["MESSAGE_UPDATE"]
         self._connection.parsers["MESSAGE_UPDATE"] = self._message_update
         self.own_edits_unread = 0  # the bot's own edits not parsed (tests)
+        # Every line, panel and answer the bot sends comes back as MESSAGE_CREATE, and discord.py builds
+        # the whole message from it (a panel's Components V2 tree: ≈ 20 µs, issue 18) only to dispatch it
+        # to listeners that ignore a bot's message (`dispatch` below drops it): not parsed either.
+        self._parse_message_create = self._connection.parsers["MESSAGE_CREATE"]
+        self._connection.parsers["MESSAGE_CREATE"] = self._message_create
+        self.own_messages_unread = 0  # the bot's own messages not parsed (tests)
+        # discord.py dispatches events nobody in the bot hears (`socket_event_type` with every gateway
+        # event, `raw_message_delete`, …), each through commands.Bot's and Client's dispatch, which
+        # look for an `on_` method by a failed attribute lookup every time: `dispatch` drops those first.
+        self._class_hears: dict[str, bool] = {}
+        self.unheard_events = 0  # events dispatched that nobody heard (tests)
         # A click on a game's button or select goes to the game straight from INTERACTION_CREATE:
         # discord.py's way to a dynamic item builds a whole View from the clicked message's components
         # first (the panel's: ≈ 40 µs a click, issue 18) only to find the item by its custom id, which
@@ -375,7 +388,23 @@ class MafiaBot(commands.Bot):
         stop_all_views()
         await super().close()
 
+    def _heard(self, event_name: str) -> bool:
+        """Does anything hear this event: a `wait_for`, a listener, an `on_` method of the bot (its
+        class's, or one set on it with `@bot.event`)?"""
+        if self._listeners.get(event_name):
+            return True
+        method = "on_" + event_name
+        if self.extra_events.get(method) or method in self.__dict__:
+            return True
+        hears = self._class_hears.get(method)
+        if hears is None:
+            hears = self._class_hears[method] = hasattr(type(self), method)
+        return hears
+
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        if not self._heard(event_name):
+            self.unheard_events += 1
+            return
         # Two voice-state events a click (the member edits' echoes: a mute changed, nobody moved) were a
         # task each for on_voice_state_update, whose bookkeeping awaits nothing for them (issue 18): it
         # runs here, in the gateway's order, while nothing else listens for voice states.
@@ -429,6 +458,22 @@ class MafiaBot(commands.Bot):
                 return
             log.error("A game's click failed: %s", match["action"], exc_info=error)
             await reply_ephemeral(interaction, text(language_of(interaction), "error-generic"))
+
+    def _message_create(self, data: Any) -> None:
+        author = data.get("author")
+        if (
+            isinstance(author, dict)
+            and self.user is not None
+            and author.get("id") == str(self.user.id)
+            and not self._listeners.get("message")
+        ):
+            self.own_messages_unread += 1
+            # What discord.py's parser keeps besides the message: the channel's last message.
+            channel = self._connection._get_guild_channel(data)[0]
+            if channel.__class__ in _LAST_MESSAGE_KEPT:
+                channel.last_message_id = int(data["id"])
+            return
+        self._parse_message_create(data)
 
     def _message_update(self, data: Any) -> None:
         author = data.get("author")
