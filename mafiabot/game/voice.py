@@ -118,6 +118,9 @@ class VoiceController:
         # Mutes sent whose VOICE_STATE_UPDATE has not come back yet: discord.py's cache still shows the
         # old state, and converging again from the cache alone would send the same edit twice.
         self._sent: dict[int, bool] = {}
+        # Edits under way, until their answer: Discord's echo can come first (the gateway overtakes the
+        # answer), and then discord.py's cache shows the edit already; None once it has come.
+        self._sending: dict[int, bool | None] = {}
         self.convergences = 0  # the channel read and compared with what the step wants (tests)
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
@@ -283,8 +286,16 @@ class VoiceController:
     async def _apply(self, member: discord.Member, want: bool) -> None:
         if self._wake.is_set() or self._released:
             return  # a newer state arrived: start over from it
-        if await self._edit(member, want):
-            self._sent[member.id] = want
+        self._sending[member.id] = want
+        try:
+            applied = await self._edit(member, want)
+        finally:
+            echoed = self._sending.pop(member.id, want) is None
+        if applied:
+            if echoed:  # the cache shows it: nothing is waited for
+                self._sent.pop(member.id, None)
+            else:
+                self._sent[member.id] = want
             (self.bot_muted.add if want else self.bot_muted.discard)(member.id)
 
     def observed(self, user_id: int, muted: bool | None = None) -> None:
@@ -292,7 +303,12 @@ class VoiceController:
         cache is current again; converge from it, so a mute lifted out of turn is put back. The echo of
         the table's own last edit (``muted`` as it was sent) changes nothing the table wants: no
         convergence for it (two a click, each reading the whole channel: issue 18); what the table
-        wants changes only with the game, which wakes it itself."""
+        wants changes only with the game, which wakes it itself. Nor does the echo of an edit still
+        waiting for its answer: the convergence under way made it, and would have stopped to start over
+        (its unmutes, the next speaker's first, sent one pass later: issue 18)."""
+        if muted is not None and self._sending.get(user_id) == muted:
+            self._sending[user_id] = None
+            return
         sent = self._sent.pop(user_id, None)
         if sent is not None and sent == muted:
             return

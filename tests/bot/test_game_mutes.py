@@ -196,3 +196,28 @@ async def test_a_mutes_echo_is_observed_without_a_task_and_a_mute_lifted_out_of_
     await fake.gateway.flush()
     await fake.wait_for(lambda: fake.voice_state(silent).mute, what="the mute put back")  # type: ignore[union-attr]
     d.assert_mutes()
+
+
+async def test_the_echo_of_an_edit_that_overtakes_its_answer_does_not_start_the_pass_over(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """Discord's echo of a member edit (VOICE_STATE_UPDATE) can come before the edit's own answer. It is
+    the edit under way, not a change to converge on: the pass goes on to its unmute (the next speaker)
+    instead of stopping to read the channel and start over (a second convergence a click, issue 18)."""
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic")
+    await d.settled()
+    assert d.table is not None
+    voice = d.table.voice
+    convergences, echoes = voice.convergences, bot.voice_changes_inline
+    fake.faults.hold_answers(MEMBER_EDIT)  # carried out (echoed) at once, answered when released
+    await fake.click(d.member(d.state.step.seat), d.panel(), label=d.t("control-pass"))
+    # The last speaker's mute is carried out and its echo taken while its answer is kept.
+    await fake.wait_for(lambda: bot.voice_changes_inline > echoes, what="the mute's echo")
+    await fake.gateway.flush()
+    fake.faults.release_answers(MEMBER_EDIT)
+    await d.settled()
+    assert voice.convergences - convergences == 1
+    assert bot.voice_changes_inline == echoes + 2  # the mute's and the next speaker's unmute's
+    d.assert_mutes()

@@ -9,6 +9,10 @@ once, which is the case the bot must handle; `times=None` keeps failing until `c
 `fake.faults.hold(route)` keeps every request to the route waiting, unanswered and not yet carried out,
 until `release(route)`: a slow link or a slow Discord for that one route, everything else answered.
 
+`fake.faults.hold_answers(route)` carries the requests to the route out at once (their gateway events
+go) but keeps their answers until `release_answers(route)`: an answer slower than its event, which on
+Discord the gateway can overtake.
+
 `fake.faults.drop(MESSAGE_SEND, served=True)` closes the connection without an answer, as a reset link or
 a proxy that gives up does: with `served=False` before the request reaches Discord (nothing changes),
 with `served=True` after it was carried out (the message exists, the bot never hears so). aiohttp raises
@@ -35,6 +39,7 @@ class Faults:
     plans: dict[str, _Plan] = field(default_factory=dict)
     served: list[tuple[str, int]] = field(default_factory=list)  # (route, status) of every fault served
     held: dict[str, asyncio.Event] = field(default_factory=dict)  # route -> set when released
+    answers_held: dict[str, asyncio.Event] = field(default_factory=dict)  # ... carried out, answer kept
 
     def hold(self, route: str) -> None:
         """Keep the requests to `route` waiting (before they are carried out) until `release(route)`."""
@@ -47,6 +52,20 @@ class Faults:
 
     async def wait_if_held(self, route: str) -> None:
         gate = self.held.get(route)
+        if gate is not None:
+            await gate.wait()
+
+    def hold_answers(self, route: str) -> None:
+        """Carry out the requests to `route` but keep their answers until `release_answers(route)`."""
+        self.answers_held.setdefault(route, asyncio.Event())
+
+    def release_answers(self, route: str) -> None:
+        gate = self.answers_held.pop(route, None)
+        if gate is not None:
+            gate.set()
+
+    async def wait_if_answer_held(self, route: str) -> None:
+        gate = self.answers_held.get(route)
         if gate is not None:
             await gate.wait()
 
@@ -66,9 +85,12 @@ class Faults:
             self.plans.clear()
             for held in list(self.held):
                 self.release(held)
+            for held in list(self.answers_held):
+                self.release_answers(held)
         else:
             self.plans.pop(route, None)
             self.release(route)
+            self.release_answers(route)
 
     def take(self, route: str) -> _Plan | None:
         """What to do with this request instead of answering it, if a fault is planned."""

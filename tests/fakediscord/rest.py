@@ -207,6 +207,7 @@ class Rest:
             )
         call.status, call.response = (204, None) if result is None else (200, result)
         self.fake.served((authorization or "").removeprefix("Bot "))
+        await self.fake.faults.wait_if_answer_held(call.route)  # (carried out: its events are gone)
         if fault is not None:  # carried out; the answer is lost on the way
             call.status = DROP
             self._record(call)
