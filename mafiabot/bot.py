@@ -437,6 +437,12 @@ class MafiaBot(commands.Bot):
         if match is None or GameItem not in self._connection._view_store._dynamic_items.values():
             self._parse_interaction_create(data)  # (GameItem not registered: no game cogs)
             return
+        message = data.get("message")
+        if isinstance(message, dict) and message.get("components"):
+            # Of the clicked message the game reads its id alone (is it the panel, which the answer
+            # edits?): discord.py would build the whole panel's component tree into the interaction
+            # (≈ 20 µs a click, issue 18) for nothing.
+            data = {**data, "message": {**message, "components": []}}
         interaction: discord.Interaction[MafiaBot] = discord.Interaction(data=data, state=self._connection)
         task = asyncio.create_task(self._game_click(interaction, match), name=f"click {interaction.id}")
         self._clicks.add(task)
