@@ -591,6 +591,11 @@ async def main() -> None:
     parser.add_argument(
         "--profile-gil", action="store_true", help="sample only the thread holding the GIL (its CPU)"
     )
+    parser.add_argument(
+        "--cprofile",
+        type=Path,
+        help="the bot loop's cProfile by CPU time: FILE.1 the background, FILE.2 the steady clicks",
+    )
     parser.add_argument("--profile-rate", type=int, default=50, help="py-spy's samples a second")
     parser.add_argument(
         "--profile-threads", action="store_true", help="each sample under its thread's id (py-spy --threads)"
@@ -649,6 +654,8 @@ async def main() -> None:
     probe = workdir / "gc.log"
     if args.gc_probe:
         os.environ["MAFIABOT_GC_PROBE"] = str(probe)
+    if args.cprofile:
+        os.environ["MAFIABOT_CPROFILE"] = str(args.cprofile)
     bot = BotProcess(fake, workdir, database_url=url)
     loop_kind = type(asyncio.get_running_loop()).__module__.split(".")[0]
     print(f"the bot's log: {workdir / 'bot.log'}; this process's loop: {loop_kind}", flush=True)
@@ -759,9 +766,14 @@ async def main() -> None:
         gc.collect()
         gc.freeze()
         gc.disable()
+        if args.cprofile:
+            bot.process.send_signal(signal.SIGRTMIN)  # the background's profile (tests/chaos/run_bot.py)
         quiet, quiet_at = cpu_seconds(pid), time.monotonic()
         calls, events = len(fake.calls), len(fake.gateway.session.backlog) if fake.gateway.session else 0
         await asyncio.sleep(SETTLE)
+        if args.cprofile:
+            bot.process.send_signal(signal.SIGRTMIN + 1)
+            await asyncio.sleep(0.5)  # (pending together, the start's lower number would be taken first)
         background = (cpu_seconds(pid) - quiet) / (time.monotonic() - quiet_at)
         print(f"the bot's background with every table waiting: {background * 1000:.0f} ms of CPU a second")
         # (Not idle: every table's step runs on its clock, and a speech that runs out is handed over by
@@ -773,8 +785,13 @@ async def main() -> None:
         mark = len(bot.lines)
         steady_at = time.monotonic()
         here_before, machine_before = time.process_time(), busy_seconds()
+        if args.cprofile:
+            bot.process.send_signal(signal.SIGRTMIN)  # the steady clicks' profile
         result = await steady(fake, tables, args.steady, tuple(args.every))  # type: ignore[arg-type]
         spent = cpu_seconds(pid) - before
+        if args.cprofile:
+            bot.process.send_signal(signal.SIGRTMIN + 1)
+            await asyncio.sleep(3)  # (the profile written before anything stops the bot)
         here_spent, machine_after = time.process_time() - here_before, busy_seconds()
         print(result.report(spent, args.games), flush=True)
         wall = machine_after[1] - machine_before[1]

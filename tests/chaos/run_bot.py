@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 
 def main() -> int:
@@ -31,9 +32,38 @@ def main() -> int:
         from mafiabot.gcpolicy import Probe
 
         Probe(Path(probe)).install()
+    if profile := os.environ.get("MAFIABOT_CPROFILE"):
+        install_cprofile(profile)
     from mafiabot.__main__ import main as mafiabot_main
 
     return mafiabot_main(sys.argv[1:])
+
+
+def install_cprofile(path: str) -> None:
+    """The load model's --cprofile: SIGRTMIN starts a profile of the thread that takes the signal (the
+    event loop's, the main thread) timed by that thread's CPU time, SIGRTMIN+1 writes it to PATH.1,
+    PATH.2… (a wall-clock profile counts a loaded machine's preemptions where they fall). Each is
+    idempotent: under uvloop a signal's handler can be called twice."""
+    import cProfile
+    import signal
+    import time
+
+    windows: dict[str, Any] = {"profile": None, "count": 0}
+
+    def start(signum: int, frame: object) -> None:
+        if windows["profile"] is None:
+            windows["profile"] = cProfile.Profile(time.thread_time)
+            windows["profile"].enable()
+
+    def stop(signum: int, frame: object) -> None:
+        profile, windows["profile"] = windows["profile"], None
+        if profile is not None:
+            profile.disable()
+            windows["count"] += 1
+            profile.dump_stats(f"{path}.{windows['count']}")
+
+    signal.signal(signal.SIGRTMIN, start)
+    signal.signal(signal.SIGRTMIN + 1, stop)
 
 
 if __name__ == "__main__":
