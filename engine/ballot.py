@@ -8,7 +8,7 @@ Tallies and tie chains are registered by name; a ruleset names them in ``[voting
 from __future__ import annotations
 
 import math
-from operator import itemgetter
+from operator import countOf, itemgetter
 from typing import Any
 
 from engine.announce import Out, say
@@ -210,7 +210,7 @@ def close_candidate(s: Draft, out: Out) -> None:
                     {"seat": step.seat},
                 )
             )
-    count = list(map(_CANDIDATE, s.ballots)).count(step.seat)
+    count = countOf(map(_CANDIDATE, s.ballots), step.seat)
     say(s, out, "vote_count")
     seat, round_name = step.seat, step.round
     phrase = s.ruleset.phrases.get("vote_result")

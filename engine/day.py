@@ -7,7 +7,7 @@ The ballots themselves, their tallies and ties are in :mod:`engine.ballot`.
 
 from __future__ import annotations
 
-from operator import itemgetter
+from operator import countOf, itemgetter
 
 from engine.announce import Out, say
 from engine.ballot import after_elimination, candidates, no_elimination, refuse, start_ballot, vote_threshold
@@ -22,6 +22,7 @@ from engine.state import Draft, GameState, Step, put_step
 _BY, _TARGET = itemgetter(0), itemgetter(1)  # of a nomination (by, target), in C
 _NOMINATED: dict[tuple[int, int, str | None], Event] = {}  # events.interned: by (seat, target, phrase)
 _SPEECH_ENDED: dict[int, Event] = {}  # by seat
+_CLAIM_OFFER: dict[tuple[int, str | None], Event] = {}  # by (seat, phrase)
 
 # -- steps -----------------------------------------------------------------------------------------
 
@@ -41,7 +42,12 @@ def _morning(s: Draft, out: Out) -> bool:
     if "claim_commissar" in s.ruleset.params.get("claims", []):
         s.claimable = frozenset(victims)
         for v in victims:
-            out.append(Event("claim_offer", to_seats(v), {"seat": v}, s.ruleset.phrase("night_victim_claim")))
+            phrase = s.ruleset.phrases.get("night_victim_claim")
+            key = (v, phrase)
+            out.append(
+                _CLAIM_OFFER.get(key)
+                or interned(_CLAIM_OFFER, key, ("claim_offer", to_seats(v), {"seat": v}, phrase, NO_PARAMS))
+            )
     return check_win(s, out)
 
 
@@ -117,7 +123,8 @@ def nominate(s: Draft, seat: int, target: int, out: Out) -> None:
     if s.phase != "day":
         raise WrongPhase("Выдвигать кандидатуры можно только днём.", key="nominate-day-only")
     step = s.step
-    last_word = victim_nominates(s, seat)
+    # victim_nominates only where it may apply: never in a day speech (its round is the night victim's)
+    last_word = not (step.kind == "speech" and step.round == "day") and victim_nominates(s, seat)
     if seat not in s.alive and not last_word:
         raise DeadPlayer(
             f"Игрок {seat} выбыл и не может выдвигать кандидатуры.", key="nominate-out", seat=seat
@@ -161,7 +168,7 @@ def nominate(s: Draft, seat: int, target: int, out: Out) -> None:
             "found innocent or acquitted is not voted on again that day)"
         )
         raise refusal
-    if list(map(_BY, s.nominations)).count(seat) >= voting.nominations_per_player:
+    if countOf(map(_BY, s.nominations), seat) >= voting.nominations_per_player:
         refusal = AlreadyActed("Вы уже выставили кандидатуру.", key="nominated-already")
         refusal.rule = (
             f"at most {voting.nominations_per_player} nomination(s) by one player a day (city D-C12: one in "

@@ -67,8 +67,17 @@ def to_seats(*seats: int) -> Audience:
     return found
 
 
+_TEAMS: dict[tuple[str, tuple[int, ...]], Audience] = {}  # one per team and seats, as _SEATS
+
+
 def to_team(team: str, seats: tuple[int, ...] | list[int]) -> Audience:
-    return Audience(TEAM, tuple(sorted(seats)), team)
+    key = (team, tuple(seats))
+    found = _TEAMS.get(key)
+    if found is None:
+        if len(_TEAMS) >= 4096:
+            _TEAMS.clear()
+        found = _TEAMS[key] = Audience(TEAM, tuple(sorted(seats)), team)
+    return found
 
 
 # An event carries five fields and is built about twice per command and read mostly by the bot: it is a

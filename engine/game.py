@@ -41,6 +41,9 @@ from engine.rules import Ruleset
 from engine.seats import PARTING_ROUNDS
 from engine.state import Draft, GameState, Step, evolve, freeze, fresh_state, same_step
 
+# events.interned: a role dealt by (seat, role, phrase, the role's name and description)
+_DEALT: dict[tuple[int, str, str | None, str, str], Event] = {}
+
 
 def new_game(
     ruleset: Ruleset, roles: Sequence[str], seed: int, immune: Iterable[int] = (), at: float = 0.0
@@ -84,13 +87,19 @@ def new_game(
     dealt_phrase = ruleset.phrase("role_dealt")
     for seat, role in enumerate(roles, start=1):
         rdef = ruleset.roles[role]
+        key = (seat, role, dealt_phrase, rdef.display, rdef.description)
         out.append(
-            Event(
-                "role_dealt",
-                to_seats(seat),
-                {"seat": seat, "role": role},
-                dealt_phrase,
-                {"role": rdef.display, "role_description": rdef.description},
+            _DEALT.get(key)
+            or interned(
+                _DEALT,
+                key,
+                (
+                    "role_dealt",
+                    to_seats(seat),
+                    {"seat": seat, "role": role},
+                    dealt_phrase,
+                    {"role": rdef.display, "role_description": rdef.description},
+                ),
             )
         )
     enter_phase(s, out, after_steps=False)
@@ -170,8 +179,9 @@ def apply_in_place(s: Draft, commands: Iterable[Command], out: list[Event]) -> i
         before = s.step
         handler(s, command, out)
         done += 1
-        if s.step is not before and s.step.started_at != command.at and not same_step(before, s.step):
-            s.step = evolve(s.step, started_at=command.at)
+        after = s.step
+        if after is not before and after.started_at != command.at and not same_step(before, after):
+            s.step = evolve(after, started_at=command.at)
         if s.phase == "over":
             break
     return done

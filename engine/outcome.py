@@ -148,7 +148,7 @@ def check_win(s: Draft, out: Out) -> bool:
     """Evaluate the preset's win check (D-G7). True when the game stopped (over, or a question asked)."""
     if s.phase == "over":
         return True
-    decided = next((f[len(DECIDED) :] for f in s.flags if f.startswith(DECIDED)), None)
+    decided = next((f[len(DECIDED) :] for f in s.flags if f.startswith(DECIDED)), None) if s.flags else None
     if decided is not None:
         finish(s, out, tuple(x for x in decided.split(",") if x), announced=True)
         return True

@@ -10,6 +10,19 @@ from engine.registry import win_check
 from engine.state import GameState
 
 
+def seats_of_side(s: GameState, side: str) -> tuple[int, ...]:
+    """The seats (ascending) whose dealt role plays for ``side``: roles never change, so this is worked
+    out once per deal (a win check that reads it must not count joins, as simple's and city's)."""
+    facts = s.ruleset.deal_facts(s.roles)
+    found: tuple[int, ...] | None = facts.get(f"side:{side}")
+    if found is None:
+        roles, defs = s.roles, s.ruleset.roles
+        found = facts[f"side:{side}"] = tuple(
+            x for x in range(1, len(roles) + 1) if defs[roles[x - 1]].side == side
+        )
+    return found
+
+
 def _clan_members(s: GameState) -> dict[str, list[int]]:
     """Living members of each killing team (a joined werewolf counts; the classic lawyer does not)."""
     if s.team_joins:
@@ -72,20 +85,19 @@ def classic_clans(s: GameState) -> Any:
 def simple(s: GameState) -> Any:
     """D-S6 and 004: «Если в городе остается маньяк и мафия то побеждает мафия»; the maniac's
     question when the last mafioso is gone (D-S7)."""
-    living = s.living()
-    if not living:
+    alive = s.alive
+    if not alive:
         return ()
-    roles, defs = s.roles, s.ruleset.roles  # s.role_of(x) is roles[x - 1]
-    mafia = [x for x in living if defs[roles[x - 1]].side == "mafia"]
-    maniacs = [x for x in living if roles[x - 1] == "maniac"]
-    if mafia and len(mafia) >= len(living) - len(mafia):
+    mafia_seats, maniac_seats = seats_of_side(s, "mafia"), s.ruleset.seats_by_role(s.roles).get("maniac", ())
+    mafia = len(alive.intersection(mafia_seats))
+    if mafia and mafia >= len(alive) - mafia:
         return ("mafia",)
     if mafia:
         return None
-    if not maniacs or "maniac_town" in s.flags:
+    if alive.isdisjoint(maniac_seats) or "maniac_town" in s.flags:
         return ("town",)
     if "maniac_asked" not in s.flags:
         return "ask_maniac"
-    if len(living) <= 2:
+    if len(alive) <= 2:
         return ("solo",)
     return None

@@ -14,6 +14,7 @@ from engine.events import Event, to_seats
 from engine.registry import ability_kind, night_resolution, win_check
 from engine.rules.model import AbilityDef
 from engine.state import Draft, GameState, put_ledger
+from engine.wins import seats_of_side
 
 MISSED = ("missed", 0)  # the mafia missed in a way the host announces (D-C10, D-C15)
 
@@ -133,17 +134,15 @@ def city_dawn(s: Draft) -> list[int]:
 def city_win(s: GameState) -> Any:
     """D-C1, in order: nobody → draw; no mafia and no maniac → town; mafia ≥ everyone else → mafia;
     the maniac with no mafia and at most one other player → maniac; otherwise play on."""
-    living = s.living()
-    if not living:
+    alive = s.alive
+    if not alive:
         return ()
-    roles, defs = s.roles, s.ruleset.roles  # s.role_of(x) is roles[x - 1]
-    sides = [defs[roles[x - 1]].side for x in living]
-    mafia = sides.count("mafia")
-    solo = sides.count("solo")
+    mafia = len(alive.intersection(seats_of_side(s, "mafia")))  # the dealt roles' sides, once per deal
+    solo = len(alive.intersection(seats_of_side(s, "solo")))
     if not mafia and not solo:
         return ("town",)
-    if mafia and mafia >= len(living) - mafia:
+    if mafia and mafia >= len(alive) - mafia:
         return ("mafia",)
-    if solo and not mafia and len(living) - solo <= 1:
+    if solo and not mafia and len(alive) - solo <= 1:
         return ("solo",)
     return None
