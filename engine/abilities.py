@@ -13,7 +13,7 @@ from engine.errors import DeadPlayer, IllegalCommand, IllegalTarget, NotYourTurn
 from engine.events import HOST_ONLY, NO_PARAMS, Event, event_of, interned, to_seats
 from engine.rules.model import AbilityDef, StepDef
 from engine.seats import holders_of
-from engine.state import Draft, GameState, put_ledger
+from engine.state import Draft, GameState, put_ledger, put_ledger_field
 
 _NOBODY: frozenset[int] = frozenset()
 # events.interned: an action accepted by (seat, phrase), a proposal by (seat, target, team, seen by)
@@ -283,7 +283,7 @@ def propose(s: Draft, seat: int, target: int, out: Out) -> None:
         refusal.rule = _why_not_team_target(s, target)
         raise refusal
     proposals = (*tuple(p for p in s.ledger.proposals if p[0] != seat), (seat, target))
-    put_ledger(s, proposals=proposals)
+    put_ledger_field(s, "proposals", proposals)
     # FIIM D-FI5: where each member shoots alone, nobody sees another member's pick.
     seen_by = to_seats(seat) if s.ruleset.params.get("private_picks") else to_seats(*members)
     key = (seat, target, step.team, seen_by.seats)
@@ -306,7 +306,7 @@ def team_act(s: Draft, team: str, target: int, out: Out) -> None:
         refusal = IllegalTarget(f"Игрока {target} нельзя выбрать.", key="bad-target", seat=target)
         refusal.rule = _why_not_team_target(s, target)
         raise refusal
-    put_ledger(s, team_target=target)
+    put_ledger_field(s, "team_target", target)
     out.append(Event("action", HOST_ONLY, {"team": team, "step": step.id, "targets": [target]}))
 
 

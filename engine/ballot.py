@@ -18,7 +18,7 @@ from engine.events import EVERYONE, NO_PARAMS, Event, interned, to_seats
 from engine.flow import announce_speech, next_day_step
 from engine.outcome import announce_decided, check_win, eliminate
 from engine.registry import STEP_KINDS, TALLIES, TIE_CHAINS, tally, tie_chain
-from engine.state import Draft, GameState, Step, put_step
+from engine.state import Draft, GameState, Step, put_next_in_queue, step_of
 
 _VOTER, _CANDIDATE = itemgetter(0), itemgetter(1)  # of a ballot (voter, candidate), in C
 # events.interned: the busiest events of a ballot, by the values that vary.
@@ -63,14 +63,7 @@ def after_elimination(s: Draft, out: Out) -> None:
 def start_ballot(s: Draft, out: Out, cands: list[int], round_name: str) -> None:
     s.ballots = ()
     s.voted = frozenset()
-    s.step = Step(
-        "vote",
-        seat=cands[0],
-        queue=tuple(cands[1:]),
-        candidates=tuple(cands),
-        round=round_name,
-        seconds=s.ruleset.timer("vote"),
-    )
+    s.step = step_of("vote", cands[0], tuple(cands[1:]), tuple(cands), round_name, s.ruleset.timer("vote"))
     _announce_candidate(s, out)
 
 
@@ -230,7 +223,7 @@ def close_candidate(s: Draft, out: Out) -> None:
         )
     )
     if step.queue and not (s.ruleset.params.get("stop_when_decided") and _decided(s)):
-        put_step(s, seat=step.queue[0], queue=step.queue[1:])
+        put_next_in_queue(s)
         _announce_candidate(s, out)
         return
     if step.queue:
@@ -279,7 +272,7 @@ def execute(s: Draft, seat: int, out: Out) -> None:
     eliminate(s, seat, "executed", out, reveal=s.ruleset.reveal_on_vote)
     if s.ruleset.timer("farewell") > 0 and not s.over:
         announce_decided(s, out)  # issue 13: the result first, then the farewell
-        s.step = Step("speech", seat=seat, round="farewell", seconds=s.ruleset.timer("farewell"))
+        s.step = step_of("speech", seat, round="farewell", seconds=s.ruleset.timer("farewell"))
         announce_speech(s, out)
         return
     after_elimination(s, out)

@@ -17,7 +17,7 @@ from engine.flow import announce_speech, begin_speeches, next_day_step
 from engine.outcome import check_win, eliminate
 from engine.registry import day_step
 from engine.seats import PARTING_ROUNDS, first_speaker_order
-from engine.state import Draft, GameState, Step, put_step
+from engine.state import Draft, GameState, Step, put_next_speaker, put_step
 
 _BY, _TARGET = itemgetter(0), itemgetter(1)  # of a nomination (by, target), in C
 _NOMINATED: dict[tuple[int, int, str | None], Event] = {}  # events.interned: by (seat, target, phrase)
@@ -270,7 +270,7 @@ def end_speech(s: Draft, out: Out) -> None:
     if queue:
         # A day speech made shorter for its speaker (FIIM's 30 s or 10 s turns) leaves the next one whole.
         seconds = s.ruleset.timer("speech") if step.round == "day" else step.seconds
-        put_step(s, seat=queue[0], queue=queue[1:], permitted=(), seconds=seconds)
+        put_next_speaker(s, queue, seconds)
         announce_speech(s, out)
         return
     if step.round == "tie_word":

@@ -18,7 +18,7 @@ from engine.registry import DAY_STEPS, NIGHT_RESOLUTIONS
 from engine.resolution import resolve_attempts, resolve_step
 from engine.rules.model import StepDef
 from engine.seats import holders_of, speech_lost
-from engine.state import EMPTY_LEDGER, Draft, GameState, Step, put_ledger, put_step
+from engine.state import EMPTY_LEDGER, Draft, GameState, Step, clear_choices, put_step, step_of
 
 # -- night -----------------------------------------------------------------------------------------
 
@@ -167,7 +167,7 @@ def next_night_step(s: Draft, out: Out) -> None:
         s.step = opened  # the same every time the step is called (records are never changed)
         led = s.ledger
         if led.actions or led.skipped or led.proposals or led.team_target:
-            put_ledger(s, actions=(), skipped=frozenset(), proposals=(), team_target=0)
+            clear_choices(s)
         called = (step.id, seconds, wake)
         out.append(
             _NIGHT_STEP.get(called)
@@ -356,7 +356,7 @@ def start_day(s: Draft, out: Out) -> None:
     s.voted = frozenset()
     s.tie_words_given = False
     s.claimable = frozenset()
-    s.step = Step("dawn")
+    s.step = step_of("dawn")
     start_of_day(s, out)
     next_day_step(s, out)
 
@@ -378,7 +378,12 @@ def begin_speeches(s: Draft, out: Out, seats: list[int], purpose: str, seconds: 
     """A queue of speeches, one seat at a time. Returns False when there is nobody to speak."""
     if not seats:
         return False
-    s.step = Step("speech", seat=seats[0], queue=tuple(seats[1:]), round=purpose, seconds=seconds, **extra)
+    if extra:
+        s.step = Step(
+            "speech", seat=seats[0], queue=tuple(seats[1:]), round=purpose, seconds=seconds, **extra
+        )
+    else:
+        s.step = step_of("speech", seats[0], tuple(seats[1:]), round=purpose, seconds=seconds)
     announce_speech(s, out)
     return True
 

@@ -11,7 +11,7 @@ from typing import Any
 from engine.announce import Out, event, say
 from engine.events import EVERYONE, Event, to_seats
 from engine.registry import GAME_OVER_HOOKS, WIN_CHECKS
-from engine.state import Draft, GameState, Step
+from engine.state import Draft, GameState, Step, step_of
 
 _LEAVING_PHRASES = {"killed": "player_killed", "executed": "executed", "removed": "removed"}
 
@@ -173,7 +173,7 @@ def finish(s: Draft, out: Out, winners: tuple[str, ...], announced: bool = False
     s.phase = "over"
     s.winners = winners
     s.draw = not winners
-    s.step = Step("over")
+    s.step = step_of("over")
     s.agenda = ()
     if announced:
         ended = Event("game_over", EVERYONE, {**ended.data, "announced": True})

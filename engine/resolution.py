@@ -17,7 +17,7 @@ from engine.events import HOST_ONLY, Event, to_seats, to_team
 from engine.registry import ABILITY_KINDS, INFORMING_KINDS, ability_kind
 from engine.rules.model import AbilityDef, StepDef
 from engine.seats import holders_of
-from engine.state import Draft, GameState, Step, put_ledger
+from engine.state import Draft, GameState, Step, put_ledger, put_ledger_field
 
 
 def effective(s: GameState, seat: int) -> bool:
@@ -66,7 +66,7 @@ def resolve_step(s: Draft, step: StepDef, out: Out) -> bool:
                 )
             continue
         ABILITY_KINDS[ab.kind](s, seat, ab, targets, index, out)
-    put_ledger(s, chosen=tuple(chosen))
+    put_ledger_field(s, "chosen", tuple(chosen))
     _idle_actors(s, step, index, out)
     return False
 
@@ -175,7 +175,7 @@ def _designated(s: GameState, leader: str, members: list[int]) -> int:
 def attempt(s: Draft, target: int, source: str, index: int) -> None:
     """A kill attempt. End-of-night presets resolve every attempt at dawn; where deaths are immediate it
     is resolved now, so that a player killed at this step is ineffective at the later ones."""
-    put_ledger(s, attempts=(*s.ledger.attempts, (target, source, index)))
+    put_ledger_field(s, "attempts", (*s.ledger.attempts, (target, source, index)))
     if immediate(s):
         _strike(s, target, group=source in s.ruleset.teams)
 
@@ -209,9 +209,9 @@ def _strike(s: Draft, target: int, group: bool) -> None:
         return
     if group:
         # D-H9: group shots are simultaneous; their victims die together when the next step begins.
-        put_ledger(s, pending=(*s.ledger.pending, target))
+        put_ledger_field(s, "pending", (*s.ledger.pending, target))
     else:
-        put_ledger(s, dead_tonight=(*s.ledger.dead_tonight, target))
+        put_ledger_field(s, "dead_tonight", (*s.ledger.dead_tonight, target))
 
 
 def _survives(s: Draft, target: int) -> bool:
@@ -271,14 +271,14 @@ def _kill(s: Draft, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: 
 def _protect(s: Draft, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out) -> None:
     """«не страшен в эту ночь ни кинжал маньяка, ни шальная пуля мафии» — kill attempts on the target fail.
     With ``revive`` (classic doctor, variant 2) the target is one of tonight's victims."""
-    put_ledger(s, protected=s.ledger.protected | set(targets))
+    put_ledger_field(s, "protected", s.ledger.protected | set(targets))
 
 
 @ability_kind("block")
 def _block(s: Draft, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out) -> None:
     """«блокирует действие любого игрока» — the target's ability has no effect tonight; blocking a
     team's leader (the don) makes the team miss."""
-    put_ledger(s, blocked=s.ledger.blocked | set(targets))
+    put_ledger_field(s, "blocked", s.ledger.blocked | set(targets))
     for t in targets:
         for tid, team in s.ruleset.teams.items():
             if team.leader and s.role_of(t) == team.leader:

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from engine.rules.model import Ruleset
 
-_set = object.__setattr__
+_new, _set = object.__new__, object.__setattr__
 
 
 @dataclass(frozen=True, init=False)
@@ -357,3 +357,85 @@ def put_ledger(state: Draft, **changes: Any) -> None:
     ledger = object.__new__(NightLedger)
     _set(ledger, "__dict__", fresh)
     state.ledger = ledger
+
+
+# The busiest changes of a step and of the ledger, written out without the keywords' dictionary and its
+# merge (put_step and put_ledger take keywords: ≈ 2,000 instructions more per record, measured under
+# cachegrind). Each is put_step or put_ledger with the changes its name says (tests check both agree).
+
+
+def put_next_in_queue(state: Draft) -> None:
+    """``put_step(state, seat=queue[0], queue=queue[1:])``: the next of the step's queue (a ballot's next
+    candidate) takes the step."""
+    fresh = state.step.__dict__.copy()
+    queue = fresh["queue"]
+    fresh["seat"] = queue[0]
+    fresh["queue"] = queue[1:]
+    step = _new(Step)
+    _set(step, "__dict__", fresh)
+    state.step = step
+
+
+def put_next_speaker(state: Draft, queue: tuple[int, ...], seconds: int) -> None:
+    """``put_step(state, seat=queue[0], queue=queue[1:], permitted=(), seconds=seconds)``: the next
+    speaker of ``queue`` takes the floor, with nobody permitted to talk yet."""
+    fresh = state.step.__dict__.copy()
+    fresh["seat"] = queue[0]
+    fresh["queue"] = queue[1:]
+    fresh["permitted"] = ()
+    fresh["seconds"] = seconds
+    step = _new(Step)
+    _set(step, "__dict__", fresh)
+    state.step = step
+
+
+def put_ledger_field(state: Draft, name: str, value: Any) -> None:
+    """``put_ledger(state, **{name: value})``: one field of the ledger changed."""
+    fresh = state.ledger.__dict__.copy()
+    fresh[name] = value
+    ledger = _new(NightLedger)
+    _set(ledger, "__dict__", fresh)
+    state.ledger = ledger
+
+
+_NO_CHOICES: dict[str, Any] = {"actions": (), "skipped": frozenset(), "proposals": (), "team_target": 0}
+
+
+def clear_choices(state: Draft) -> None:
+    """``put_ledger(state, actions=(), skipped=frozenset(), proposals=(), team_target=0)``: the choices of
+    a night step are cleared for the next one."""
+    fresh = state.ledger.__dict__.copy()
+    fresh.update(_NO_CHOICES)
+    ledger = _new(NightLedger)
+    _set(ledger, "__dict__", fresh)
+    state.ledger = ledger
+
+
+def step_of(
+    kind: str,
+    seat: int = 0,
+    queue: tuple[int, ...] = (),
+    candidates: tuple[int, ...] = (),
+    round: str = "",
+    seconds: int = 0,
+) -> Step:
+    """``Step(kind, seat, queue, candidates, round, seconds=seconds)`` (no night step, start time or
+    permission), built as one dictionary without the class's call: ≈ 3,000 instructions fewer (cachegrind)
+    for the steps the day opens most (its dawn, speeches and ballots)."""
+    step = _new(Step)
+    _set(
+        step,
+        "__dict__",
+        {
+            "kind": kind,
+            "seat": seat,
+            "queue": queue,
+            "candidates": candidates,
+            "round": round,
+            "night_step": "",
+            "seconds": seconds,
+            "started_at": 0.0,
+            "permitted": (),
+        },
+    )
+    return step

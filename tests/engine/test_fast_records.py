@@ -220,3 +220,45 @@ def test_an_interned_table_is_bounded() -> None:
     for n in range(5000):
         assert interned(table, n, ("x", EVERYONE, {"n": n}, None, NO_PARAMS)) == Event("x", data={"n": n})
     assert len(table) <= 4096
+
+
+def test_the_written_out_changes_equal_put_step_and_put_ledger() -> None:
+    """state.py's changes without keywords make the records put_step, put_ledger and Step(...) make, with
+    the fields in the same order, and leave the record they started from as it was."""
+    from engine.state import (
+        clear_choices,
+        put_ledger,
+        put_ledger_field,
+        put_next_in_queue,
+        put_next_speaker,
+        put_step,
+        step_of,
+    )
+
+    state, _ = new_game(load_ruleset("classic"), ["mafioso", "civilian", "civilian", "commissar"], seed=1)
+    a, b = thaw(state), thaw(state)
+    for s in (a, b):
+        s.step = Step("speech", 3, (4, 5, 6), (1,), "day", "", 60, 2.5, (7,))
+        put_ledger(
+            s, actions=((1, "kill", (2,)),), skipped=frozenset({3}), proposals=((4, 5),), team_target=6
+        )
+    first_step, first_ledger = a.step, a.ledger
+    put_next_in_queue(a)
+    put_step(b, seat=4, queue=(5, 6))
+    assert list(a.step.__dict__.items()) == list(b.step.__dict__.items())
+    put_next_speaker(a, (5, 6), 30)
+    put_step(b, seat=5, queue=(6,), permitted=(), seconds=30)
+    assert list(a.step.__dict__.items()) == list(b.step.__dict__.items())
+    put_ledger_field(a, "chosen", ((1, "x", (2,)),))
+    put_ledger(b, chosen=((1, "x", (2,)),))
+    assert list(a.ledger.__dict__.items()) == list(b.ledger.__dict__.items())
+    clear_choices(a)
+    put_ledger(b, actions=(), skipped=frozenset(), proposals=(), team_target=0)
+    assert list(a.ledger.__dict__.items()) == list(b.ledger.__dict__.items())
+    assert first_step.seat == 3 and first_step.queue == (4, 5, 6) and first_step.permitted == (7,)
+    assert first_ledger.team_target == 6 and first_ledger.chosen == ()
+    built = step_of("vote", 3, (4,), (3, 4), "main", 30)
+    assert type(built) is Step
+    assert list(built.__dict__.items()) == list(
+        Step("vote", seat=3, queue=(4,), candidates=(3, 4), round="main", seconds=30).__dict__.items()
+    )
