@@ -6,6 +6,7 @@ when the step closes (:mod:`engine.resolution`).
 
 from __future__ import annotations
 
+from operator import itemgetter
 from pathlib import PurePath
 
 from engine.announce import Out
@@ -16,6 +17,7 @@ from engine.seats import holders_of
 from engine.state import Draft, GameState, put_ledger, put_ledger_field
 
 _NOBODY: frozenset[int] = frozenset()
+_SEAT, _STEP = itemgetter(0), itemgetter(1)  # of an action (seat, act, targets) or a proposal; of a choice
 # events.interned: an action accepted by (seat, phrase), a proposal by (seat, target, team, seen by)
 _ACCEPTED: dict[tuple[int, str | None], Event] = {}
 _PROPOSAL: dict[tuple[int, int, str, tuple[int, ...]], Event] = {}
@@ -39,7 +41,7 @@ def abilities_now(s: GameState, seat: int, step_id: str) -> list[AbilityDef]:
         if ab.uses and uses_of(s, seat, step_id) >= ab.uses:
             continue
         after = ab.params.get("not_after")  # city: no maniac shot after the ranger's (D-C8)
-        if after and any(st == after for _, st, _ in s.ledger.chosen):
+        if after and after in map(_STEP, s.ledger.chosen):
             continue
         out.append(ab)
     return out
@@ -60,7 +62,10 @@ def _plain_abilities(s: GameState, key: tuple[str, str]) -> tuple[tuple[AbilityD
 
 
 def uses_of(s: GameState, seat: int, step_id: str) -> int:
-    return next((n for x, st, n in s.uses if x == seat and st == step_id), 0)
+    for x, st, n in s.uses:
+        if x == seat and st == step_id:
+            return n
+    return 0
 
 
 def actors_of_step(s: GameState, step: StepDef, awake: list[int] | None = None) -> list[int]:
@@ -80,7 +85,11 @@ def actors_of_step(s: GameState, step: StepDef, awake: list[int] | None = None) 
         if not jailed and not dead:
             return holders
         return [x for x in holders if x not in jailed and x not in dead]
-    return [x for x in holders if x not in jailed and abilities_now(s, x, step.id)]
+    step_id, actors = step.id, []  # a loop, not a comprehension: no function made at every step
+    for x in holders:
+        if x not in jailed and abilities_now(s, x, step_id):
+            actors.append(x)
+    return actors
 
 
 def legal_targets(s: GameState, seat: int, ab: AbilityDef) -> list[int]:
@@ -235,8 +244,14 @@ def act(s: Draft, seat: int, targets: tuple[int, ...], act_name: str, out: Out) 
             )
             refusal.rule = _why_not(s, seat, ab, t)
             raise refusal
-    actions = (*tuple(a for a in s.ledger.actions if a[0] != seat), (seat, ab.act, targets))
-    put_ledger(s, actions=actions, skipped=s.ledger.skipped - {seat})
+    actions = s.ledger.actions
+    if seat in map(_SEAT, actions):  # his earlier choice at this step gives way
+        actions = tuple(a for a in actions if a[0] != seat)
+    actions = (*actions, (seat, ab.act, targets))
+    if seat in s.ledger.skipped:
+        put_ledger(s, actions=actions, skipped=s.ledger.skipped - {seat})
+    else:
+        put_ledger_field(s, "actions", actions)
     out.append(
         event_of(
             ("action", HOST_ONLY, {"seat": seat, "step": step.id, "targets": list(targets)}, None, NO_PARAMS)
@@ -282,7 +297,10 @@ def propose(s: Draft, seat: int, target: int, out: Out) -> None:
         refusal = IllegalTarget(f"Игрока {target} нельзя выбрать.", key="bad-target", seat=target)
         refusal.rule = _why_not_team_target(s, target)
         raise refusal
-    proposals = (*tuple(p for p in s.ledger.proposals if p[0] != seat), (seat, target))
+    proposals = s.ledger.proposals
+    if seat in map(_SEAT, proposals):  # his earlier proposal gives way
+        proposals = tuple(p for p in proposals if p[0] != seat)
+    proposals = (*proposals, (seat, target))
     put_ledger_field(s, "proposals", proposals)
     # FIIM D-FI5: where each member shoots alone, nobody sees another member's pick.
     seen_by = to_seats(seat) if s.ruleset.params.get("private_picks") else to_seats(*members)

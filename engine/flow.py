@@ -149,7 +149,9 @@ def next_night_step(s: Draft, out: Out) -> None:
             continue  # not yet, or the role was not dealt (and the table may know it, D-CL16)
         holders = holders_of(s, step, living_only=False)
         alive = s.alive
-        awake = [x for x in holders if x in alive]  # holders_of(s, step): nothing below changes who lives
+        awake = list(
+            filter(alive.__contains__, holders)
+        )  # holders_of(s, step): nothing below changes who lives
         if not holders and not undealt:
             continue
         if holders and not (awake or s.ruleset.call_dead_roles):
@@ -245,7 +247,10 @@ def _wake_for_deal(s: GameState, step_id: str, wake: str) -> str:
             for key, phrase in s.ruleset.phrases.items()
             if key.startswith(prefix)
         )
-    return next((phrase for role, phrase in found if role not in s.roles), wake)
+    for role, phrase in found:
+        if role not in s.roles:
+            return phrase
+    return wake
 
 
 def _tell_unable(
@@ -256,7 +261,16 @@ def _tell_unable(
     actor of a role's step then hears the role's own question, if it has one (``prompt``)."""
     if step.kind != "act":
         return
-    idle = [x for x in awake if x not in actors]
+    if len(actors) < len(awake):  # someone woken cannot choose (the actors are among the awake)
+        _tell_idle(s, step, [x for x in awake if x not in actors], out)
+    if prompt is not None:
+        for seat in actors:
+            # A role's own question at its wake-up (city D-C9: «Хотите спасти игрока этой ночью?»).
+            out.append(Event("prompt", to_seats(seat), {"seat": seat, "step": step.id}, prompt))
+
+
+def _tell_idle(s: GameState, step: StepDef, idle: list[int], out: Out) -> None:
+    """_tell_unable for the woken who cannot choose (``idle``)."""
     if s.ruleset.blocks_known:
         blocked = [
             x for x in idle if x in s.ledger.blocked or (step.team and step.team in s.ledger.team_miss)
@@ -272,10 +286,6 @@ def _tell_unable(
                 phrase = str(ab.params["unavailable_phrase"])
                 out.append(Event("cannot_act", to_seats(seat), {"seat": seat, "step": step.id}, phrase))
                 break
-    if prompt is not None:
-        for seat in actors:
-            # A role's own question at its wake-up (city D-C9: «Хотите спасти игрока этой ночью?»).
-            out.append(Event("prompt", to_seats(seat), {"seat": seat, "step": step.id}, prompt))
 
 
 def _show_revive_list(s: GameState, actors: list[int], out: Out) -> None:
@@ -345,7 +355,11 @@ def start_day(s: Draft, out: Out) -> None:
     agenda = tuple(s.ruleset.day_first if day == 1 else s.ruleset.day_normal)
     if s.ruleset.conduct.daily_reset:
         # D-F1's «лишён слова» lines come after the morning's news, not before «Наступает утро».
-        at = next((i + 1 for i, name in enumerate(agenda) if name.endswith("morning")), 0)
+        at = 0
+        for i, name in enumerate(agenda):
+            if name.endswith("morning"):
+                at = i + 1
+                break
         agenda = (*agenda[:at], RESTRICTIONS, *agenda[at:])
     s.phase = "day"
     s.day = day

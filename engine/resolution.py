@@ -9,6 +9,7 @@ block, checks) are the ones every preset shares; a preset's own kinds live in :m
 from __future__ import annotations
 
 from dataclasses import replace
+from operator import itemgetter
 from typing import Any
 
 from engine.abilities import abilities_now, actors_of_step, hit_tonight
@@ -49,7 +50,11 @@ def resolve_step(s: Draft, step: StepDef, out: Out) -> bool:
         return False
     chosen = list(s.ledger.chosen)
     for seat, act_name, targets in actions:
-        ab = next(a for a in abilities_now(s, seat, step.id) if a.act == act_name)
+        for ab in abilities_now(s, seat, step.id):  # the ability acted with (a loop: no generator made)
+            if ab.act == act_name:
+                break
+        else:
+            raise StopIteration
         _count_use(s, seat, step.id, targets)
         chosen.append((seat, step.id, targets))
         if not effective(s, seat):
@@ -76,7 +81,7 @@ def _idle_actors(s: GameState, step: StepDef, index: int, out: Out) -> None:
     (city D-C17: a sheriff, agent or doctor who does not wake up leaves the table)."""
     if step.id not in s.ruleset.idle_steps():
         return  # no ability of this step says what happens to an idle actor
-    done = {a[0] for a in s.ledger.actions} | s.ledger.skipped
+    done = set(map(itemgetter(0), s.ledger.actions)) | s.ledger.skipped
     for seat in actors_of_step(s, step):
         if seat in done:
             continue

@@ -40,6 +40,10 @@ def first_speaker_order(s: GameState) -> list[int]:
     if not living:
         return []
     start = (s.day - 1) % s.n_seats + 1
-    first = next((x for x in living if x >= start), living[0])
+    first = living[0]
+    for x in living:  # the first living seat from ``start`` on (a loop: no generator made)
+        if x >= start:
+            first = x
+            break
     i = living.index(first)
     return living[i:] + living[:i]
