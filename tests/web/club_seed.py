@@ -101,7 +101,7 @@ def seed_club(
     for day in range(4):
         players = [members[(day * 3 + i) % len(members)] for i in range(10)]
         game_id, _ = _store(
-            storage, guild_id, 100 + day, START + timedelta(days=day), players, True, day == 0
+            storage, guild_id, 101 + day, START + timedelta(days=day), players, True, day == 0
         )
         finished.append(game_id)
     playing, roles = (
