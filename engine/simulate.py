@@ -12,7 +12,7 @@ from bisect import insort
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from operator import itemgetter
+from operator import countOf, itemgetter
 
 from engine import abilities, queries
 from engine.commands import Act, Advance, Answer, Command, Foul, Nominate, Pass, Permit, Propose, Skip, Vote
@@ -107,10 +107,10 @@ class SimulatedGame:
 # is the test v < p * 2**64 (_AT[p]); a pick among n items is item (v * n) >> 64. Where a chance and a pick
 # go together («with chance p, a uniform one of these»), one value serves both: v below the threshold is
 # uniform below it, and (v * n) // threshold picks. Where two independent chances are asked at one step,
-# the high and low 32 bits of one value answer them (_AT32). A value costs the Rng ≈ 2,000 instructions
+# the high and low 32 bits of one value answer them (_AT32_…). A value costs the Rng ≈ 2,000 instructions
 # (its batch of 32 and the pop), more than most of what a random player decides with it.
 _AT = {p: int(p * 2**64) for p in (0.1, 0.2, 0.25, 0.3, 0.5, 0.8)}
-_AT32 = {p: int(p * 2**32) for p in (0.3, 0.6)}
+_AT32_30, _AT32_60 = int(0.3 * 2**32), int(0.6 * 2**32)
 _LOW32 = (1 << 32) - 1
 _FOUL_CHANCE = 0.01  # of each call, at a table with fouls
 _LOG_NO_FOUL = math.log1p(-_FOUL_CHANCE)
@@ -137,7 +137,7 @@ class RandomPlayers:
         self.fouls = ruleset.conduct.kind != "none"
         self.until_foul = -1  # calls before the next foul; drawn at the first call
         voting = ruleset.voting
-        self.nominations_per_player = voting.nominations_per_player
+        self.per_player = voting.nominations_per_player  # nominations
         self.self_nomination = voting.self_nomination
         self.self_vote = voting.self_vote
         self.permissions = bool(ruleset.params.get("speech_permissions"))
@@ -165,23 +165,24 @@ class RandomPlayers:
         if alive is not self.alive:
             self.alive, self.living = alive, sorted(alive)
         if self.fouls and alive:
-            if self.until_foul < 0:
-                self._next_foul(rnd)
-            if not self.until_foul:
-                self._next_foul(rnd)
-                seat = self.living[((rnd._left or rnd._refill()).pop() * len(alive)) >> 64]
-                return [Foul(seat=seat, reason="random")]
-            self.until_foul -= 1
-        kind = s.step.kind
-        handler = self.by_kind.get(kind)
-        if handler is not None:
-            return handler(s, rnd)
-        return self._preset_step(s, rnd)
+            calls = self.until_foul
+            if calls > 0:
+                self.until_foul = calls - 1
+            else:
+                if calls < 0:  # the first call
+                    calls = self._calls_to_foul(rnd)
+                if not calls:
+                    self.until_foul = self._calls_to_foul(rnd)
+                    seat = self.living[((rnd._left or rnd._refill()).pop() * len(alive)) >> 64]
+                    return [Foul(seat=seat, reason="random")]
+                self.until_foul = calls - 1
+        return self.by_kind.get(s.step.kind, self._preset_step)(s, rnd)
 
-    def _next_foul(self, rnd: Rng) -> None:
-        """The calls before the next foul: P(at least k) = (1 - _FOUL_CHANCE) ** k."""
+    @staticmethod
+    def _calls_to_foul(rnd: Rng) -> int:
+        """The calls before the next foul: at least k of them with the chance (1 - _FOUL_CHANCE) ** k."""
         v = (rnd._left or rnd._refill()).pop()
-        self.until_foul = int(math.log((v + 0.5) / _TWO_64) / _LOG_NO_FOUL)
+        return int(math.log((v + 0.5) / _TWO_64) / _LOG_NO_FOUL)
 
     def _night(self, s: GameState, rnd: Rng) -> list[Command]:
         # What queries.actors, targets_for, is_optional and targets_needed answer, with the step, its
@@ -277,18 +278,24 @@ class RandomPlayers:
             nominations = s.nominations
             high = v >> 32
             if (
-                high < _AT32[0.6]
+                high < _AT32_60
                 and speaker in s.alive
-                and (
-                    not nominations
-                    or list(map(_FIRST, nominations)).count(speaker) < self.nominations_per_player
-                )
+                and (not nominations or countOf(map(_FIRST, nominations), speaker) < self.per_player)
             ):
-                barred = (speaker,) if not self.self_nomination else ()
-                # cleared: voted on already today
-                free = sorted(s.alive.difference(map(_SECOND, nominations), s.cleared, barred))
-                if free:
-                    out.append(_pick(Nominate, speaker, free[(high * len(free)) // _AT32[0.6]]))
+                # A uniform living seat; where he may not be nominated, a uniform one of those who may,
+                # which leaves each of them the same chance (1 / living + (taken / living) / free).
+                living = self.living
+                target = living[(high * len(living)) // _AT32_60]
+                if (
+                    target in s.cleared  # voted on already today
+                    or (target == speaker and not self.self_nomination)
+                    or (nominations and target in map(_SECOND, nominations))
+                ):
+                    barred = (speaker,) if not self.self_nomination else ()
+                    free = sorted(s.alive.difference(map(_SECOND, nominations), s.cleared, barred))
+                    target = free[((rnd._left or rnd._refill()).pop() * len(free)) >> 64] if free else 0
+                if target:
+                    out.append(_pick(Nominate, speaker, target))
             if self.permissions:
                 w = (rnd._left or rnd._refill()).pop()
                 if w < _AT[0.1] and speaker not in s.no_speech:
@@ -298,7 +305,7 @@ class RandomPlayers:
                         target = others[(w * len(others)) // _AT[0.1]]
                         out.append(Permit(seat=speaker, target=target, allow=target not in step.permitted))
                         return out
-        out.append(_pass(speaker) if v & _LOW32 < _AT32[0.3] else _ADVANCE)
+        out.append(_pass(speaker) if v & _LOW32 < _AT32_30 else _ADVANCE)
         return out
 
     def _nominations(self, s: GameState, rnd: Rng) -> list[Command]:
