@@ -206,7 +206,7 @@ def act(s: Draft, seat: int, targets: tuple[int, ...], act_name: str, out: Out) 
     step = _current_step(s)
     if seat not in s.alive:
         raise DeadPlayer(f"Игрок {seat} выбыл и не может действовать.", key="out-no-act", seat=seat)
-    if step.team or s.role_of(seat) != step.role:
+    if step.team or s.roles[seat - 1] != step.role:  # s.role_of(seat), without the call
         raise NotYourTurn(
             f"Сейчас ход «{step.id}», а не игрока {seat}.", key="not-your-night-turn", seat=seat
         )

@@ -33,3 +33,15 @@ def event(out: Out, kind: str, audience: Audience = EVERYONE, phrase: str | None
     params = dict(data)  # the same fields as placeholders, but the role id
     params.pop("role_id", None)
     out.append(Event(kind, audience, data, phrase, params))
+
+
+def line(s: GameState, out: Out, key: str) -> None:
+    """``say(s, out, key)``: a line without placeholders, to everyone, without the keywords' dictionary
+    every call of say makes."""
+    phrase = s.ruleset.phrases.get(key)
+    if phrase is not None:
+        found = (key, phrase)
+        out.append(
+            _LINES.get(found)
+            or interned(_LINES, found, ("announce", EVERYONE, {"key": key}, phrase, NO_PARAMS))
+        )

@@ -11,7 +11,7 @@ import math
 from operator import countOf, itemgetter
 from typing import Any
 
-from engine.announce import Out, say
+from engine.announce import Out, line, say
 from engine.conduct import give_foul
 from engine.errors import AlreadyActed, DeadPlayer, IllegalCommand, IllegalTarget, NotYourTurn, WrongPhase
 from engine.events import EVERYONE, NO_PARAMS, Event, interned, to_seats
@@ -28,7 +28,7 @@ _VOTE_COUNT: dict[tuple[int, int, str, str | None], Event] = {}  # (candidate, c
 
 
 def candidates(s: GameState) -> list[int]:
-    return [t for _, t in s.nominations if t in s.alive]
+    return list(filter(s.alive.__contains__, map(_CANDIDATE, s.nominations)))  # in C, no comprehension
 
 
 def vote_threshold(s: GameState) -> int:
@@ -204,7 +204,7 @@ def close_candidate(s: Draft, out: Out) -> None:
                 )
             )
     count = countOf(map(_CANDIDATE, s.ballots), step.seat)
-    say(s, out, "vote_count")
+    line(s, out, "vote_count")
     seat, round_name = step.seat, step.round
     phrase = s.ruleset.phrases.get("vote_result")
     key = (seat, count, round_name, phrase)
@@ -249,9 +249,12 @@ def _decided(s: GameState) -> bool:
     candidate's share of the unused votes, [MR 7.13], is among them, so the result is the same)."""
     if not s.ruleset.params.get("stop_when_decided"):
         return False
-    cast = [c for _, c in s.ballots]
-    top = max(cast.count(c) for c in s.step.candidates)
-    left = sum(1 for x in s.living() if may_vote(s, x)) - len(s.ballots)
+    cast = list(map(_CANDIDATE, s.ballots))
+    top = max(map(cast.count, s.step.candidates))
+    left = -len(s.ballots)
+    for x in s.living():
+        if may_vote(s, x):
+            left += 1
     return left < top
 
 
@@ -301,8 +304,15 @@ def _tiebreak_vote(s: Draft, seat: int, candidate: int, out: Out) -> None:
 
 @tally("plurality")
 def _plurality(s: GameState, counts: dict[int, int]) -> tuple[str, Any]:
-    top = max(counts.values())
-    tied = [c for c, n in counts.items() if n == top]
+    return _top(counts, max(counts.values()))
+
+
+def _top(counts: dict[int, int], top: int) -> tuple[str, Any]:
+    """The candidate with ``top`` votes, or the tie of all of them (a loop: no comprehension made)."""
+    tied = []
+    for c, n in counts.items():
+        if n == top:
+            tied.append(c)
     return ("elect", tied[0]) if len(tied) == 1 else ("tie", tied)
 
 
@@ -311,12 +321,10 @@ def _half(s: GameState, counts: dict[int, int]) -> tuple[str, Any]:
     """004: «Тот, кто получил половину или более голосов - признан виновным» (D-S5: half of the living,
     rounded up; several above it → the most votes; equal top → nobody)."""
     threshold = vote_threshold(s)
-    over = {c: n for c, n in counts.items() if n >= threshold}
-    if not over:
+    top = max(counts.values(), default=0)
+    if not counts or top < threshold:  # nobody has half the votes
         return ("none", None)
-    top = max(over.values())
-    tied = [c for c, n in over.items() if n == top]
-    return ("elect", tied[0]) if len(tied) == 1 else ("tie", tied)
+    return _top(counts, top)
 
 
 @tie_chain("none")

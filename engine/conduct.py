@@ -21,7 +21,11 @@ VOTE_STOPPED = "vote_stopped"  # flag: a removal stops the vote under way (FIIM 
 
 
 def _set_fouls(s: Draft, seat: int, count: int) -> None:
-    rest = tuple(f for f in s.fouls if f[0] != seat)
+    rest = s.fouls
+    for f in rest:
+        if f[0] == seat:  # his earlier count gives way
+            rest = tuple(f for f in s.fouls if f[0] != seat)
+            break
     s.fouls = (*rest, (seat, count)) if count else rest
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from operator import countOf, itemgetter
 
-from engine.announce import Out, say
+from engine.announce import Out, line, say
 from engine.ballot import after_elimination, candidates, no_elimination, refuse, start_ballot, vote_threshold
 from engine.errors import AlreadyActed, DeadPlayer, IllegalCommand, IllegalTarget, NotYourTurn, WrongPhase
 from engine.events import EVERYONE, NO_PARAMS, Event, interned, to_seats
@@ -30,7 +30,7 @@ _CLAIM_OFFER: dict[tuple[int, str | None], Event] = {}  # by (seat, phrase)
 @day_step("morning")
 def _morning(s: Draft, out: Out) -> bool:
     """The night's results: victims in ascending seat order (D-G11), or the "nobody" line."""
-    say(s, out, "day_breaks")
+    line(s, out, "day_breaks")
     after_intro = s.night == 1 and bool(s.ruleset.intro_night)
     if after_intro:
         return False
@@ -38,7 +38,7 @@ def _morning(s: Draft, out: Out) -> bool:
     for v in victims:
         eliminate(s, v, "killed", out, reveal=s.ruleset.reveal_on_night_death)
     if not victims:
-        say(s, out, "nobody_killed")
+        line(s, out, "nobody_killed")
     if "claim_commissar" in s.ruleset.params.get("claims", []):
         s.claimable = frozenset(victims)
         for v in victims:
@@ -55,7 +55,7 @@ def _morning(s: Draft, out: Out) -> bool:
 def _intro_speeches(s: Draft, out: Out) -> bool:
     """002 day 1: «Каждый из участников игры по очереди сообщает всем остальным о том, что он честный
     горожанин» — in seat order from seat 1 (D-G9), no vote."""
-    say(s, out, "intro_day")
+    line(s, out, "intro_day")
     return begin_speeches(s, out, s.living(), "intro", s.ruleset.timer("intro_speech"))
 
 
@@ -69,7 +69,7 @@ def _speeches(s: Draft, out: Out) -> bool:
 @day_step("discussion")
 def _discussion(s: Draft, out: Out) -> bool:
     s.step = Step("discussion", seconds=s.ruleset.timer("discussion"))
-    say(s, out, "discussion_start")
+    line(s, out, "discussion_start")
     return True
 
 
@@ -77,7 +77,7 @@ def _discussion(s: Draft, out: Out) -> bool:
 def _nominations(s: Draft, out: Out) -> bool:
     """002: «ведущий предлагает выдвинуть подозреваемых в причастности к «мафии»»."""
     s.step = Step("nominations", seconds=s.ruleset.timer("nominations"))
-    say(s, out, "nominations")
+    line(s, out, "nominations")
     return True
 
 
@@ -94,7 +94,7 @@ def _vote(s: Draft, out: Out) -> bool:
         cands = s.living()
     if len(cands) < max(1, s.ruleset.voting.min_candidates) or "vote_cancelled" in s.flags:
         if cands or s.nominations:
-            say(s, out, "vote_not_held")
+            line(s, out, "vote_not_held")
         out.append(Event("no_elimination", EVERYONE, {"reason": "no_vote"}, s.ruleset.phrase("no_vote")))
         s.flags = s.flags - {"vote_cancelled"}
         return False
@@ -280,7 +280,7 @@ def end_speech(s: Draft, out: Out) -> None:
         if len(tied) < 2:
             no_elimination(s, out, "tie")
             return
-        say(s, out, "revote")
+        line(s, out, "revote")
         start_ballot(s, out, tied, "after_words")
     elif step.round == "farewell":
         after_elimination(s, out)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.abilities import actors_of_step, victims_so_far
-from engine.announce import Out, event, say
+from engine.announce import Out, event, line, say
 from engine.conduct import RESTRICTIONS, end_of_day, start_of_day
 from engine.events import EVERYONE, NO_PARAMS, Event, event_of, interned, to_seats, to_team
 from engine.outcome import check_win
@@ -79,9 +79,9 @@ def start_night(s: Draft, out: Out) -> None:
         key = "intro_night_falls"
     elif night == 1 and s.ruleset.phrase("first_night_falls"):
         key = "first_night_falls"
-    say(s, out, key)
+    line(s, out, key)
     if intro:
-        say(s, out, "roles_dealing")  # city 5.4: the cards are dealt during the intro night
+        line(s, out, "roles_dealing")  # city 5.4: the cards are dealt during the intro night
     s.agenda = s.ruleset.night_agenda(s.phase_name, intro)
     next_night_step(s, out)
 
@@ -120,7 +120,11 @@ def _impostors_only(s: GameState, awake: list[int]) -> bool:
     have all left (their roles shown) is not called for the impostor who poses as one of them (the
     sleepwalker, D-H7), where dead roles are not called (D-G8)."""
     roles = s.ruleset.roles
-    return all(roles[s.role_of(x)].impostor for x in awake)
+    dealt = s.roles
+    for x in awake:  # noqa: SIM110 (a loop: all() of a generator makes a function and a frame)
+        if not roles[dealt[x - 1]].impostor:
+            return False
+    return True
 
 
 # events.interned: a night step's call by (step id, seconds, wake-up line), its end by (step id, line)

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from engine import abilities, ballot, conduct, day, rng
-from engine.announce import say
+from engine.announce import line, say
 from engine.commands import (
     Abort,
     Act,
@@ -213,7 +213,7 @@ def _advance(s: Draft, c: Advance, out: list[Event]) -> None:
 
 
 def _end_discussion(s: Draft, out: list[Event]) -> None:
-    say(s, out, "discussion_stop")
+    line(s, out, "discussion_stop")
     next_day_step(s, out)
 
 
@@ -269,7 +269,8 @@ def _team_act(s: Draft, c: TeamAct, out: list[Event]) -> None:
 
 
 def _nominate(s: Draft, c: Nominate, out: list[Event]) -> None:
-    fiim_day.auto_withdraw(s, c.seat, c.target, out)  # FIIM D-FI8 ``withdraw = "auto"``
+    if s.ruleset.params.get("withdraw") == "auto":  # FIIM D-FI8
+        fiim_day.auto_withdraw(s, c.seat, c.target, out)
     day.nominate(s, c.seat, c.target, out)
 
 

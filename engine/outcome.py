@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.announce import Out, event, say
+from engine.announce import Out, event, line, say
 from engine.events import EVERYONE, Event, to_seats
 from engine.registry import GAME_OVER_HOOKS, WIN_CHECKS
 from engine.state import Draft, GameState, Step, step_of
@@ -91,7 +91,7 @@ def _werewolf_trigger(s: Draft, seat: int, out: Out) -> None:
     if not team or not s.ruleset.teams[team].kill_step:
         return
     dealt = s.ruleset.seats_by_role(s.roles)
-    if not any(role in dealt for role in s.ruleset.joining_roles()):
+    if not any(map(dealt.__contains__, s.ruleset.joining_roles())):
         return  # nobody at the table joins a team
     for other in s.living():
         role = s.ruleset.roles[s.role_of(other)]
@@ -117,14 +117,14 @@ DECIDED = "decided:"  # flag: the result told before the last word ("decided:tow
 
 def decided(s: GameState) -> bool:
     """The result was told before a last word (:func:`announce_decided`) and waits for its end."""
-    return any(f.startswith(DECIDED) for f in s.flags)
+    return bool(s.flags) and any(f.startswith(DECIDED) for f in s.flags)
 
 
 def announce_decided(s: Draft, out: Out) -> None:
     """Issue 13 (FIIM D-FI14, city, simple): a player voted or shot out who still has his last word does
     not keep the result waiting — it is told when the rules decide it, then his words follow and the game
     ends after them with that result (a removal in that minute changes nothing)."""
-    if any(f.startswith(DECIDED) for f in s.flags):
+    if s.flags and any(f.startswith(DECIDED) for f in s.flags):
         return
     verdict = WIN_CHECKS[s.ruleset.win_check](s)
     if verdict is None or verdict == "ask_maniac":
@@ -159,7 +159,7 @@ def check_win(s: Draft, out: Out) -> bool:
         maniac = next(x for x in s.living() if s.role_of(x) == "maniac")
         s.flags = s.flags | {"maniac_asked"}
         s.step = Step("question", seat=maniac, seconds=s.ruleset.timer("question"))
-        say(s, out, "maniac_question")
+        line(s, out, "maniac_question")
         event(out, "question", to_seats(maniac), s.ruleset.phrase("maniac_question_private"), seat=maniac)
         return True
     finish(s, out, tuple(verdict))

@@ -118,7 +118,10 @@ def _resolve_team(s: Draft, step: StepDef, index: int, out: Out) -> bool:
         for _, t in s.ledger.proposals:
             counts[t] = counts.get(t, 0) + 1
         top = max(counts.values())
-        tied = [t for t, c in counts.items() if c == top]
+        tied = []
+        for t, c in counts.items():
+            if c == top:
+                tied.append(t)
         if len(tied) == 1:
             target = tied[0]
         elif tdef.tie == "leader":
@@ -131,8 +134,13 @@ def _resolve_team(s: Draft, step: StepDef, index: int, out: Out) -> bool:
     # одного из мафиози, то это не влияет на выстрел «Мафии» (за исключением, если будет приглашен «Дон»)»).
     # Otherwise it shoots while one real member is effective; an impostor (the sleepwalker) does not
     # keep the shot alive (D-H6).
-    real = [m for m in members if not s.ruleset.roles[s.role_of(m)].impostor]
-    shoots = bool(tdef.leader) or any(effective(s, m) for m in real)
+    shoots = bool(tdef.leader)
+    if not shoots:
+        roles, dealt = s.ruleset.roles, s.roles
+        for m in members:
+            if not roles[dealt[m - 1]].impostor and effective(s, m):
+                shoots = True
+                break
     if step.team in s.ledger.team_miss or not shoots:
         out.append(
             Event("team_missed", HOST_ONLY, {"team": step.team, "reason": "blocked", "target": target})
@@ -253,8 +261,10 @@ def resolve_attempts(s: Draft) -> list[int]:
         if s.ruleset.roles[s.role_of(target)].night_immune:
             continue
         victims[target] = max(index, victims.get(target, -1))
-    town = [v for v in victims if s.ruleset.roles[s.role_of(v)].side == "town"]
-    tiebreaker = max(town, key=lambda v: victims[v]) if town else 0
+    tiebreaker, roles, dealt = 0, s.ruleset.roles, s.roles
+    for v, index in victims.items():  # the town victim of the latest step, the first of equals
+        if roles[dealt[v - 1]].side == "town" and (not tiebreaker or index > victims[tiebreaker]):
+            tiebreaker = v
     s.tiebreaker = tiebreaker
     s.last_targets = s.ledger.chosen
     return sorted(victims)

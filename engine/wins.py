@@ -33,8 +33,10 @@ def _clan_members(s: GameState) -> dict[str, list[int]]:
     if dealt is None:
         # Tuples, not lists: a memo kept for the whole run is then no work for the garbage collector.
         dealt = facts["clans"] = {t: tuple(m) for t, m in _members(s, range(1, s.n_seats + 1)).items()}
-    alive = s.alive
-    return {tid: [x for x in seats if x in alive] for tid, seats in dealt.items()}
+    found, alive = {}, s.alive.__contains__
+    for tid, seats in dealt.items():
+        found[tid] = list(filter(alive, seats))
+    return found
 
 
 def _members(s: GameState, seats: Iterable[int]) -> dict[str, list[int]]:
@@ -69,7 +71,7 @@ def classic_clans(s: GameState) -> Any:
     if not living:
         return ()
     alive = s.alive
-    maniacs = [x for x in s.ruleset.seats_by_role(s.roles).get("maniac", ()) if x in alive]
+    maniacs = list(filter(alive.__contains__, s.ruleset.seats_by_role(s.roles).get("maniac", ())))
     if maniacs and len(living) == 1:
         return ("solo",)
     clans = _clan_members(s)
