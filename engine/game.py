@@ -140,8 +140,7 @@ def apply(state: GameState, command: Command) -> tuple[GameState, list[Event]]:
     _set(s, "__dict__", state.__dict__.copy())
     out: list[Event] = []
     apply_in_place(s, (command,), out)
-    _set(s, "__class__", GameState)  # freeze(s), written out: the draft itself becomes the finished state
-    return s, out
+    return freeze(s), out  # the draft itself becomes the finished state
 
 
 def apply_all(state: GameState, commands: Sequence[Command], out: list[Event]) -> tuple[GameState, int]:
@@ -158,8 +157,7 @@ def apply_all(state: GameState, commands: Sequence[Command], out: list[Event]) -
     except BaseException:
         del out[start:]
         raise
-    _set(s, "__class__", GameState)  # freeze(s), written out
-    return s, done
+    return freeze(s), done
 
 
 def apply_in_place(s: Draft, commands: Iterable[Command], out: list[Event]) -> int:

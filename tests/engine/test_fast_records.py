@@ -242,7 +242,7 @@ def test_the_written_out_changes_equal_put_step_and_put_ledger() -> None:
         put_ledger(
             s, actions=((1, "kill", (2,)),), skipped=frozenset({3}), proposals=((4, 5),), team_target=6
         )
-    first_step, first_ledger = a.step, a.ledger
+    first_step, first_ledger = a.step, state.ledger
     put_next_in_queue(a)
     put_step(b, seat=4, queue=(5, 6))
     assert list(a.step.__dict__.items()) == list(b.step.__dict__.items())
@@ -256,9 +256,32 @@ def test_the_written_out_changes_equal_put_step_and_put_ledger() -> None:
     put_ledger(b, actions=(), skipped=frozenset(), proposals=(), team_target=0)
     assert list(a.ledger.__dict__.items()) == list(b.ledger.__dict__.items())
     assert first_step.seat == 3 and first_step.queue == (4, 5, 6) and first_step.permitted == (7,)
-    assert first_ledger.team_target == 6 and first_ledger.chosen == ()
+    assert first_ledger is EMPTY_LEDGER and NightLedger() == EMPTY_LEDGER  # the frozen ledger is untouched
     built = step_of("vote", 3, (4,), (3, 4), "main", 30)
     assert type(built) is Step
     assert list(built.__dict__.items()) == list(
         Step("vote", seat=3, queue=(4,), candidates=(3, 4), round="main", seconds=30).__dict__.items()
     )
+
+
+def test_a_drafts_own_ledger_is_frozen_with_it() -> None:
+    """The ledger a draft changes in place (LedgerDraft) is its own: the state it was thawed from keeps its
+    ledger, later changes of the draft write the same ledger, and freeze hands out a NightLedger."""
+    from engine.state import LedgerDraft, freeze, put_ledger, put_ledger_field
+
+    state, _ = new_game(load_ruleset("classic"), ["mafioso", "civilian", "civilian", "commissar"], seed=1)
+    draft = thaw(state)
+    put_ledger_field(draft, "team_target", 2)
+    own = draft.ledger
+    assert type(own) is LedgerDraft and state.ledger is EMPTY_LEDGER and EMPTY_LEDGER.team_target == 0
+    put_ledger(draft, blocked=frozenset({3}))
+    assert draft.ledger is own and (own.team_target, own.blocked) == (2, {3})
+    done = freeze(draft)
+    assert type(done.ledger) is NightLedger and done.ledger == evolve(
+        EMPTY_LEDGER, team_target=2, blocked={3}
+    )
+    again = thaw(done)
+    put_ledger_field(again, "team_target", 4)
+    assert done.ledger.team_target == 2 and again.ledger is not done.ledger
+    with pytest.raises(AttributeError):
+        done.ledger.team_target = 5  # type: ignore[misc]
