@@ -23,6 +23,7 @@ from engine.game import apply, apply_in_place, deal, new_game, replay
 from engine.registry import STEP_KINDS
 from engine.rng import _TWO_64, Rng, next_u64, seed_state
 from engine.rules import Ruleset
+from engine.rules.model import StepDef
 from engine.state import GameState, freeze, thaw
 
 MAX_COMMANDS = 20_000
@@ -32,6 +33,7 @@ _PASSES: dict[int, Pass] = {}  # one Pass per seat
 _PICKS: dict[tuple[type[Command], int, int], Command] = {}
 _SKIPS: dict[int, Command] = {}
 _ACTS: dict[tuple[int, tuple[int, ...], str], Command] = {}
+_ACTS1: dict[str, dict[int, dict[int, Command]]] = {}  # act -> seat -> target -> Act of one target
 _VOTES: dict[int, dict[int, Command]] = {}  # for each candidate, each seat's Vote
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)  # of a pair (ballot, nomination), in C
 _PICKED_FIELD: dict[type[Command], str] = {Vote: "candidate", Propose: "target", Nominate: "target"}
@@ -61,6 +63,20 @@ def _act(seat: int, targets: tuple[int, ...], act: str) -> Command:
         if len(_ACTS) >= 65536:  # a bound for abilities of many targets
             _ACTS.clear()
         found = _ACTS[key] = Act(seat=seat, targets=targets, act=act)
+    return found
+
+
+def _act1(seat: int, target: int, act: str) -> Command:
+    """``_act(seat, (target,), act)``, found by three keys instead of one built of three (the common Act)."""
+    by_seat = _ACTS1.get(act)
+    if by_seat is None:
+        by_seat = _ACTS1[act] = {}
+    by_target = by_seat.get(seat)
+    if by_target is None:
+        by_target = by_seat[seat] = {}
+    found = by_target.get(target)
+    if found is None:
+        found = by_target[target] = Act(seat=seat, targets=(target,), act=act)
     return found
 
 
@@ -142,6 +158,7 @@ class RandomPlayers:
         self.self_vote = voting.self_vote
         self.permissions = bool(ruleset.params.get("speech_permissions"))
         self.night_step = ruleset.night_step
+        self.night_steps: dict[str, StepDef] = {}  # night_step's answers, by id
         self.blocks_known = ruleset.blocks_known
         self.by_role: dict[str, tuple[int, ...]] | None = None  # the deal's seats of each role
         self.alive: frozenset[int] = frozenset()  # the state's last set of the living, and sorted:
@@ -188,7 +205,10 @@ class RandomPlayers:
         # What queries.actors, targets_for, is_optional and targets_needed answer, with the step, its
         # actors and each actor's abilities looked up once.
         out: list[Command] = []
-        night_step = self.night_step(s.step.night_step)
+        step_id = s.step.night_step
+        night_step = self.night_steps.get(step_id)
+        if night_step is None:
+            night_step = self.night_steps[step_id] = self.night_step(step_id)
         left = rnd._left
         if night_step.team:
             members = abilities.actors_of_step(s, night_step)  # in seat order, each seat once
@@ -224,7 +244,6 @@ class RandomPlayers:
                 blocked = s.ledger.blocked
                 actors = [x for x in actors if x not in blocked]
         alive = s.alive
-        step_id = night_step.id
         for seat in actors:
             if seat not in alive:
                 continue
@@ -248,7 +267,7 @@ class RandomPlayers:
                     continue
                 name, count = ab.act, ab.targets
                 if count == 1:
-                    out.append(_act(seat, (targets[(v * len(targets)) // span],), name))
+                    out.append(_act1(seat, targets[(v * len(targets)) // span], name))
                     continue
             else:
                 if all(ab.optional for ab in now) and rnd.random() < 0.2:
