@@ -27,6 +27,7 @@ import cProfile
 import json
 import os
 import pstats
+import re
 import secrets
 import subprocess
 import sys
@@ -212,6 +213,18 @@ async def gateway(events: int, profile: bool) -> list[str]:
             ws = bot.ws
             compressor = zlib.compressobj()
 
+            def varied(frames: list[str], rounds: int) -> list[str]:
+                """The frames of `rounds` clicks, each with its own message ids and sequence numbers (the
+                same frame again would compress to a few bytes)."""
+                ids = (str(line.id), str(panel.id))
+                out = []
+                for r in range(rounds):
+                    for f in frames:
+                        for i in ids:
+                            f = f.replace(i, str(int(i) + 4096 * r + 1))
+                        out.append(re.sub(r'"s": \d+', f'"s": {len(out) + 10**6}', f, count=1))
+                return out
+
             def compressed(text: str) -> bytes:
                 return compressor.compress(text.encode()) + compressor.flush(zlib.Z_SYNC_FLUSH)
 
@@ -222,8 +235,8 @@ async def gateway(events: int, profile: bool) -> list[str]:
                 if kind == "zlib-stream":  # one stream: every frame compressed in order, beforehand
                     ws._decompressor = discord.utils._ZlibDecompressionContext()
                     compressor = zlib.compressobj()
-                    warm = [compressed(f) for f in frames * 20]
-                    batch = [compressed(f) for f in frames * rounds]
+                    warm = [compressed(f) for f in varied(frames, 20)]
+                    batch = [compressed(f) for f in varied(frames, rounds)]
                 else:
                     warm, batch = frames * 20, frames * rounds
                 for frame in warm:
