@@ -132,6 +132,10 @@ async def rest(where: dict[str, Any], requests: int, variant: str, profile: bool
 
     for i in range(50):  # warm-up: connections, buckets, caches
         await click(i)
+    if POOL > 1:  # that many requests at once: as many connections, which aiohttp then reuses in turn
+        await asyncio.gather(*(http.get_channel(channel) for _ in range(POOL)))
+        connector = http._HTTPClient__session.connector
+        print(f"  ({sum(len(c) for c in connector._conns.values())} connections open)", flush=True)
     profiler = cProfile.Profile(time.process_time) if profile else None  # CPU, not wall time
     clicks = max(1, requests // 4)
     cpu = time.process_time()
@@ -163,6 +167,7 @@ async def rest(where: dict[str, Any], requests: int, variant: str, profile: bool
     return result
 
 
+POOL = 1  # --pool N: connections open to the stand-in while measuring (a burst's leftovers)
 TOP = 0  # --top N: the N functions with the most own time (cProfile's table)
 
 
@@ -362,11 +367,12 @@ async def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--top", type=int, default=0)
+    parser.add_argument("--pool", type=int, default=1)
     parser.add_argument("--events", type=int, default=5000)
     parser.add_argument("--only", choices=("rest", "gateway"))
     args = parser.parse_args()
-    global TOP
-    TOP = args.top
+    global TOP, POOL
+    TOP, POOL = args.top, args.pool
     if args.serve:
         await serve()
         return
