@@ -6,6 +6,7 @@ when the step closes (:mod:`engine.resolution`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from operator import itemgetter
 from pathlib import PurePath
 
@@ -27,13 +28,13 @@ def step_index(s: GameState, step_id: str) -> int:
     return s.ruleset.step_index(step_id)
 
 
-def abilities_now(s: GameState, seat: int, step_id: str) -> list[AbilityDef]:
+def abilities_now(s: GameState, seat: int, step_id: str) -> Sequence[AbilityDef]:
     """The seat's abilities at this step that the rules allow tonight (night number, uses left)."""
     key = (s.roles[seat - 1], step_id)  # s.role_of(seat), without the call
     found = s.ruleset.abilities_now.get(key) or _plain_abilities(s, key)
     abilities, plain_from = found
     if plain_from <= s.night:  # no uses to count, no shot to come after: every one of them tonight
-        return list(abilities)
+        return abilities  # the ruleset's own tuple, not a copy: callers read the answer, never change it
     out = []
     for ab in abilities:
         if ab.from_night > s.night:

@@ -41,5 +41,5 @@ def test_abilities_now_at_every_night_step(preset: str, options: tuple[str, ...]
             if state.step.kind == "night":
                 for seat in range(1, state.n_seats + 1):
                     expected = _abilities_by_the_rules(state, seat, state.step.night_step)
-                    assert abilities_now(state, seat, state.step.night_step) == expected
+                    assert list(abilities_now(state, seat, state.step.night_step)) == expected
             state, _ = apply(state, command)
