@@ -3,10 +3,11 @@
 python scripts/store_simulated_games.py   # rewrites tests/engine/data/simulated_games.json.gz
 
 The digest test replays these stored commands, so that it proves the ENGINE unchanged (every state and
-event of each game as pinned) whatever the simulator draws; it also checks, separately, the simulator's
-own games. Run this only when the engine's rules change on purpose (the stored games must then still be
-legal games: the test says which one is not) or when a table is added to the test's TABLES: the file is
-the simulator's games of the commit that writes it, and the commit says why it changed.
+event of each game as pinned) whatever the simulator draws; the simulator's own games are pinned apart. The
+file holds the games of the simulator at 4bebd91, before its draws changed (c3c3fe8). Rewrite it only when
+the engine's rules change on purpose and the stored games stop being legal (the test says which one), or
+when a table is added to the test's TABLES: the games are then today's simulator's, and PINNED_GAMES must be
+pinned anew from them in the same commit, which says why.
 """
 
 from __future__ import annotations
