@@ -194,3 +194,22 @@ async def test_a_refresh_draws_the_panel_only_when_what_it_shows_may_have_change
     await d.pass_speech()
     assert table.panels_drawn >= drawn + 4 and d.state.step.seat != speaker
     assert f"Говорит игрок №{d.state.step.seat}" in d.panel().text
+
+
+async def test_a_panel_deleted_by_a_moderator_comes_back_at_the_next_change(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """The panel's edit nobody clicked for (here a moderator's skip) finds the panel gone (Discord's 404):
+    the change is sent as a new panel, which the game goes on with."""
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic")
+    await d.settled()
+    old = d.panel()
+    speaker = d.state.step.seat
+    old.deleted = True  # a moderator deleted it
+    await d.skip_step()
+    await d.settled()
+    assert d.state.step.seat != speaker
+    new = d.panel()
+    assert new.id != old.id and not new.deleted
+    assert f"№{d.state.step.seat}" in new.text.splitlines()[0], new.text
