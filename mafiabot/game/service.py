@@ -304,13 +304,17 @@ class GameService:
         n = len(lobby.players)
         text_channel = guild.get_channel(lobby.text_channel_id)
         assert isinstance(text_channel, discord.abc.Messageable)
+        # The game's seed drives the engine's public draws (a tie's lot), its pacing nothing, and it is
+        # published with the game's record at the end; the deal has a secret of its own, drawn here and
+        # never kept, so that nothing seen during the game (a lot drawn, a step's length) narrows the
+        # seed down to the seating of the roles (2**31 seeds are few enough to try every one).
         seed = secrets.randbits(31)
         order = list(lobby.players)
         secrets.SystemRandom().shuffle(order)  # seats are shuffled and announced (D-G9)
         scheduled = await self._scheduled_seats(guild.id, order)
         if scheduled is not None:
             order, game_no, tournament = scheduled
-        roles = engine.deal(ruleset, n, seed)
+        roles = engine.deal(ruleset, n, secrets.randbits(64))
         seats = [SeatInfo(i + 1, uid, lobby.names.get(uid, str(uid))) for i, uid in enumerate(order)]
         started_at = time.time()
         table = self.new_table(guild, text_channel, lobby.voice_channel_id, lobby.creator_id)

@@ -100,7 +100,10 @@ class GameSession:
         self.extension = extension  # seconds added to the current step (pause, extend)
         self.paused_left: float | None = None
         self._timer: asyncio.Task[None] | None = None
-        self._rng = random.Random(seed ^ 0xC0FFEE)
+        # The host's own draws (how long a night step lasts once everybody acted, or nobody could act) are
+        # the night's timing, seen by all: from the system's randomness, not from the game's seed (which the
+        # engine's public lots draw from), so that no step's length can be foretold from another.
+        self._rng: random.Random = random.SystemRandom()
         # A step that is ready to close (the night's actors all acted, everybody voted) closes at this many
         # seconds of its own clock (see deadline()); None until it is ready.
         self._close_after: float | None = None
