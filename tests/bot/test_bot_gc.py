@@ -57,3 +57,18 @@ async def test_passes_leave_no_cyclic_garbage_of_the_bots_own(
     ours = {kind: n for kind, n in garbage.items() if kind.split(".")[0] in ("mafiabot", "engine", "audio")}
     views = {kind: n for kind, n in garbage.items() if kind.startswith("discord.ui.")}
     assert ours == {} and views == {}, (ours, views)
+
+
+async def test_the_panel_last_sent_is_kept_as_nothing_the_collector_walks(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """A table keeps the panel it last sent to compare the next one with: as bytes (its JSON), not as the
+    components' dicts, a few dozen containers a click that survived until the next panel and so were
+    walked and promoted by the collector's young collections (issue 18)."""
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic")
+    await d.pass_speech()
+    await d.settled()
+    assert d.table is not None
+    shown = d.table._panel_shown
+    assert shown is not None and not gc.is_tracked(shown)
