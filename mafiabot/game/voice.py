@@ -272,17 +272,14 @@ class VoiceController:
                 continue
             if self._wake.is_set() or self._released:
                 return  # a newer state arrived: start over from it
-            room = self.crew.room(phase[0][0]) if len(phase) > 1 else 1
+            room = self.crew.room(phase[0][0])
             together, one_by_one = phase[: max(1, room)], phase[max(1, room) :]
-            if len(together) > 1:
-                results = await asyncio.gather(
-                    *(self._apply(m, want) for m, want in together), return_exceptions=True
-                )
-                for result in results:
-                    if isinstance(result, BaseException):
-                        raise result
-            else:  # (a click's one mute, then its one unmute: no task each, ≈ 8 µs, issue 18)
-                one_by_one = phase
+            results = await asyncio.gather(
+                *(self._apply(m, want) for m, want in together), return_exceptions=True
+            )
+            for result in results:
+                if isinstance(result, BaseException):
+                    raise result
             for member, want in one_by_one:  # waits for a bucket: each checks the step still wants it
                 await self._apply(member, want)
 
