@@ -465,14 +465,13 @@ class MafiaBot(commands.Bot):
             log.error("A game's click failed: %s", match["action"], exc_info=error)
             await reply_ephemeral(interaction, text(language_of(interaction), "error-generic"))
 
-    def _message_create(self, data: Any) -> None:
+    def _own(self, data: Any) -> bool:
+        """Is this gateway message (MESSAGE_CREATE or MESSAGE_UPDATE) the bot's own?"""
         author = data.get("author")
-        if (
-            isinstance(author, dict)
-            and self.user is not None
-            and author.get("id") == str(self.user.id)
-            and not self._listeners.get("message")
-        ):
+        return isinstance(author, dict) and self.user is not None and author.get("id") == str(self.user.id)
+
+    def _message_create(self, data: Any) -> None:
+        if self._own(data) and not self._listeners.get("message"):
             self.own_messages_unread += 1
             # What discord.py's parser keeps besides the message: the channel's last message.
             channel = self._connection._get_guild_channel(data)[0]
@@ -482,12 +481,8 @@ class MafiaBot(commands.Bot):
         self._parse_message_create(data)
 
     def _message_update(self, data: Any) -> None:
-        author = data.get("author")
-        if (
-            isinstance(author, dict)
-            and self.user is not None
-            and author.get("id") == str(self.user.id)
-            and not any(self._listeners.get(e) or self.extra_events.get(f"on_{e}") for e in _EDIT_EVENTS)
+        if self._own(data) and not any(
+            self._listeners.get(e) or self.extra_events.get(f"on_{e}") for e in _EDIT_EVENTS
         ):
             self.own_edits_unread += 1
             return
