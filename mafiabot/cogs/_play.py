@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -34,7 +33,6 @@ async def require_seat(interaction: discord.Interaction[Any], table: Table) -> i
 # applied and stored; if that takes longer (a busy table, a slow database), the click is acknowledged
 # first («думает…») and answered in its place when done.
 ACK_AFTER = 2.0
-DEADLINE = 3.0  # Discord's, from the click
 
 
 class _LateAcknowledgement:
@@ -48,14 +46,7 @@ class _LateAcknowledgement:
         self.interaction = interaction
         self.click = click
         self.task: asyncio.Task[None] | None = None
-        # Discord's 3 s run from the click (its id's time, on Discord's clock), not from when the bot took
-        # it: a click that waited in a busy bot (a burst of every table at once) is acknowledged that much
-        # sooner, at once if it is already ACK_AFTER old. Never later than ACK_AFTER from now, as before:
-        # so too where the click looks past Discord's 3 s already (a clock far ahead of Discord's must not
-        # cost the acknowledgement; a click that is really that late is expired either way).
-        age = time.time() - interaction.created_at.timestamp()
-        delay = ACK_AFTER if age >= DEADLINE else min(ACK_AFTER, max(0.0, ACK_AFTER - age))
-        self.timer = asyncio.get_running_loop().call_later(delay, self._start)
+        self.timer = asyncio.get_running_loop().call_later(ACK_AFTER, self._start)
 
     def _start(self) -> None:
         if not self.interaction.response.is_done():
