@@ -96,8 +96,9 @@ def _take_back(s: Draft, seat: int, target: int, out: Out) -> None:
 def auto_withdraw(s: Draft, seat: int, target: int, out: Out) -> None:
     """``withdraw = "auto"``: «Отзывание игрока не обязательно для выставления другого игрока. Оно
     происходит автоматически при следующем выставлении» — called before the new nomination is checked;
-    a refused nomination leaves the old one (the engine drops the whole command)."""
-    if s.ruleset.params.get("withdraw") != "auto" or s.phase != "day":
+    a refused nomination leaves the old one (the engine drops the whole command). Called only where the
+    preset's ``withdraw`` is ``"auto"`` (engine.game._nominate asks, sparing every other preset the call)."""
+    if s.phase != "day":
         return
     step = s.step
     if step.kind != "speech" or step.round != "day" or step.seat != seat:
