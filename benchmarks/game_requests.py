@@ -23,31 +23,27 @@ import argparse
 import asyncio
 import secrets
 import sys
-import tempfile
 import time
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "bot")]
-import fakediscord  # noqa: E402  (before aiohttp is imported: it sets SSL_CERT_FILE)
-from fakediscord import FakeDiscord  # noqa: E402
-from fakediscord.ratelimits import discord_limits  # noqa: E402
-from fakediscord.world import VoiceState  # noqa: E402
-from game_driver import TableDriver  # noqa: E402
+from _local import ROOT, local_bot  # first: the local Discord's path, SSL_CERT_FILE
 
-sys.path.remove(str(ROOT / "tests"))  # tests/engine would hide the engine package
+# isort: split
 
-import engine  # noqa: E402
-from engine.commands import Advance  # noqa: E402
-from engine.rng import Rng  # noqa: E402
-from engine.simulate import random_commands  # noqa: E402
-from mafiabot.bot import MafiaBot  # noqa: E402
-from mafiabot.config import AudioSettings, Secret, Settings  # noqa: E402
-from mafiabot.game.table import PANEL_EDIT_INTERVAL  # noqa: E402
+sys.path.insert(0, str(ROOT / "tests" / "bot"))
+from fakediscord import FakeDiscord
+from fakediscord.ratelimits import discord_limits
+from fakediscord.world import VoiceState
+from game_driver import TableDriver
 
-_ = fakediscord
+import engine
+from engine.commands import Advance
+from engine.rng import Rng
+from engine.simulate import random_commands
+from mafiabot.bot import MafiaBot
+from mafiabot.game.table import PANEL_EDIT_INTERVAL
+
 SLEPT = [0.0]
 
 
@@ -132,13 +128,7 @@ async def main() -> None:
     for preset in args.presets.split(","):
         counts = engine.player_counts(engine.load_ruleset(preset))
         tables[preset] = seated_club(fake, preset, max(n for n in counts if n <= args.players))
-    tmp = Path(tempfile.mkdtemp())
-    settings = Settings(
-        token=Secret(fake.token),
-        database_url=f"sqlite:///{tmp}/bot.db",
-        audio=AudioSettings(engine="none", cache_dir=tmp / "audio"),
-    )
-    bot = MafiaBot(settings, guild_ready_timeout=0.05)
+    bot = local_bot(fake.token)
     try:
         async with fake.connect(bot, timeout=120):
             for preset, club in tables.items():

@@ -18,26 +18,17 @@ import asyncio
 import gc
 import secrets
 import statistics
-import sys
-import tempfile
 import time
 import tracemalloc
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
-import fakediscord  # noqa: E402  (before aiohttp is imported: it sets SSL_CERT_FILE)
-from fakediscord import FakeDiscord  # noqa: E402
-from fakediscord.world import VoiceState  # noqa: E402
+from _local import local_bot  # first: the local Discord's path, SSL_CERT_FILE
 
-sys.path.remove(str(ROOT / "tests"))  # tests/engine would hide the engine package
-
-from mafiabot.bot import MafiaBot  # noqa: E402
-from mafiabot.config import AudioSettings, Secret, Settings  # noqa: E402
+# isort: split
+from fakediscord import FakeDiscord
+from fakediscord.world import VoiceState
 
 MEMBER_EDIT = "PATCH /guilds/{guild_id}/members/{user_id}"
-_ = fakediscord
 
 
 async def timed(coro: Any) -> float:
@@ -58,13 +49,7 @@ async def main() -> None:
     for club in clubs:  # everyone is in voice before the bot connects (GUILD_CREATE carries it)
         for p in club.players:
             club.guild.voice_states[p.id] = VoiceState(p.id, club.id, club.voice.id, secrets.token_hex(16))
-    tmp = Path(tempfile.mkdtemp())
-    settings = Settings(
-        token=Secret(fake.token),
-        database_url=f"sqlite:///{tmp}/bot.db",
-        audio=AudioSettings(engine="none", cache_dir=tmp / "audio"),
-    )
-    bot = MafiaBot(settings, guild_ready_timeout=0.05)
+    bot = local_bot(fake.token)
     try:
         async with fake.connect(bot, timeout=120):
             games = bot.games  # type: ignore[attr-defined]

@@ -38,34 +38,31 @@ import asyncio
 import os
 import secrets
 import sys
-import tempfile
 import time
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "bot")]
-import fakediscord  # noqa: E402  (before aiohttp is imported: it sets SSL_CERT_FILE)
-from fakediscord import FakeDiscord  # noqa: E402
-from fakediscord.ratelimits import MEMBER_EDIT  # noqa: E402
-from fakediscord.world import VoiceState  # noqa: E402
-from game_driver import TableDriver  # noqa: E402
+from _local import ROOT, local_bot  # first: the local Discord's path, SSL_CERT_FILE
 
-sys.path.remove(str(ROOT / "tests"))  # tests/engine would hide the engine package
+# isort: split
 
-import engine  # noqa: E402
-from engine import queries  # noqa: E402
-from engine.commands import Advance  # noqa: E402
-from engine.rng import Rng  # noqa: E402
-from engine.simulate import random_commands  # noqa: E402
-from engine.state import GameState  # noqa: E402
-from mafiabot.bot import MafiaBot  # noqa: E402
-from mafiabot.config import AudioSettings, Secret, Settings, game_settings  # noqa: E402
-from mafiabot.game.table import Table  # noqa: E402
-from mafiabot.game.voice import wanted_mutes  # noqa: E402
+sys.path.insert(0, str(ROOT / "tests" / "bot"))
+from fakediscord import FakeDiscord
+from fakediscord.ratelimits import MEMBER_EDIT
+from fakediscord.world import VoiceState
+from game_driver import TableDriver
 
-_ = fakediscord
+import engine
+from engine import queries
+from engine.commands import Advance
+from engine.rng import Rng
+from engine.simulate import random_commands
+from engine.state import GameState
+from mafiabot.bot import MafiaBot
+from mafiabot.config import Secret, game_settings
+from mafiabot.game.table import Table
+from mafiabot.game.voice import wanted_mutes
+
 REFILL = 10.2  # seconds after the last member edit: every token's window is over
 
 
@@ -279,15 +276,11 @@ async def run(
         account = fake.add_bot_account(f"helper-{number}")
         await fake.invite_bot(club, account)
         tokens.append(Secret(account.token))
-    tmp = Path(tempfile.mkdtemp())
-    settings = Settings(
-        token=Secret(fake.token),
+    bot = local_bot(
+        fake.token,
         helper_tokens=tuple(tokens),
-        database_url=f"sqlite:///{tmp}/bot.db",
-        audio=AudioSettings(engine="none", cache_dir=tmp / "audio"),
         game=game_settings(speech_seconds=600, night_action_seconds=300),  # no timer during a refill
     )
-    bot = MafiaBot(settings, guild_ready_timeout=0.05)
     try:
         async with fake.connect(bot, timeout=120):
             if starts:

@@ -31,20 +31,14 @@ import re
 import secrets
 import subprocess
 import sys
-import tempfile
 import time
 import zlib
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
-import fakediscord  # noqa: E402  (before aiohttp is imported: it sets SSL_CERT_FILE)
+from _local import local_bot  # first: the local Discord's path, SSL_CERT_FILE
 
-sys.path.remove(str(ROOT / "tests"))
-
-_ = fakediscord
+# isort: split
 
 
 async def serve() -> None:
@@ -177,21 +171,12 @@ async def gateway(events: int, profile: bool) -> list[str]:
     from fakediscord.payloads import message_json
     from fakediscord.world import VoiceState
 
-    from mafiabot.bot import MafiaBot
-    from mafiabot.config import AudioSettings, Secret, Settings
-
     fake = FakeDiscord()
     await fake.start()
     club = fake.create_club(players=10)
     for p in club.players:
         club.guild.voice_states[p.id] = VoiceState(p.id, club.id, club.voice.id, secrets.token_hex(16))
-    tmp = Path(tempfile.mkdtemp())
-    settings = Settings(
-        token=Secret(fake.token),
-        database_url=f"sqlite:///{tmp}/bot.db",
-        audio=AudioSettings(engine="none", cache_dir=tmp / "audio"),
-    )
-    bot = MafiaBot(settings, guild_ready_timeout=0.05)
+    bot = local_bot(fake.token)
     lines = []
     try:
         async with fake.connect(bot, timeout=120):

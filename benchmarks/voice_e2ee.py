@@ -15,38 +15,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
-import sys
-import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
-import fakediscord  # noqa: E402  (before aiohttp is imported: it sets SSL_CERT_FILE)
-from fakediscord import FakeDiscord, encode_opus, tone_pcm  # noqa: E402
+from _local import local_bot  # first: the local Discord's path, SSL_CERT_FILE
 
-sys.path.remove(str(ROOT / "tests"))  # tests/engine would hide the engine package
-
-import davey  # noqa: E402
-import discord  # noqa: E402
-
-from mafiabot.bot import MafiaBot  # noqa: E402
-from mafiabot.config import AudioSettings, Secret, Settings  # noqa: E402
-
-_ = fakediscord
+# isort: split
+import davey
+import discord
+from fakediscord import FakeDiscord, encode_opus, tone_pcm
 
 
 async def joins(rounds: int) -> tuple[list[float], list[float]]:
     fake = FakeDiscord()
     await fake.start()
     club = fake.create_club(players=4)
-    tmp = Path(tempfile.mkdtemp())
-    settings = Settings(
-        token=Secret(fake.token),
-        database_url=f"sqlite:///{tmp}/bot.db",
-        audio=AudioSettings(engine="none", cache_dir=tmp / "audio"),
-    )
-    bot = MafiaBot(settings, guild_ready_timeout=0.05)
+    bot = local_bot(fake.token)
     connect_times, group_times = [], []
     try:
         async with fake.connect(bot):

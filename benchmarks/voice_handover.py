@@ -21,30 +21,22 @@ import argparse
 import asyncio
 import contextlib
 import statistics
-import sys
-import tempfile
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
-import fakediscord  # noqa: E402  (before aiohttp is imported: it sets SSL_CERT_FILE)
-from fakediscord import FakeDiscord  # noqa: E402
+from _local import local_bot  # first: the local Discord's path, SSL_CERT_FILE
 
-sys.path.remove(str(ROOT / "tests"))  # tests/engine would hide the engine package
+# isort: split
+import discord
+from fakediscord import FakeDiscord
 
-import discord  # noqa: E402
-
-import mafiabot.game.table as table_module  # noqa: E402
-from mafiabot.bot import MafiaBot  # noqa: E402
-from mafiabot.config import AudioSettings, Secret, Settings  # noqa: E402
-from mafiabot.game.voice import VoiceController  # noqa: E402
+import mafiabot.game.table as table_module
+from mafiabot.bot import MafiaBot
+from mafiabot.game.voice import VoiceController
 
 MEMBER_EDIT = "PATCH /guilds/{guild_id}/members/{user_id}"
 REFILL = 10.5  # seconds: one whole window of the member bucket
-_ = fakediscord
 
 
 class NaiveController(VoiceController):
@@ -89,13 +81,7 @@ async def run(players: int, kind: str, handovers: int) -> dict[str, Any]:
     fake = FakeDiscord()
     await fake.start()
     club = fake.create_club(players=players)
-    tmp = Path(tempfile.mkdtemp())
-    settings = Settings(
-        token=Secret(fake.token),
-        database_url=f"sqlite:///{tmp}/bot.db",
-        audio=AudioSettings(engine="none", cache_dir=tmp / "audio"),
-    )
-    bot = MafiaBot(settings, guild_ready_timeout=0.05)
+    bot = local_bot(fake.token)
     try:
         with controller(kind):
             async with fake.connect(bot):
