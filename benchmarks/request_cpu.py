@@ -56,7 +56,39 @@ async def serve() -> None:
     club = fake.create_club(players=10)
     for p in club.players:  # in voice: a member's mute is edited only there
         club.guild.voice_states[p.id] = VoiceState(p.id, club.id, club.voice.id, secrets.token_hex(16))
+    # Clicks on a panel to answer (--only answer): made here, each answerable once, without the 3 s
+    # (the measurement takes longer); the panel is the message they were made on.
+    import fakediscord.routes_app
+    from fakediscord.driver import InteractionRecord
+
+    fakediscord.routes_app.INITIAL_RESPONSE_DEADLINE = 10.0**9
+    panel = fake.world.add_message(
+        club.text, fake.world.bot_user, components=PANEL["components"], flags=PANEL["flags"]
+    )
+    clicks = []
+    for i in range(ANSWERS):
+        player = club.players[i % 10]
+        data = {"custom_id": "mafia:g:1234:7:vote:3", "component_type": 2}
+        record = InteractionRecord(
+            fake,
+            fake.world.snowflake(),
+            f"itoken.{i}",
+            3,
+            player.id,
+            club.guild.id,
+            club.text.id,
+            data,
+            message_id=panel.id,
+        )
+        fake.interactions[record.id] = record
+        fake.interactions_by_token[record.token] = record
+        clicks.append([str(record.id), record.token, str(player.id)])
+    from fakediscord.payloads import member_json, message_json
+
     line = {
+        "panel": {**message_json(panel), "components": []},  # (as the bot keeps it of a click)
+        "members": {str(p.id): member_json(p) for p in club.players},
+        "clicks": clicks,
         "api": fake.api_base,
         "token": fake.token,
         "guild": club.guild.id,
@@ -159,6 +191,89 @@ async def rest(where: dict[str, Any], requests: int, variant: str, profile: bool
         if TOP:
             top(profiler, TOP)
     return result
+
+
+ANSWERS = 20_000  # clicks the stand-in makes for --only answer (each answered once)
+
+
+async def answers(
+    where: dict[str, Any], requests: int, variant: str, clicks: list[list[str]]
+) -> dict[str, Any]:
+    """A click's answer carrying the panel (UPDATE_MESSAGE), `requests` of them one after the other:
+    discord.py's `InteractionResponse.edit_message` ("discordpy") or the bot's (`mafiabot.answers`)."""
+    import discord
+    import discord.http
+
+    from mafiabot.answers import update_message
+    from mafiabot.game.components import GameItem
+
+    discord.http.Route.BASE = where["api"]
+    client = discord.Client(intents=discord.Intents.none())
+    await client.login(where["token"])
+    state = client._connection
+
+    def interaction(click: list[str]) -> discord.Interaction[Any]:
+        interaction_id, token, user = click
+        data = {
+            "id": interaction_id,
+            "application_id": str(state.application_id),
+            "type": 3,
+            "token": token,
+            "version": 1,
+            "locale": "ru",
+            "entitlements": [],
+            "attachment_size_limit": 10 * 1024 * 1024,
+            "guild_id": str(where["guild"]),
+            "channel_id": str(where["channel"]),
+            "member": where["members"][user],
+            "data": {"custom_id": "mafia:g:1234:7:vote:3", "component_type": 2},
+            "message": where["panel"],
+        }
+        return discord.Interaction(data=data, state=state)  # type: ignore[arg-type]
+
+    def panel(i: int) -> discord.ui.LayoutView:
+        view = discord.ui.LayoutView()
+        rows: list[Any] = [discord.ui.TextDisplay(f"**День 1.** Говорит игрок {i % 10}. " + "x" * 200)]
+        rows.append(
+            discord.ui.ActionRow(
+                *(
+                    GameItem(discord.ui.Button(label=f"Игрок {n}", custom_id=f"mafia:g:1234:7:vote:{n}"))
+                    for n in range(1, 6)
+                )
+            )
+        )
+        view.add_item(discord.ui.Container(*rows))
+        return view
+
+    async def answer(i: int) -> None:
+        item = interaction(clicks.pop())
+        view = panel(i)
+        if variant == "lean":
+            await update_message(item, view)
+        else:
+            await item.response.edit_message(view=view)
+
+    for i in range(50):
+        await answer(i)
+    # what is measured: the answers alone (the interactions and views made for each are counted apart)
+    made = time.process_time()
+    for i in range(requests):
+        interaction(clicks[-1 - i])
+        panel(i)
+    made = time.process_time() - made
+    profiler = cProfile.Profile(time.process_time) if TOP else None
+    cpu = time.process_time()
+    if profiler:
+        profiler.enable()
+    for i in range(requests):
+        await answer(i)
+    if profiler:
+        profiler.disable()
+        print(variant)
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(TOP)
+    cpu = time.process_time() - cpu - made
+    await client.close()
+    return {"requests": requests, "cpu_us": cpu / requests * 1e6}
 
 
 POOL = 1  # --pool N: connections open to the stand-in while measuring (a burst's leftovers)
@@ -354,14 +469,14 @@ async def main() -> None:
     parser.add_argument("--top", type=int, default=0)
     parser.add_argument("--pool", type=int, default=1)
     parser.add_argument("--events", type=int, default=5000)
-    parser.add_argument("--only", choices=("rest", "gateway"))
+    parser.add_argument("--only", choices=("rest", "gateway", "answer"))
     args = parser.parse_args()
     global TOP, POOL
     TOP, POOL = args.top, args.pool
     if args.serve:
         await serve()
         return
-    if args.only != "rest":
+    if args.only not in ("rest", "answer"):
         for run in range(args.runs):
             for line in await gateway(args.events, args.profile and run == 0):
                 print(line, flush=True)
@@ -373,6 +488,20 @@ async def main() -> None:
     try:
         assert child.stdout is not None
         where = json.loads(child.stdout.readline())
+        clicks = where.pop("clicks")
+        if args.only == "answer":
+            variants = args.variants.split(",")
+            if args.variants == "bot,trace,none":  # (the default of the REST variants)
+                variants = ["discordpy", "lean"]
+            for _ in range(args.runs):
+                for variant in variants:
+                    result = await answers(where, args.requests, variant, clicks)
+                    print(
+                        f"answer {variant}: {result['cpu_us']:.0f} µs of CPU an answer "
+                        f"({result['requests']} answers)",
+                        flush=True,
+                    )
+            return
         for run in range(args.runs):
             for variant in args.variants.split(","):
                 result = await rest(where, args.requests, variant, args.profile and run == 0)

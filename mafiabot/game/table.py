@@ -24,6 +24,7 @@ from discord.http import handle_message_parameters
 
 from engine import queries
 from engine.events import Event
+from mafiabot.answers import plain, update_message
 from mafiabot.chaos import kill_point
 from mafiabot.errors import expired
 from mafiabot.game.clock import ClockKeeper
@@ -434,8 +435,7 @@ class Table:
         last ten seconds: two a speech that runs out; issue 18)."""
         panel = self.panel
         assert panel is not None
-        dynamic = discord.ui.DynamicItem
-        if any(item.is_dispatchable() and not isinstance(item, dynamic) for item in view.walk_children()):
+        if not plain(view):
             await panel.edit(view=view)  # (an item discord.py dispatches by the stored view itself)
             return
         flags = discord.MessageFlags()
@@ -475,7 +475,7 @@ class Table:
             response = interaction.response
             try:
                 if not response.is_done():
-                    await response.edit_message(view=view)
+                    await update_message(interaction, view)  # (without discord.py's models of the reply)
                 elif response.type is discord.InteractionResponseType.deferred_message_update:
                     await interaction.edit_original_response(view=view)
                 else:

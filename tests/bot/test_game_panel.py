@@ -162,6 +162,30 @@ async def test_a_pass_is_answered_by_the_panel_itself_in_three_requests(
         assert d.muted_seats() == d.all_seats() - {after}
 
 
+async def test_a_click_answered_by_the_panel_asks_discord_for_no_reply(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """Issue 18: the answer carrying the panel is sent without `with_response`, so Discord answers 204 and
+    nothing of the updated panel comes back to be parsed (discord.py's edit_message asked for it and
+    built an InteractionMessage of the whole panel); the panel is updated all the same, and the click's
+    response is done, so nothing else answers it. A slash command's answer still asks (discord.py's)."""
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic")
+    speaker = d.state.step.seat
+    mark = len(fake.calls)
+    record = await d.pass_speech()
+    [answer] = [c for c in fake.calls[mark:] if c.route == CALLBACK]
+    assert answer.status == 204 and answer.response is None and "with_response" not in answer.query
+    assert record.callback_type == 7 and record.original is d.panel()
+    assert d.state.step.seat != speaker and f"Говорит игрок №{d.state.step.seat}" in d.panel().text
+    mark = len(fake.calls)
+    paused = await fake.slash(d.players[0], "mafia pause", channel=club.text)
+    assert paused.content == "Пауза."
+    [answer] = [c for c in fake.calls[mark:] if c.route == CALLBACK]
+    assert answer.status == 200 and answer.response["resource"]["message"]["content"] == "Пауза."
+
+
 async def test_a_refresh_draws_the_panel_only_when_what_it_shows_may_have_changed(
     bot: MafiaBot, fake: FakeDiscord, club: Club
 ) -> None:

@@ -311,6 +311,8 @@ async def interaction_callback(rest: Rest, request: Request) -> Any:
         if kind in (4, 5) and not message.ephemeral:
             rest.fake.dispatch("MESSAGE_CREATE", message_json(message))
     rest.fake.notify()
+    if request.call.query.get("with_response") not in ("1", "true", "True"):
+        return None  # 204 No Content: Discord sends the callback's outcome only when asked for it
     interaction: dict[str, Any] = {"id": str(record.id), "type": record.type}
     if message is not None:
         interaction.update(

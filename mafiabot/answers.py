@@ -1,0 +1,58 @@
+"""A click's answer sent as discord.py sends it, without what discord.py makes of Discord's reply (issue 18).
+
+`InteractionResponse.edit_message` asks Discord for the callback's outcome (`with_response`), which
+carries the whole updated message, and builds an `InteractionMessage` of it (a panel's Components V2
+tree) and an `InteractionCallbackResponse` around it; the game reads neither. Here the same request goes
+through the same adapter (discord.py's webhook adapter: its lock per interaction, its retries of a 429 and
+a 5xx, its errors) without `with_response`, so Discord answers 204 with no body. The bot's quota sees it
+as before (the session's middleware; an interaction's callback is not counted towards the global limit).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord.http import Route
+from discord.webhook.async_ import async_context, interaction_message_response_params
+
+_UPDATE = discord.InteractionResponseType.message_update
+_CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
+
+
+def plain(view: discord.ui.View | discord.ui.LayoutView) -> bool:
+    """Does discord.py dispatch no item of the view by the view itself? (Its dynamic items, the game's
+    buttons and selects, it finds by their custom ids; any other item needs the view stored, which
+    discord.py's own answer does.)"""
+    dynamic = discord.ui.DynamicItem
+    return not any(item.is_dispatchable() and not isinstance(item, dynamic) for item in view.walk_children())
+
+
+async def update_message(
+    interaction: discord.Interaction[Any], view: discord.ui.View | discord.ui.LayoutView
+) -> None:
+    """Answer a component's click by updating its message to `view` (Discord's UPDATE_MESSAGE), as
+    `interaction.response.edit_message(view=view)` does. Raises as that does: discord.NotFound 10062
+    when Discord forgot the interaction (its 3 s), InteractionResponded when it was answered already."""
+    response = interaction.response
+    if interaction.type is not discord.InteractionType.component or not plain(view):
+        await response.edit_message(view=view)  # (what this does not cover: discord.py's own way)
+        return
+    if response.is_done():
+        raise discord.InteractionResponded(interaction)
+    state = interaction._state
+    message = interaction.message
+    if message is not None:
+        state.prevent_view_updates_for(message.id)  # (as edit_message: a view stored for it goes)
+    params = interaction_message_response_params(
+        type=_UPDATE.value, view=view, previous_allowed_mentions=state.allowed_mentions
+    )
+    http = state.http
+    await async_context.get().request(
+        Route("POST", _CALLBACK, webhook_id=interaction.id, webhook_token=interaction.token),
+        interaction._session,
+        payload=params.payload,
+        proxy=http.proxy,
+        proxy_auth=http.proxy_auth,
+    )
+    response._response_type = _UPDATE
