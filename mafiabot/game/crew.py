@@ -221,10 +221,13 @@ class Crew:
                 budget.done()
         main = self._main
         main.spend(member.guild.id)
+        # Member.edit's request without the discord.Member it builds of Discord's answer, which nobody
+        # reads (the voice state comes back by the gateway; issue 18), as the helpers send theirs.
+        edit_member = member._state.http.edit_member
         try:
             async with self._lane(0, member.guild.id):
                 await retried(
-                    lambda: member.edit(mute=mute, reason=reason),
+                    lambda: edit_member(member.guild.id, member.id, mute=mute, reason=reason),
                     what=what,
                     attempts=attempts,
                     extra={"guild_id": member.guild.id},
