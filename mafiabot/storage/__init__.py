@@ -74,6 +74,7 @@ class Storage(ConductMixin, SeasonTableMixin, LobbiesMixin, LedgerMixin, Judging
         return None
 
     def close(self) -> None:
+        self._writer.close()
         self.engine.dispose()
 
 

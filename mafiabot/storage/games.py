@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
@@ -20,37 +20,64 @@ from mafiabot.storage.models import BotState, Game, GameCommand, GameStatus, Par
 _GAMES: sa.Table = Game.__table__  # type: ignore[attr-defined]
 _COMMANDS: sa.Table = GameCommand.__table__  # type: ignore[attr-defined]
 
-# The group commit's statements, built once: building them anew for every transaction (the IN lists'
-# coercions, the clauses) was a third of the write's CPU, which a thousand tables pay many times a
-# second (issue 18). Their lists are expanding parameters, so one compiled form serves every batch.
-_STATUS = sa.select(_GAMES.c.id, _GAMES.c.status).where(_GAMES.c.id.in_(sa.bindparam("ids", expanding=True)))
-_STATUS_LOCKED = _STATUS.with_for_update()  # PostgreSQL: the rows are locked, writes to a game take turns
-_LAST_SEQ = (
-    sa.select(_COMMANDS.c.game_id, sa.func.max(_COMMANDS.c.seq))
-    .where(_COMMANDS.c.game_id.in_(sa.bindparam("ids", expanding=True)))
-    .group_by(_COMMANDS.c.game_id)
-)
-_APPEND = sa.insert(_COMMANDS)
+# The group commit's statements (``write_batch``: every click's command, every clock, every heartbeat) run on
+# the driver's own connection (StorageBase._writing), as SQL written once here: SQLAlchemy's execution of
+# a statement (its compiled cache, the expanding IN lists rendered anew, the result's wrapping) cost more
+# CPU than SQLite's own work, the commit's fsync included (issue 18; benchmarks/storage_click.py). The
+# columns' own types turn the values into what SQLAlchemy would have sent (the JSON, UTCDateTime).
 _OVER = (
     sa.update(_GAMES)
     .where(_GAMES.c.id.in_(sa.bindparam("ids", expanding=True)))
     .values(status=GameStatus.OVER)
 )
-_CLOCK = sa.update(_GAMES).where(_GAMES.c.id == sa.bindparam("game")).values(timers=sa.bindparam("clock"))
+
+
+BatchResult = tuple[list[int | StorageError], dict[int, StorageError]]
+
+
+class _BatchSql:
+    """The group commit's SQL and its values' conversions for one engine's dialect."""
+
+    def __init__(self, dialect: sa.Dialect) -> None:
+        self.mark = "?" if dialect.paramstyle == "qmark" else "%s"
+        self.lock = " FOR UPDATE" if dialect.name == "postgresql" else ""  # writes to a game take turns
+        m = self.mark
+        self.append = (
+            f"INSERT INTO game_commands (game_id, seq, command, created_at) VALUES ({self.marks(4)})"
+        )
+        self.clock = f"UPDATE games SET timers = {m} WHERE id = {m}"
+        self.beat = f"UPDATE bot_state SET value = {m}, updated_at = {m} WHERE key = {m}"
+        self.beat_first = f"INSERT INTO bot_state (value, updated_at, key) VALUES ({m}, {m}, {m})"
+        self.json = _processor(_COMMANDS.c.command.type, dialect)
+        self.time = _processor(_COMMANDS.c.created_at.type, dialect)
+
+    def status(self, count: int) -> str:
+        return f"SELECT id, status FROM games WHERE id IN ({self.marks(count)}){self.lock}"
+
+    def last_seq(self, count: int) -> str:
+        marks = self.marks(count)
+        return f"SELECT game_id, max(seq) FROM game_commands WHERE game_id IN ({marks}) GROUP BY game_id"
+
+    def marks(self, count: int) -> str:
+        return ", ".join([self.mark] * count)
+
+
+def _processor(column_type: sa.types.TypeEngine[Any], dialect: sa.Dialect) -> Callable[[Any], Any]:
+    """What SQLAlchemy does to a value of this column's type before the driver gets it (on PostgreSQL
+    a JSON value is wrapped for psycopg, on SQLite it is serialized; a time is made naive UTC, …)."""
+    process = column_type.dialect_impl(dialect).bind_processor(dialect)
+    return process if process is not None else _same
+
+
+def _same(value: Any) -> Any:
+    return value
+
 
 # A process's heartbeat (mafiabot.game.clock): one row of ``bot_state`` per running process, its wall
 # time twice a second. A running step's clock is stored only when it changes in a way time alone does not
 # explain, with the heartbeat's key; a restart counts the step's time as gone until that heartbeat.
 BEAT_PREFIX = "clock beat "
 _STATE: sa.Table = BotState.__table__  # type: ignore[attr-defined]
-_BEAT = (
-    sa.update(_STATE)
-    .where(_STATE.c.key == sa.bindparam("beat_key"))
-    .values(value=sa.bindparam("beat_value"), updated_at=sa.bindparam("beat_now"))
-)
-_BEAT_FIRST = sa.insert(_STATE).values(
-    key=sa.bindparam("beat_key"), value=sa.bindparam("beat_value"), updated_at=sa.bindparam("beat_now")
-)
 
 
 @dataclass(frozen=True)
@@ -77,6 +104,8 @@ class SeatResult:
 
 
 class GamesMixin(StorageBase):
+    _batch_sql: _BatchSql | None = None  # (made at the first write_batch, for the engine's dialect)
+
     # --- seasons -------------------------------------------------------------------------------------
 
     def current_season(self, guild_id: int, *, at: datetime | None = None) -> Season:
@@ -333,7 +362,7 @@ class GamesMixin(StorageBase):
         over: Collection[int] = (),
         ledger: Sequence[LedgerWrite] = (),
         beat: tuple[str, float] | None = None,
-    ) -> tuple[list[int | StorageError], dict[int, StorageError]]:
+    ) -> BatchResult:
         """The bot's group commit (mafiabot.game.group_commit): the commands and clocks of one turn of
         its event loop in one transaction. Returns each command's position in its game's log or why it
         was refused, and the clocks refused (by game); a refusal stores nothing of that write only.
@@ -342,15 +371,21 @@ class GamesMixin(StorageBase):
         (the order finish_game and abort_game take them in: PostgreSQL finds no deadlock between them).
         ``beat``: the process's heartbeat (its key, its wall time), stored with the clocks it vouches for.
 
-        SQLAlchemy Core, not the ORM: this is the write of every click and of every running clock, and
-        the ORM's unit of work cost milliseconds of CPU each (issue 18)."""
+        The driver's own SQL, not SQLAlchemy's execution nor its ORM (see _BatchSql; issue 18). On SQLite
+        the transaction takes the write lock first, so its reads (a game's status and last command) and
+        its writes are one; on PostgreSQL the games' rows are locked (FOR UPDATE) as they are read."""
         now = self._now(at)
         ids = sorted({game_id for game_id, _ in commands} | set(timers))
-        with self._sqlite_lock or nullcontext(), self.engine.begin() as connection:
-            query = _STATUS_LOCKED if connection.dialect.name == "postgresql" else _STATUS
-            status: dict[int, str] = (
-                {row[0]: row[1] for row in connection.execute(query, {"ids": ids})} if ids else {}
-            )
+        sql = self._batch_sql
+        if sql is None:
+            sql = self._batch_sql = _BatchSql(self.engine.dialect)
+
+        def transaction(connection: sa.Connection, driver: Any) -> BatchResult:
+            cursor = driver.cursor()
+            status: dict[int, str] = {}
+            if ids:
+                cursor.execute(sql.status(len(ids)), ids)
+                status = dict(cursor.fetchall())
 
             def refusal(
                 game_id: int, statuses: tuple[str, ...] = (GameStatus.RUNNING,)
@@ -364,39 +399,42 @@ class GamesMixin(StorageBase):
             seqs: list[int | StorageError] = []
             if commands:
                 writing = sorted({game_id for game_id, _ in commands})
-                last: dict[int, int] = {
-                    row[0]: row[1] for row in connection.execute(_LAST_SEQ, {"ids": writing})
-                }
-                rows: list[dict[str, Any]] = []
+                cursor.execute(sql.last_seq(len(writing)), writing)
+                last: dict[int, int] = dict(cursor.fetchall())
+                created = sql.time(now)
+                rows: list[tuple[int, int, Any, Any]] = []
                 for game_id, command in commands:
                     refused = refusal(game_id)
                     if refused is not None:
                         seqs.append(refused)
                         continue
                     seq = last[game_id] = last.get(game_id, -1) + 1
-                    rows.append({"game_id": game_id, "seq": seq, "command": dict(command), "created_at": now})
+                    rows.append((game_id, seq, sql.json(command), created))
                     seqs.append(seq)
                 if rows:
-                    connection.execute(_APPEND, rows)
-                ended = {row["game_id"] for row in rows} & set(over)
+                    cursor.executemany(sql.append, rows)
+                ended = {row[0] for row in rows} & set(over)
                 if ended:  # the game's last command and its status "over" commit together
                     connection.execute(_OVER, {"ids": sorted(ended)})
             clocks_refused = {g: r for g in timers if (r := refusal(g, GameStatus.LIVE)) is not None}
             clocks = [
-                {"game": game_id, "clock": dict(value)}
+                (sql.json(value), game_id)
                 for game_id, value in timers.items()
                 if game_id not in clocks_refused
             ]
             if clocks:
-                connection.execute(_CLOCK, clocks)
+                cursor.executemany(sql.clock, clocks)
             write_ledger(connection, ledger, now)
             if beat is not None:
                 key, wall = beat
-                values = {"beat_key": BEAT_PREFIX + key, "beat_value": repr(float(wall)), "beat_now": now}
-                if connection.execute(_BEAT, values).rowcount == 0:
-                    connection.execute(_BEAT_FIRST, values)
+                values = (repr(float(wall)), sql.time(now), BEAT_PREFIX + key)
+                cursor.execute(sql.beat, values)
+                if cursor.rowcount == 0:
+                    cursor.execute(sql.beat_first, values)
             kill_point("mid_transaction")  # the rows are written, not committed: they must not survive
-        return seqs, clocks_refused
+            return seqs, clocks_refused
+
+        return self._writing(transaction)
 
     def command_log(self, game_id: int) -> list[dict[str, Any]]:
         with self._session() as session:

@@ -139,3 +139,29 @@ async def test_the_heartbeat_goes_with_the_clocks_of_its_turn_one_row_per_proces
     assert storage.clock_beats() == {"1/2 b": 1001.0}
     assert storage.bot_value("commands") == "fingerprint"
     storage.forget_beats(())  # (the suite's database is shared: leave no heartbeat behind)
+
+
+def test_a_write_after_the_database_dropped_the_kept_connection_is_stored(
+    storage: Storage, new_game, backend: str
+) -> None:
+    """The group commit keeps its connection between transactions (issue 18: no pool checkout and no
+    PostgreSQL pre-ping a transaction). A connection the database dropped meanwhile (a PostgreSQL
+    server restarted) fails the transaction's first statement, before anything is written: it runs
+    again on a fresh connection instead of failing the clicks it carries."""
+    game = new_game()
+    assert storage.append_command(game.id, {"i": 1}) == 0
+    if backend == "postgresql":
+        with storage.engine.connect() as connection:
+            dropped = connection.exec_driver_sql(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            ).scalar()
+        assert dropped
+    else:  # (no server: the kept connection's file handle is closed under it)
+        kept = storage._writer.connection
+        assert kept is not None
+        kept.connection.driver_connection.close()  # type: ignore[union-attr]
+    seqs, _ = storage.write_batch([(game.id, {"i": 2})], {game.id: {"serial": 2}})
+    assert seqs == [1]
+    assert storage.command_log(game.id) == [{"i": 1}, {"i": 2}]
+    assert storage.game(game.id).timers == {"serial": 2}
