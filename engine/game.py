@@ -184,10 +184,11 @@ def apply_in_place(s: Draft, commands: Iterable[Command], out: list[Event]) -> i
             handler(s, command, out)
         done += 1
         after = s.step
-        if after is not before and after.started_at != command.at and not same_step(before, after):
-            s.step = evolve(after, started_at=command.at)
-        if s.phase == "over":
-            break
+        if after is not before:
+            if after.started_at != command.at and not same_step(before, after):
+                s.step = evolve(after, started_at=command.at)
+            if s.phase == "over":  # the game ends on a step of its own (outcome.finish, _abort)
+                break
     return done
 
 

@@ -150,8 +150,9 @@ class RandomPlayers:
     """
 
     def __init__(self, ruleset: Ruleset) -> None:
-        self.fouls = ruleset.conduct.kind != "none"
-        self.until_foul = -1  # calls before the next foul; drawn at the first call
+        # Calls before the next foul, drawn at the first call (-1); at a table without fouls, more calls
+        # than any game makes.
+        self.until_foul = -1 if ruleset.conduct.kind != "none" else 1 << 62
         voting = ruleset.voting
         self.per_player = voting.nominations_per_player  # nominations
         self.self_nomination = voting.self_nomination
@@ -181,19 +182,21 @@ class RandomPlayers:
         alive = s.alive
         if alive is not self.alive:
             self.alive, self.living = alive, sorted(alive)
-        if self.fouls and alive:
-            calls = self.until_foul
-            if calls > 0:
-                self.until_foul = calls - 1
-            else:
-                if calls < 0:  # the first call
-                    calls = self._calls_to_foul(rnd)
-                if not calls:
-                    self.until_foul = self._calls_to_foul(rnd)
-                    seat = self.living[((rnd._left or rnd._refill()).pop() * len(alive)) >> 64]
-                    return [Foul(seat=seat, reason="random")]
-                self.until_foul = calls - 1
-        return self.by_kind.get(s.step.kind, self._preset_step)(s, rnd)
+        calls = self.until_foul
+        if calls > 0:  # at a table without fouls the count never runs out (see __init__)
+            self.until_foul = calls - 1
+        elif alive:
+            if calls < 0:  # the first call
+                calls = self._calls_to_foul(rnd)
+            if not calls:
+                self.until_foul = self._calls_to_foul(rnd)
+                seat = self.living[((rnd._left or rnd._refill()).pop() * len(alive)) >> 64]
+                return [Foul(seat=seat, reason="random")]
+            self.until_foul = calls - 1
+        by_kind = self.by_kind.get(s.step.kind)
+        if by_kind is None:
+            return self._preset_step(s, rnd)
+        return by_kind(s, rnd)
 
     @staticmethod
     def _calls_to_foul(rnd: Rng) -> int:
@@ -524,6 +527,8 @@ def play_random_game(
     s = thaw(state)
     log: list[Command] = []
     commands_now = RandomPlayers(ruleset).commands
+    commands: list[Command] = []
+    done = 0
     while s.phase != "over":  # not s.over, without the property's call
         commands = commands_now(s, rnd)
         try:
@@ -531,9 +536,10 @@ def play_random_game(
         except IllegalCommand:
             _name_the_illegal(ruleset, roles, seed, log, commands)
             raise
-        log += commands if done == len(commands) else commands[:done]
+        log += commands  # whole: only the last batch can be cut short by the game's end (below)
         if len(log) > MAX_COMMANDS:
             raise AssertionError(f"game with seed {seed} did not end after {MAX_COMMANDS} commands")
+    del log[len(log) - len(commands) + done :]  # the commands of the last batch after the game ended
     return SimulatedGame(roles, seed, log, events, freeze(s))
 
 
