@@ -18,19 +18,102 @@ instead of a transaction and a worker thread each.
 
 The process's heartbeat (mafiabot/game/clock.py) goes the same way, with the clocks that changed since
 the last one.
+
+The transactions are written by one thread of the group commit's own (``WritingThread``), fed through a
+queue, instead of a worker of the loop's executor through ``asyncio.to_thread`` each: the hand-off there
+and back costs about half the CPU (≈ 20 µs against ≈ 35 µs, ≈ 11 µs of it in the loop's thread against
+≈ 22 µs; benchmarks/storage_click.py), and every transaction is one (issue 18).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import logging
-from typing import TYPE_CHECKING, Any
+import queue
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from mafiabot.storage import Storage
     from mafiabot.storage.ledger import LedgerWrite
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+_Call = tuple[asyncio.AbstractEventLoop, "asyncio.Future[Any]", Callable[[], Any]]
+
+IDLE_SECONDS = 10.0  # a writing thread with nothing to write this long ends (the next write starts one)
+
+
+class WritingThread:
+    """One thread that runs the calls handed to it, one at a time in the order given, each answered on
+    its caller's loop. It starts with the first call and ends once idle for IDLE_SECONDS or stopped (a
+    daemon: a process that exits does not wait for it; a call under way then is as a crash leaves it,
+    rolled back and never answered)."""
+
+    def __init__(self, name: str = "group commit") -> None:
+        self.name = name
+        self._lock = threading.Lock()  # a call is never put for a thread that has decided to end
+        self._calls: queue.SimpleQueue[_Call] | None = None  # the running thread's, None when none runs
+
+    def run(self, call: Callable[[], T]) -> asyncio.Future[T]:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        with self._lock:
+            calls = self._calls
+            if calls is None:
+                calls = self._calls = queue.SimpleQueue()
+                threading.Thread(target=self._serve, args=(calls,), name=self.name, daemon=True).start()
+            calls.put((loop, future, call))
+        return future
+
+    async def stop(self) -> None:
+        """The thread ends once the calls handed to it before are answered (a later call starts another)."""
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            calls, self._calls = self._calls, None
+            if calls is None:
+                return
+            stopped: asyncio.Future[None] = loop.create_future()
+            calls.put((loop, stopped, _STOP))
+        await stopped
+
+    def _serve(self, calls: queue.SimpleQueue[_Call]) -> None:
+        while True:
+            try:
+                loop, future, call = calls.get(timeout=IDLE_SECONDS)
+            except queue.Empty:
+                with self._lock:
+                    if calls.empty():
+                        if self._calls is calls:
+                            self._calls = None
+                        return
+                continue
+            try:
+                result, failure = (None if call is _STOP else call()), None
+            except BaseException as exc:  # (answered to the caller, whatever it is)
+                result, failure = None, exc
+            with contextlib.suppress(RuntimeError):  # (the caller's loop is closed: nobody waits)
+                loop.call_soon_threadsafe(_answer, future, result, failure)
+            if call is _STOP:
+                return
+
+
+def _STOP() -> None:
+    """(WritingThread.stop's mark in its queue)"""
+
+
+def _answer(future: asyncio.Future[Any], result: Any, failure: BaseException | None) -> None:
+    if future.done():
+        return
+    if failure is not None:
+        future.set_exception(failure)
+    else:
+        future.set_result(result)
 
 
 class BatchFailed(Exception):
@@ -46,6 +129,7 @@ class GroupCommit:
         self._ledger: list[tuple[LedgerWrite, asyncio.Future[None]]] = []
         self._beat: tuple[tuple[str, float], list[asyncio.Future[None]]] | None = None
         self._writer: asyncio.Task[None] | None = None
+        self.thread = WritingThread()
         self.transactions = 0  # committed (tests and benchmarks)
         self.largest = 0  # the most writes one transaction carried
         self.clocks = 0  # clocks written (tests and benchmarks: they must not grow with waiting tables)
@@ -75,6 +159,11 @@ class GroupCommit:
         self._ledger.append((write, future))
         self._wake()
         await future
+
+    async def close(self) -> None:
+        """Every write waiting is committed and the writing thread ends (the bot is closing)."""
+        await self.idle()
+        await self.thread.stop()
 
     async def idle(self) -> None:
         """Returns once nothing is waiting to be written (tests, and a caller about to read)."""
@@ -109,13 +198,15 @@ class GroupCommit:
             beat, self._beat = self._beat, None
             beaten = [] if beat is None else beat[1]
             try:
-                stored = await asyncio.to_thread(
-                    self.storage.write_batch,
-                    [(game_id, command) for game_id, command, _ in commands],
-                    {game_id: value for game_id, (value, _) in timers.items()},
-                    over=ending,
-                    ledger=[write for write, _ in ledger],
-                    beat=None if beat is None else beat[0],
+                stored = await self.thread.run(
+                    functools.partial(
+                        self.storage.write_batch,
+                        [(game_id, command) for game_id, command, _ in commands],
+                        {game_id: value for game_id, (value, _) in timers.items()},
+                        over=ending,
+                        ledger=[write for write, _ in ledger],
+                        beat=None if beat is None else beat[0],
+                    )
                 )
             except Exception as exc:  # every caller is told; each decides (a click is NotStored)
                 waiting = [f for *_, f in commands] + [f for _, fs in timers.values() for f in fs]

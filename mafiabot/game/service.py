@@ -427,5 +427,7 @@ class GameService:
         tables = list(self.tables.values())
         self.tables.clear()
         await asyncio.gather(*(self._put_away(table) for table in tables), self._let_closing_finish())
+        if self.records.group is not None:
+            await self.records.group.close()  # (its thread ends with what it had to write committed)
         if self.storage is not None:
             self.storage.close()
