@@ -1,11 +1,13 @@
-"""A click's answer sent as discord.py sends it, without what discord.py makes of Discord's reply (issue 18).
+"""Answers to interactions sent as discord.py sends them, without what discord.py makes of Discord's reply
+(issue 18).
 
-`InteractionResponse.edit_message` asks Discord for the callback's outcome (`with_response`), which
-carries the whole updated message, and builds an `InteractionMessage` of it (a panel's Components V2
-tree) and an `InteractionCallbackResponse` around it; the game reads neither. Here the same request goes
-through the same adapter (discord.py's webhook adapter: its lock per interaction, its retries of a 429 and
-a 5xx, its errors) without `with_response`, so Discord answers 204 with no body. The bot's quota sees it
-as before (the session's middleware; an interaction's callback is not counted towards the global limit).
+`InteractionResponse.edit_message` and `send_message` ask Discord for the callback's outcome
+(`with_response`), which carries the whole message (a panel's Components V2 tree), and build an
+`InteractionMessage` of it inside an `InteractionCallbackResponse`; the bot reads neither where these are
+used. Here the same request goes through the same adapter (discord.py's webhook adapter: its lock per
+interaction, its retries of a 429 and a 5xx, its errors) without `with_response`, so Discord answers 204
+with no body. The bot's quota sees it as before (the session's middleware; an interaction's callback is
+not counted towards the global limit).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from discord.http import Route
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
 _UPDATE = discord.InteractionResponseType.message_update
+_MESSAGE = discord.InteractionResponseType.channel_message
 _CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
 
 
@@ -47,12 +50,33 @@ async def update_message(
     params = interaction_message_response_params(
         type=_UPDATE.value, view=view, previous_allowed_mentions=state.allowed_mentions
     )
-    http = state.http
+    await _callback(interaction, params.payload)
+    response._response_type = _UPDATE
+
+
+async def send_private(interaction: discord.Interaction[Any], content: str) -> None:
+    """Answer the interaction with a private text (CHANNEL_MESSAGE_WITH_SOURCE, ephemeral), as
+    `interaction.response.send_message(content, ephemeral=True)` does, without the InteractionMessage
+    discord.py builds of Discord's reply. Raises as that does."""
+    response = interaction.response
+    if response.is_done():
+        raise discord.InteractionResponded(interaction)
+    state = interaction._state
+    flags = discord.MessageFlags(ephemeral=True)
+    params = interaction_message_response_params(
+        type=_MESSAGE.value, content=content, flags=flags, previous_allowed_mentions=state.allowed_mentions
+    )
+    await _callback(interaction, params.payload)
+    response._response_type = _MESSAGE
+
+
+async def _callback(interaction: discord.Interaction[Any], payload: dict[str, Any] | None) -> None:
+    """The interaction's callback through discord.py's webhook adapter, not asking for its outcome."""
+    http = interaction._state.http
     await async_context.get().request(
         Route("POST", _CALLBACK, webhook_id=interaction.id, webhook_token=interaction.token),
         interaction._session,
-        payload=params.payload,
+        payload=payload,
         proxy=http.proxy,
         proxy_auth=http.proxy_auth,
     )
-    response._response_type = _UPDATE

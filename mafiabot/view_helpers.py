@@ -6,6 +6,8 @@ from typing import Any
 
 import discord
 
+from mafiabot import answers
+
 
 async def send_private(
     interaction: discord.Interaction[Any], text: str, view: discord.ui.View | None = None
@@ -14,7 +16,10 @@ async def send_private(
     acknowledgement the first answer takes its place (a followup would leave it spinning)."""
     extra: dict[str, Any] = {} if view is None else {"view": view}
     if not interaction.response.is_done():
-        await interaction.response.send_message(text[:2000], ephemeral=True, **extra)
+        if view is None:  # (without the message discord.py would build of Discord's reply, issue 18)
+            await answers.send_private(interaction, text[:2000])
+        else:
+            await interaction.response.send_message(text[:2000], ephemeral=True, **extra)
     elif replaces_thinking(interaction):
         await interaction.edit_original_response(content=text[:2000], **extra)
     else:

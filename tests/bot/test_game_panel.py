@@ -186,6 +186,22 @@ async def test_a_click_answered_by_the_panel_asks_discord_for_no_reply(
     assert answer.status == 200 and answer.response["resource"]["message"]["content"] == "Пауза."
 
 
+async def test_a_private_answer_to_a_click_asks_discord_for_no_reply(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """Issue 18: a click answered privately (here a spectator's «Пас») is sent without `with_response`,
+    so Discord answers 204 and discord.py builds no InteractionMessage of its reply; the member sees the
+    private answer all the same."""
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic")
+    mark = len(fake.calls)
+    record = await d.click_panel(club.players[8], d.t("control-pass"))
+    assert record.ephemeral and record.content == d.t("error-not-playing")
+    [answer] = [c for c in fake.calls[mark:] if c.route == CALLBACK]
+    assert answer.status == 204 and "with_response" not in answer.query
+
+
 async def test_a_refresh_draws_the_panel_only_when_what_it_shows_may_have_changed(
     bot: MafiaBot, fake: FakeDiscord, club: Club
 ) -> None:
