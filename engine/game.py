@@ -126,7 +126,7 @@ def deal(ruleset: Ruleset, players: int, seed: int) -> list[str]:
     from engine.composition import composition
 
     deck = [role for role, n in sorted(composition(ruleset, players).items()) for _ in range(n)]
-    seats = rng.Rng(seed ^ 0x5EA7).shuffled(deck)  # rng.shuffled(rng.seed_state(seed ^ 0x5EA7), deck)
+    seats = rng.shuffled_from(seed ^ 0x5EA7, deck)  # rng.shuffled(rng.seed_state(seed ^ 0x5EA7), deck)
     return seats[:players]
 
 

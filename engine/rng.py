@@ -8,7 +8,7 @@ SplitMix64 is used because it is tiny, fast and good enough for shuffles and tie
 from __future__ import annotations
 
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 _MASK = (1 << 64) - 1
@@ -71,6 +71,41 @@ def _batch(state: int) -> tuple[int, ...]:
     z ^= (z >> 31) & _LANE_MASKS
     values: tuple[int, ...] = _UNPACK(z.to_bytes(_BATCH * _LANE // 8, "little"))
     return values
+
+
+# _batch's constants for each number of lanes (first_values)
+_LANES: dict[int, tuple[int, int, int, Callable[[bytes], tuple[int, ...]]]] = {}
+
+
+def first_values(state: int, count: int) -> tuple[int, ...]:
+    """The values of next_u64 called ``count`` times in a row from ``state``: _batch with ``count`` lanes,
+    for a caller who needs that many values and no more (the big integers' work grows with the lanes)."""
+    found = _LANES.get(count)
+    if found is None:
+        ones = sum(1 << (_LANE * k) for k in range(count))
+        steps = sum((((k + 1) * 0x9E3779B97F4A7C15) & _MASK) << (_LANE * k) for k in range(count))
+        found = _LANES[count] = (ones, _MASK * ones, steps, struct.Struct("<" + "Q8x" * count).unpack)
+    ones, masks, steps, unpack = found
+    z = (state * ones + steps) & masks
+    z = ((z ^ ((z >> 30) & masks)) * 0xBF58476D1CE4E5B9) & masks
+    z = ((z ^ ((z >> 27) & masks)) * 0x94D049BB133111EB) & masks
+    z ^= (z >> 31) & masks
+    return unpack(z.to_bytes(count * _LANE // 8, "little"))
+
+
+def shuffled_from(seed: int, items: Sequence[T]) -> list[T]:
+    """``Rng(seed).shuffled(items)``, drawing the shuffle's values and no more (a deal of twelve seats takes
+    eleven of the wrapper's batch of 32)."""
+    out = list(items)
+    if len(out) < 2:
+        return out
+    values = first_values(seed_state(seed), len(out) - 1)
+    i = len(out)
+    for value in values:
+        j = value % i
+        i -= 1
+        out[i], out[j] = out[j], out[i]
+    return out
 
 
 class Rng:

@@ -126,6 +126,22 @@ def test_rng_wrapper_across_batches() -> None:
         assert wrapper.state == state
 
 
+def test_a_shuffle_of_only_its_own_values_is_the_pure_shuffle() -> None:
+    """rng.shuffled_from draws the values of its shuffle and no more (first_values: the wrapper's batch with
+    as many lanes as values): the same order as the pure shuffle and the wrapper's, at every length."""
+    for seed in (0, 1, 5, 0x5EA7, 2**63 + 11):
+        for n in (0, 1, 2, 3, 12, 32, 33, 34, 70):
+            items = list(range(n))
+            order, _ = rng.shuffled(rng.seed_state(seed), items)
+            assert rng.shuffled_from(seed, items) == order == Rng(seed).shuffled(items)
+        state = rng.seed_state(seed)
+        values = []
+        for _ in range(40):
+            value, state = rng.next_u64(state)
+            values.append(value)
+        assert list(rng.first_values(rng.seed_state(seed), 40)) == values
+
+
 def test_fresh_state_matches_the_dataclass() -> None:
     """new_game builds its first state as one dictionary (fresh_state): the same record, fields in order."""
     from engine.state import GameState, freeze, fresh_state
