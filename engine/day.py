@@ -123,13 +123,14 @@ def nominate(s: Draft, seat: int, target: int, out: Out) -> None:
     if s.phase != "day":
         raise WrongPhase("Выдвигать кандидатуры можно только днём.", key="nominate-day-only")
     step = s.step
+    day_speech = step.kind == "speech" and step.round == "day"
     # victim_nominates only where it may apply: never in a day speech (its round is the night victim's)
-    last_word = not (step.kind == "speech" and step.round == "day") and victim_nominates(s, seat)
+    last_word = not day_speech and victim_nominates(s, seat)
     if seat not in s.alive and not last_word:
         raise DeadPlayer(
             f"Игрок {seat} выбыл и не может выдвигать кандидатуры.", key="nominate-out", seat=seat
         )
-    if step.kind == "speech" and step.round == "day":
+    if day_speech:
         if seat != step.seat:
             raise NotYourTurn(
                 f"Выдвигать можно только в свою минуту: сейчас говорит игрок {step.seat}.",
@@ -255,25 +256,24 @@ def ask_nominees(s: GameState, seat: int, out: Out) -> None:
 
 def end_speech(s: Draft, out: Out) -> None:
     step = s.step
-    seat = step.seat
+    seat, queue, round_name = step.seat, step.queue, step.round
     out.append(
         _SPEECH_ENDED.get(seat)
         or interned(_SPEECH_ENDED, seat, ("speech_ended", EVERYONE, {"seat": seat}, None, NO_PARAMS))
     )
-    if step.round == "day" and step.seat in s.no_speech and not s.ruleset.conduct.daily_reset:
-        s.no_speech = s.no_speech - {step.seat}  # FIIM D-FI12: the lost speech is lost once
-    alive = s.alive
-    if step.round in PARTING_ROUNDS or alive.issuperset(step.queue):
-        queue = step.queue
-    else:
-        queue = tuple([x for x in step.queue if x in alive])
+    if round_name == "day" and seat in s.no_speech and not s.ruleset.conduct.daily_reset:
+        s.no_speech = s.no_speech - {seat}  # FIIM D-FI12: the lost speech is lost once
+    if queue and round_name not in PARTING_ROUNDS:
+        alive = s.alive
+        if not alive.issuperset(queue):
+            queue = tuple([x for x in queue if x in alive])
     if queue:
         # A day speech made shorter for its speaker (FIIM's 30 s or 10 s turns) leaves the next one whole.
-        seconds = s.ruleset.timer("speech") if step.round == "day" else step.seconds
+        seconds = s.ruleset.timer("speech") if round_name == "day" else step.seconds
         put_next_speaker(s, queue, seconds)
         announce_speech(s, out)
         return
-    if step.round == "tie_word":
+    if round_name == "tie_word":
         # A tied player removed during the defences (club rules) is off the revote; one left alone is not
         # voted on again.
         tied = [c for c in step.candidates if c in s.alive]

@@ -311,16 +311,23 @@ def _introduce_team(s: Draft, team: str, members: list[int], out: Out) -> None:
     """D-G12: the members see each other's seats; roles only where the preset shows them."""
     tdef = s.ruleset.teams[team]
     params: dict[str, Any] = {"seats": members}
+    dealt = s.roles
+    roles: dict[str, str] | None = None
     if tdef.show_roles:  # the preset's phrase names each member's role (priv_team_roles)
-        params["members"] = [{"seat": x, "role": s.ruleset.roles[s.role_of(x)].display} for x in members]
+        params["members"] = [{"seat": x, "role": s.ruleset.roles[dealt[x - 1]].display} for x in members]
+        roles = {str(x): dealt[x - 1] for x in members}  # each member's event has a copy of its own
+        s.knowledge = s.knowledge | {(m, x) for m in members for x in members}
+    leader = None
+    if tdef.show_leader and tdef.leader:
+        leader = [x for x in members if dealt[x - 1] == tdef.leader]
+    phrase = s.ruleset.phrases.get("team_members")
     for m in members:
         data: dict[str, Any] = {"team": team, "seats": members}
-        if tdef.show_roles:
-            data["roles"] = {str(x): s.role_of(x) for x in members}
-            s.knowledge = s.knowledge | {(m, x) for x in members}
-        if tdef.show_leader and tdef.leader:
-            data["leader"] = [x for x in members if s.role_of(x) == tdef.leader]
-        out.append(Event("team_members", to_seats(m), data, s.ruleset.phrase("team_members"), params))
+        if roles is not None:
+            data["roles"] = roles.copy()
+        if leader is not None:
+            data["leader"] = leader.copy()
+        out.append(Event("team_members", to_seats(m), data, phrase, params))
 
 
 def _show_team(s: GameState, team: str, awake: list[int], out: Out) -> None:

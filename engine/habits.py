@@ -17,7 +17,7 @@ Pure: randomness comes from the game's Rng.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from engine import queries
 from engine.commands import Act, Advance, Command, Nominate, Pass, Propose, Skip, Vote
@@ -78,7 +78,7 @@ class Habits:
 
     # -- what a seat does ---------------------------------------------------------------------------
 
-    def commands(self, s: GameState, rnd: Rng) -> list[Command]:
+    def commands(self, s: GameState, rnd: Rng) -> Sequence[Command]:
         step = s.step
         if step.kind == "night" and queries.actors(s):
             return self._night(s, rnd)

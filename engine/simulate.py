@@ -168,7 +168,7 @@ class RandomPlayers:
         self.ballot_picks: dict[int, list[int]] = {}  # candidate -> voters who picked him, this round
         self.asked_ballot: tuple[int, ...] = ()  # the same where some are jailed or bound (_vote_asking):
         self.picks: dict[int, int] = {}  # voter -> candidate, this round
-        self.by_kind: dict[str, Callable[[GameState, Rng], list[Command]]] = {
+        self.by_kind: dict[str, Callable[[GameState, Rng], Sequence[Command]]] = {
             "night": self._night,
             "speech": self._speech,
             "vote": self._vote,
@@ -178,7 +178,7 @@ class RandomPlayers:
             "question": self._question,
         }
 
-    def commands(self, s: GameState, rnd: Rng) -> list[Command]:
+    def commands(self, s: GameState, rnd: Rng) -> Sequence[Command]:
         alive = s.alive
         if alive is not self.alive:
             self.alive, self.living = alive, sorted(alive)
@@ -288,47 +288,48 @@ class RandomPlayers:
         out.append(_ADVANCE)
         return out
 
-    def _speech(self, s: GameState, rnd: Rng) -> list[Command]:
+    def _speech(self, s: GameState, rnd: Rng) -> Sequence[Command]:
         """The speaker passes with the chance 0.3; in a day speech he first nominates a uniform free seat
         with the chance 0.6 (while he has nominations left), and where the preset has permissions
         (city) he allows or forbids a uniform other seat to talk with the chance 0.1."""
-        out: list[Command] = []
         step = s.step
         speaker = step.seat
         v = (rnd._left or rnd._refill()).pop()
-        if step.round == "day":
-            nominations = s.nominations
-            high = v >> 32
+        end = (_PASSES.get(speaker) or _pass(speaker)) if v & _LOW32 < _AT32_30 else _ADVANCE
+        if step.round != "day":
+            return (end,)  # a tuple: most calls send one command
+        nominate = None
+        nominations = s.nominations
+        high = v >> 32
+        if (
+            high < _AT32_60
+            and speaker in s.alive
+            and (not nominations or countOf(map(_FIRST, nominations), speaker) < self.per_player)
+        ):
+            # A uniform living seat; where he may not be nominated, a uniform one of those who may,
+            # which leaves each of them the same chance (1 / living + (taken / living) / free).
+            living = self.living
+            target = living[(high * len(living)) // _AT32_60]
             if (
-                high < _AT32_60
-                and speaker in s.alive
-                and (not nominations or countOf(map(_FIRST, nominations), speaker) < self.per_player)
+                target in s.cleared  # voted on already today
+                or (target == speaker and not self.self_nomination)
+                or (nominations and target in map(_SECOND, nominations))
             ):
-                # A uniform living seat; where he may not be nominated, a uniform one of those who may,
-                # which leaves each of them the same chance (1 / living + (taken / living) / free).
-                living = self.living
-                target = living[(high * len(living)) // _AT32_60]
-                if (
-                    target in s.cleared  # voted on already today
-                    or (target == speaker and not self.self_nomination)
-                    or (nominations and target in map(_SECOND, nominations))
-                ):
-                    barred = (speaker,) if not self.self_nomination else ()
-                    free = sorted(s.alive.difference(map(_SECOND, nominations), s.cleared, barred))
-                    target = free[((rnd._left or rnd._refill()).pop() * len(free)) >> 64] if free else 0
-                if target:
-                    out.append(_pick(Nominate, speaker, target))
-            if self.permissions:
-                w = (rnd._left or rnd._refill()).pop()
-                if w < _AT[0.1] and speaker not in s.no_speech:
-                    no_speech = s.no_speech
-                    others = [x for x in self.living if x != speaker and x not in no_speech]
-                    if others:
-                        target = others[(w * len(others)) // _AT[0.1]]
-                        out.append(Permit(seat=speaker, target=target, allow=target not in step.permitted))
-                        return out
-        out.append(_pass(speaker) if v & _LOW32 < _AT32_30 else _ADVANCE)
-        return out
+                barred = (speaker,) if not self.self_nomination else ()
+                free = sorted(s.alive.difference(map(_SECOND, nominations), s.cleared, barred))
+                target = free[((rnd._left or rnd._refill()).pop() * len(free)) >> 64] if free else 0
+            if target:
+                nominate = _pick(Nominate, speaker, target)
+        if self.permissions:
+            w = (rnd._left or rnd._refill()).pop()
+            if w < _AT[0.1] and speaker not in s.no_speech:
+                no_speech = s.no_speech
+                others = [x for x in self.living if x != speaker and x not in no_speech]
+                if others:
+                    target = others[(w * len(others)) // _AT[0.1]]
+                    permit = Permit(seat=speaker, target=target, allow=target not in step.permitted)
+                    return (permit,) if nominate is None else (nominate, permit)
+        return (end,) if nominate is None else (nominate, end)
 
     def _nominations(self, s: GameState, rnd: Rng) -> list[Command]:
         """Each living seat nominates a uniform free seat with the chance 0.25."""
@@ -509,7 +510,7 @@ def players_rng(seed: int) -> Rng:
     return Rng(next_u64(seed_state(seed))[0])
 
 
-def random_commands(s: GameState, rnd: Rng) -> list[Command]:
+def random_commands(s: GameState, rnd: Rng) -> Sequence[Command]:
     """Commands a table of random players might send now, ending with the host's Advance (RandomPlayers,
     fresh for this call: a game played call by call keeps one RandomPlayers instead)."""
     return RandomPlayers(s.ruleset).commands(s, rnd)
@@ -527,7 +528,7 @@ def play_random_game(
     s = thaw(state)
     log: list[Command] = []
     commands_now = RandomPlayers(ruleset).commands
-    commands: list[Command] = []
+    commands: Sequence[Command] = ()
     done = 0
     while s.phase != "over":  # not s.over, without the property's call
         commands = commands_now(s, rnd)
@@ -544,7 +545,7 @@ def play_random_game(
 
 
 def _name_the_illegal(
-    ruleset: Ruleset, roles: list[str], seed: int, log: list[Command], commands: list[Command]
+    ruleset: Ruleset, roles: list[str], seed: int, log: list[Command], commands: Sequence[Command]
 ) -> None:
     """The simulator's commands are legal by construction: replay the game and apply the refused batch one
     command at a time to name the one refused."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
+from collections.abc import Sequence
 from fractions import Fraction
 
 import pytest
@@ -103,7 +104,7 @@ def test_a_foul_comes_at_one_call_in_a_hundred() -> None:
         state, events = new_game(ruleset, deal(ruleset, 12, seed), seed)
         s = thaw(state)
         while s.phase != "over":
-            commands: list[Command] = players.commands(s, rnd)
+            commands: Sequence[Command] = players.commands(s, rnd)
             calls += 1
             fouls += isinstance(commands[0], Foul)
             apply_in_place(s, commands, events)
