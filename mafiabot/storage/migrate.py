@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import orjson
 import sqlalchemy as sa
 from alembic import command
 from alembic.autogenerate import compare_metadata
@@ -26,8 +27,17 @@ DEFAULT_URL = "sqlite:///mafiabot.db"
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 
 
+def json_text(value: Any) -> str:
+    """A JSON column's text, as the engine writes it: orjson's compact form, ≈ 10 times cheaper than the
+    json module's (a running table's clock, ≈ 1 KB stored with every step: 8.3 → 0.7 µs; issue 18). Keys
+    that are not strings become strings, as with the json module; NaN and the infinities become null."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 def make_engine(url: str = DEFAULT_URL, **kwargs: Any) -> sa.Engine:
-    """An engine for `url`; SQLite gets foreign keys on and may be used from worker threads."""
+    """An engine for `url`; SQLite gets foreign keys on and may be used from worker threads. JSON columns
+    are written by ``json_text`` (read back by the json module, as before)."""
+    kwargs.setdefault("json_serializer", json_text)
     if url.startswith("sqlite"):
         kwargs.setdefault("connect_args", {"check_same_thread": False})
         engine = sa.create_engine(url, **kwargs)
