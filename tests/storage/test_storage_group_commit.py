@@ -83,13 +83,20 @@ async def test_a_refused_write_fails_alone_and_a_failed_transaction_fails_every_
     assert storage.command_log(game.id) == [{"i": 1}, {"i": 4}]
 
 
-def test_a_commit_returns_once_it_is_on_disk(storage: Storage) -> None:
-    with storage.engine.connect() as connection:
-        if storage.engine.dialect.name == "postgresql":
-            assert connection.exec_driver_sql("SHOW synchronous_commit").scalar() == "on"
-            return
-        assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
-        assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
+def test_a_commit_returns_once_it_is_on_disk(storage: Storage, new_game) -> None:
+    storage.append_command(new_game().id, {"i": 1})
+    kept = storage._writer.connection  # the group commit's own, kept between its transactions
+    assert kept is not None
+    with storage.engine.connect() as fresh:
+        for connection in (kept, fresh):
+            try:
+                if storage.engine.dialect.name == "postgresql":
+                    assert connection.exec_driver_sql("SHOW synchronous_commit").scalar() == "on"
+                else:
+                    assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+                    assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
+            finally:
+                connection.rollback()
 
 
 async def test_the_voice_ledger_s_writes_of_one_loop_turn_join_the_commands_transaction(
