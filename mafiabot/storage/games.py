@@ -40,7 +40,7 @@ class _BatchSql:
 
     def __init__(self, dialect: sa.Dialect) -> None:
         self.mark = "?" if dialect.paramstyle == "qmark" else "%s"
-        self.lock = " FOR UPDATE" if dialect.name == "postgresql" else ""  # writes to a game take turns
+        self.lock = " FOR UPDATE OF g" if dialect.name == "postgresql" else ""  # writes to a game take turns
         m = self.mark
         self.append = (
             f"INSERT INTO game_commands (game_id, seq, command, created_at) VALUES ({self.marks(4)})"
@@ -51,12 +51,14 @@ class _BatchSql:
         self.json = _processor(_COMMANDS.c.command.type, dialect)
         self.time = _processor(_COMMANDS.c.created_at.type, dialect)
 
-    def status(self, count: int) -> str:
-        return f"SELECT id, status FROM games WHERE id IN ({self.marks(count)}){self.lock}"
-
-    def last_seq(self, count: int) -> str:
-        marks = self.marks(count)
-        return f"SELECT game_id, max(seq) FROM game_commands WHERE game_id IN ({marks}) GROUP BY game_id"
+    def status(self, count: int, *, last_seq: bool) -> str:
+        """The games' status (and, with ``last_seq``, each one's last command) in one statement. On
+        PostgreSQL it locks their rows, and the last command is read with the statement's snapshot: one
+        of the same game committed meanwhile by another transaction would not be seen, and the insert
+        would then fail on the (game, seq) key, failing the batch, never losing or overwriting a command;
+        the bot writes a game's commands from here alone (one process per game, under _writing's lock)."""
+        last = ", (SELECT max(c.seq) FROM game_commands c WHERE c.game_id = g.id)" if last_seq else ""
+        return f"SELECT g.id, g.status{last} FROM games g WHERE g.id IN ({self.marks(count)}){self.lock}"
 
     def marks(self, count: int) -> str:
         return ", ".join([self.mark] * count)
@@ -71,6 +73,15 @@ def _processor(column_type: sa.types.TypeEngine[Any], dialect: sa.Dialect) -> Ca
 
 def _same(value: Any) -> Any:
     return value
+
+
+def _execute(cursor: Any, statement: str, rows: Sequence[Sequence[Any]]) -> None:
+    """One statement for each of ``rows``: one row alone without executemany, which psycopg runs in a
+    pipeline of its own (≈ 70 µs of CPU more for a single row; sqlite3 takes either alike)."""
+    if len(rows) == 1:
+        cursor.execute(statement, rows[0])
+    elif rows:
+        cursor.executemany(statement, rows)
 
 
 # A process's heartbeat (mafiabot.game.clock): one row of ``bot_state`` per running process, its wall
@@ -383,9 +394,13 @@ class GamesMixin(StorageBase):
         def transaction(connection: sa.Connection, driver: Any) -> BatchResult:
             cursor = driver.cursor()
             status: dict[int, str] = {}
+            last: dict[int, int] = {}
             if ids:
-                cursor.execute(sql.status(len(ids)), ids)
-                status = dict(cursor.fetchall())
+                cursor.execute(sql.status(len(ids), last_seq=bool(commands)), ids)
+                for game_id, state, *seq in cursor.fetchall():
+                    status[game_id] = state
+                    if seq and seq[0] is not None:
+                        last[game_id] = seq[0]
 
             def refusal(
                 game_id: int, statuses: tuple[str, ...] = (GameStatus.RUNNING,)
@@ -398,9 +413,6 @@ class GamesMixin(StorageBase):
 
             seqs: list[int | StorageError] = []
             if commands:
-                writing = sorted({game_id for game_id, _ in commands})
-                cursor.execute(sql.last_seq(len(writing)), writing)
-                last: dict[int, int] = dict(cursor.fetchall())
                 created = sql.time(now)
                 rows: list[tuple[int, int, Any, Any]] = []
                 for game_id, command in commands:
@@ -411,8 +423,7 @@ class GamesMixin(StorageBase):
                     seq = last[game_id] = last.get(game_id, -1) + 1
                     rows.append((game_id, seq, sql.json(command), created))
                     seqs.append(seq)
-                if rows:
-                    cursor.executemany(sql.append, rows)
+                _execute(cursor, sql.append, rows)
                 ended = {row[0] for row in rows} & set(over)
                 if ended:  # the game's last command and its status "over" commit together
                     connection.execute(_OVER, {"ids": sorted(ended)})
@@ -422,8 +433,7 @@ class GamesMixin(StorageBase):
                 for game_id, value in timers.items()
                 if game_id not in clocks_refused
             ]
-            if clocks:
-                cursor.executemany(sql.clock, clocks)
+            _execute(cursor, sql.clock, clocks)
             write_ledger(connection, ledger, now)
             if beat is not None:
                 key, wall = beat

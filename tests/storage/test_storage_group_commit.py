@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -236,3 +237,31 @@ async def test_a_closed_group_commit_has_written_what_waited_and_left_no_thread(
     assert not [t.name for t in set(threading.enumerate()) - before]
     assert await group.append_command(game.id, {"i": 2}) == 1  # (a later write starts another)
     await group.close()
+
+
+def test_a_click_s_transaction_is_one_read_and_one_insert(tmp_path: Path) -> None:
+    """Issue 18, counted as SQLite ran them (its own trace): a command alone (a quiet bot's click) is the
+    game's status and last command read in one statement, and its insert, in one transaction; a
+    heartbeat with a clock is the status read, the clock and the heartbeat. The same statements run on
+    PostgreSQL (benchmarks/storage_click.py)."""
+    storage = Storage.open(f"sqlite:///{tmp_path}/click.db")
+    try:
+        game = storage.create_game(
+            guild_id=GUILD, voice_channel_id=1, text_channel_id=2, ruleset_id="classic", seed=1
+        )
+        assert game.id is not None
+        storage.write_batch([(game.id, {"i": 0})], {}, beat=("a", 1.0))  # (the heartbeat's row exists)
+        seen: list[str] = []
+        kept = storage._writer.connection
+        assert kept is not None
+        kept.connection.driver_connection.set_trace_callback(  # type: ignore[union-attr]
+            lambda statement: seen.append(statement.split()[0])
+        )
+        assert storage.write_batch([(game.id, {"i": 1})], {}) == ([1], {})
+        assert seen == ["BEGIN", "SELECT", "INSERT", "COMMIT"]
+        seen.clear()
+        storage.write_batch([], {game.id: {"serial": 2}}, beat=("a", 2.0))
+        assert seen == ["BEGIN", "SELECT", "UPDATE", "UPDATE", "COMMIT"]
+        assert storage.command_log(game.id) == [{"i": 0}, {"i": 1}]
+    finally:
+        storage.close()
