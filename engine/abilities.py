@@ -78,7 +78,9 @@ def actors_of_step(s: GameState, step: StepDef, awake: list[int] | None = None) 
     if s.ruleset.blocks_known:  # city D-C7: a blocked role (or team) is told so and cannot choose
         if step.team in s.ledger.team_miss:
             return []
-        jailed = jailed | s.ledger.blocked
+        blocked = s.ledger.blocked
+        if blocked:  # no new set where nobody is blocked
+            jailed = jailed | blocked if jailed else blocked
     holders = holders_of(s, step) if awake is None else list(awake)  # a fresh list
     if step.team:
         # The extra shot (D-H7) is not offered to the impostor it has just killed.
@@ -112,6 +114,19 @@ def legal_targets(s: GameState, seat: int, ab: AbilityDef) -> list[int]:
         for t in candidates
         if not (barred and roles[t - 1] in barred) and not (not_self and t == seat) and t not in last
     ]
+
+
+def _allowed(s: GameState, seat: int, ab: AbilityDef, target: int) -> bool:
+    """``target in legal_targets(s, seat, ab)``, without the sorted list where the ability names no revive
+    list and no barred roles (every ability of a random game but classic's doctor and judges' checkers)."""
+    params = ab.params
+    if params.get("revive") or params.get("barred_roles", ()):
+        return target in legal_targets(s, seat, ab)
+    if target not in s.alive or (ab.not_same_twice and target in _last_targets(s, seat, ab.step)):
+        return False
+    if target != seat:
+        return True
+    return not (ab.self_target == "never" or (ab.self_target == "once" and (seat, ab.step) in s.self_used))
 
 
 def _why_not(s: GameState, seat: int, ab: AbilityDef, target: int) -> str:
@@ -197,6 +212,13 @@ def team_targets(s: GameState) -> list[int]:
     return s.living()
 
 
+def _team_may_target(s: GameState, target: int) -> bool:
+    """``target in team_targets(s)``, without the list."""
+    if s.ruleset.params.get("call_all_seats"):
+        return 1 <= target <= len(s.roles)
+    return target in s.alive
+
+
 def _current_step(s: GameState) -> StepDef:
     if s.phase != "night" or s.step.kind != "night":
         raise WrongPhase("Сейчас не время ночных действий.", key="not-night-step")
@@ -235,11 +257,11 @@ def act(s: Draft, seat: int, targets: tuple[int, ...], act_name: str, out: Out) 
         raise refusal
     else:
         ab = options[0]
-    if len(targets) != ab.targets or len(set(targets)) != len(targets):
+    count = len(targets)
+    if count != ab.targets or (count > 1 and len(set(targets)) != count):
         raise IllegalTarget(f"Нужно выбрать игроков: {ab.targets}.", key="targets-needed", count=ab.targets)
-    legal = legal_targets(s, seat, ab)
     for t in targets:
-        if t not in legal:
+        if not _allowed(s, seat, ab, t):
             refusal = IllegalTarget(
                 f"Игрока {t} нельзя выбрать для этого действия.", key="bad-target-for-act", t=t
             )
@@ -294,7 +316,7 @@ def propose(s: Draft, seat: int, target: int, out: Out) -> None:
     members = actors_of_step(s, step)  # a proposal does not change who acts
     if seat not in s.alive or seat not in members:
         raise NotYourTurn(f"Игрок {seat} не просыпается с этой командой.", key="not-in-team", seat=seat)
-    if target not in team_targets(s):
+    if not _team_may_target(s, target):
         refusal = IllegalTarget(f"Игрока {target} нельзя выбрать.", key="bad-target", seat=target)
         refusal.rule = _why_not_team_target(s, target)
         raise refusal
@@ -321,7 +343,7 @@ def team_act(s: Draft, team: str, target: int, out: Out) -> None:
     if step.team != team:
         raise NotYourTurn(f"Сейчас не ход команды «{team}».", key="not-team-turn")
     _team_at_table(s, step, team)
-    if target not in team_targets(s):
+    if not _team_may_target(s, target):
         refusal = IllegalTarget(f"Игрока {target} нельзя выбрать.", key="bad-target", seat=target)
         refusal.rule = _why_not_team_target(s, target)
         raise refusal

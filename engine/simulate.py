@@ -161,6 +161,7 @@ class RandomPlayers:
         self.night_step = ruleset.night_step
         self.night_steps: dict[str, StepDef] = {}  # night_step's answers, by id
         self.blocks_known = ruleset.blocks_known
+        self.all_seats = bool(ruleset.params.get("call_all_seats"))  # a team may target every seat
         self.by_role: dict[str, tuple[int, ...]] | None = None  # the deal's seats of each role
         self.alive: frozenset[int] = frozenset()  # the state's last set of the living, and sorted:
         self.living: list[int] = []
@@ -220,7 +221,8 @@ class RandomPlayers:
                 return out
             # Each member proposes: the first a uniform target, each next one a new uniform target with
             # the chance 0.2, else the last one proposed.
-            targets = abilities.team_targets(s)
+            # abilities.team_targets: the living in seat order (the players keep them) or every seat.
+            targets = self.living if not self.all_seats else abilities.team_targets(s)
             n, at = len(targets), _AT[0.2]
             team_pick = 0
             for seat in members:
@@ -230,7 +232,7 @@ class RandomPlayers:
                     team_pick = targets[(v * n) >> 64]
                 elif v < at:
                     team_pick = targets[(v * n) // at]
-                out.append(_pick(Propose, seat, team_pick))
+                out.append(_PICKS.get((Propose, seat, team_pick)) or _pick(Propose, seat, team_pick))
             out.append(_ADVANCE)
             return out
         actors: Sequence[int]
@@ -319,7 +321,7 @@ class RandomPlayers:
                 free = sorted(s.alive.difference(map(_SECOND, nominations), s.cleared, barred))
                 target = free[((rnd._left or rnd._refill()).pop() * len(free)) >> 64] if free else 0
             if target:
-                nominate = _pick(Nominate, speaker, target)
+                nominate = _PICKS.get((Nominate, speaker, target)) or _pick(Nominate, speaker, target)
         if self.permissions:
             w = (rnd._left or rnd._refill()).pop()
             if w < _AT[0.1] and speaker not in s.no_speech:
@@ -346,7 +348,7 @@ class RandomPlayers:
                 if free:
                     target = free[(v * len(free)) // at]
                     nominated.add(target)
-                    out.append(_pick(Nominate, seat, target))
+                    out.append(_PICKS.get((Nominate, seat, target)) or _pick(Nominate, seat, target))
         out.append(_ADVANCE)
         return out
 
@@ -359,7 +361,10 @@ class RandomPlayers:
         if votes is None:
             votes = _VOTES[candidate] = {}
         if not queue:  # the last candidate: every voter left
-            out = [_vote_of(votes, seat, candidate) for seat in _voters_in_order(s, self.living)]
+            out = [
+                votes.get(seat) or _vote_of(votes, seat, candidate)
+                for seat in _voters_in_order(s, self.living)
+            ]
             out.append(_ADVANCE)
             return out
         if s.jail or s.vote_links:
@@ -374,7 +379,7 @@ class RandomPlayers:
                 later = queue[((rnd._left or rnd._refill()).pop() * len(queue)) >> 64]
                 insort(self.ballot_picks.setdefault(later, []), seat)
             elif seat in alive and seat not in no_vote:  # fouls may have taken his vote since
-                out.append(_vote_of(votes, seat, candidate))
+                out.append(votes.get(seat) or _vote_of(votes, seat, candidate))
         out.append(_ADVANCE)
         return out
 

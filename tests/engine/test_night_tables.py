@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine.abilities import abilities_now
+from engine.abilities import _allowed, _team_may_target, abilities_now, legal_targets, team_targets
 from engine.game import apply
 from engine.simulate import play_random_game
 from engine.state import GameState
@@ -42,4 +42,39 @@ def test_abilities_now_at_every_night_step(preset: str, options: tuple[str, ...]
                 for seat in range(1, state.n_seats + 1):
                     expected = _abilities_by_the_rules(state, seat, state.step.night_step)
                     assert list(abilities_now(state, seat, state.step.night_step)) == expected
+            state, _ = apply(state, command)
+
+
+@pytest.mark.parametrize(
+    ("preset", "options"),
+    [
+        ("simple", ()),
+        ("city", ("ranger",)),
+        ("classic", ("maniac", "doctor")),
+        ("classic", ("judges",)),
+        ("hobbyworld", ("more_specials", "maniac")),
+        ("blood", ()),
+        ("fiim", ()),
+    ],
+)
+def test_a_target_is_allowed_where_it_is_among_the_legal_targets(
+    preset: str, options: tuple[str, ...]
+) -> None:
+    """An act's target is checked without the sorted list of legal targets (abilities._allowed) and a team's
+    without the list of the living (abilities._team_may_target): at every night step of random games, for
+    every seat, ability and seat at the table (and one past it), the same answer as the lists'."""
+    ruleset = engine.load_ruleset(preset, options)
+    players = 12 if preset in ("simple", "classic") else 10
+    for seed in range(4):
+        game = play_random_game(ruleset, players, seed)
+        state, _ = engine.new_game(ruleset, game.roles, seed)
+        for command in game.commands:
+            if state.step.kind == "night":
+                seats = range(0, state.n_seats + 2)
+                team = team_targets(state)
+                assert [t for t in seats if _team_may_target(state, t)] == [t for t in seats if t in team]
+                for seat in range(1, state.n_seats + 1):
+                    for ab in state.ruleset.ability_for_step(state.role_of(seat), state.step.night_step):
+                        legal = legal_targets(state, seat, ab)
+                        assert [t for t in seats if _allowed(state, seat, ab, t)] == legal
             state, _ = apply(state, command)
