@@ -95,13 +95,22 @@ def actors_of_step(s: GameState, step: StepDef, awake: list[int] | None = None) 
     return actors
 
 
-def legal_targets(s: GameState, seat: int, ab: AbilityDef) -> list[int]:
-    """Targets the ability allows (D-G4 self-targeting, «не … два раза подряд», revive lists)."""
+def legal_targets(s: GameState, seat: int, ab: AbilityDef, living: list[int] | None = None) -> list[int]:
+    """Targets the ability allows (D-G4 self-targeting, «не … два раза подряд», revive lists), in seat
+    order. ``living``: the living in seat order (``s.living()``), where the caller keeps them."""
     revive = ab.params.get("revive")
     barred = ab.params.get("barred_roles", ())  # publicly known roles it may not pick (judges, D-CL9)
     last = _last_targets(s, seat, ab.step) if ab.not_same_twice else ()
     not_self = ab.self_target == "never" or (ab.self_target == "once" and (seat, ab.step) in s.self_used)
-    if not revive and not barred:  # the living in seat order, less the barred seats: a set difference
+    if not revive and not barred:  # the living in seat order, less the barred seats
+        if living is not None:  # a copy of the caller's list less a seat or two: no set, no sort
+            out = living.copy()
+            if not_self and seat in s.alive:
+                out.remove(seat)
+            for x in last:
+                if x in out:
+                    out.remove(x)
+            return out
         if not_self:
             return sorted(s.alive.difference(last, (seat,)))
         return sorted(s.alive.difference(last)) if last else sorted(s.alive)

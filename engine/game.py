@@ -123,9 +123,13 @@ def deal(ruleset: Ruleset, players: int, seed: int) -> list[str]:
     """Shuffle the composition for ``players`` into seats (D-G9). A composition may be a larger deck
     (classic's whole deck, D-CL16; the two-player game's three cards, D-CL13): the first ``players``
     cards are dealt and the rest stay hidden."""
-    from engine.composition import composition
+    decks: dict[int, tuple[str, ...]] = ruleset.lookups("decks")  # the deck of each table size, kept
+    deck = decks.get(players)
+    if deck is None:
+        from engine.composition import composition
 
-    deck = [role for role, n in sorted(composition(ruleset, players).items()) for _ in range(n)]
+        deck = tuple(role for role, n in sorted(composition(ruleset, players).items()) for _ in range(n))
+        decks[players] = deck
     seats = rng.shuffled_from(seed ^ 0x5EA7, deck)  # rng.shuffled(rng.seed_state(seed ^ 0x5EA7), deck)
     return seats[:players]
 

@@ -267,7 +267,7 @@ class RandomPlayers:
                     span = _TWO_64_INT - _AT[0.2]
                 else:
                     span = _TWO_64_INT
-                targets = abilities.legal_targets(s, seat, ab)
+                targets = abilities.legal_targets(s, seat, ab, self.living)
                 if not targets:
                     continue
                 name, count = ab.act, ab.targets

@@ -142,6 +142,19 @@ def test_a_shuffle_of_only_its_own_values_is_the_pure_shuffle() -> None:
         assert list(rng.first_values(rng.seed_state(seed), 40)) == values
 
 
+@pytest.mark.parametrize(("preset", "players"), [("simple", 12), ("city", 8), ("city", 10), ("classic", 10)])
+def test_a_deal_from_the_kept_deck_is_the_deal_of_the_composition(preset: str, players: int) -> None:
+    """deal keeps each table size's deck with the ruleset (game.deal): every deal, the first and the later
+    ones, is the composition's deck in role order shuffled by the seed, as before the deck was kept."""
+    from engine.composition import composition
+    from engine.game import deal
+
+    ruleset = load_ruleset(preset)
+    deck = [role for role, n in sorted(composition(ruleset, players).items()) for _ in range(n)]
+    for seed in range(30):
+        assert deal(ruleset, players, seed) == Rng(seed ^ 0x5EA7).shuffled(deck)[:players]
+
+
 def test_fresh_state_matches_the_dataclass() -> None:
     """new_game builds its first state as one dictionary (fresh_state): the same record, fields in order."""
     from engine.state import GameState, freeze, fresh_state

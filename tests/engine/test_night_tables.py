@@ -61,8 +61,9 @@ def test_a_target_is_allowed_where_it_is_among_the_legal_targets(
     preset: str, options: tuple[str, ...]
 ) -> None:
     """An act's target is checked without the sorted list of legal targets (abilities._allowed) and a team's
-    without the list of the living (abilities._team_may_target): at every night step of random games, for
-    every seat, ability and seat at the table (and one past it), the same answer as the lists'."""
+    without the list of the living (abilities._team_may_target), and the legal targets are made from the
+    living a caller keeps (the simulator): at every night step of random games, for every seat, ability and
+    seat at the table (and one past it), the same answers as the lists'."""
     ruleset = engine.load_ruleset(preset, options)
     players = 12 if preset in ("simple", "classic") else 10
     for seed in range(4):
@@ -77,4 +78,5 @@ def test_a_target_is_allowed_where_it_is_among_the_legal_targets(
                     for ab in state.ruleset.ability_for_step(state.role_of(seat), state.step.night_step):
                         legal = legal_targets(state, seat, ab)
                         assert [t for t in seats if _allowed(state, seat, ab, t)] == legal
+                        assert legal_targets(state, seat, ab, state.living()) == legal
             state, _ = apply(state, command)
