@@ -7,7 +7,8 @@
 used. Here the same request goes through the same adapter (discord.py's webhook adapter: its lock per
 interaction, its retries of a 429 and a 5xx, its errors) without `with_response`, so Discord answers 204
 with no body. The bot's quota sees it as before (the session's middleware; an interaction's callback is
-not counted towards the global limit).
+not counted towards the global limit). A new message is sent the same way without the `Message`
+`Messageable.send` builds of Discord's answer (`send_message`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 import discord
-from discord.http import Route
+from discord.http import Route, handle_message_parameters
+from discord.utils import MISSING
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
 _UPDATE = discord.InteractionResponseType.message_update
@@ -80,3 +82,30 @@ async def _callback(interaction: discord.Interaction[Any], payload: dict[str, An
         proxy=http.proxy,
         proxy_auth=http.proxy_auth,
     )
+
+
+async def send_message(
+    channel: discord.abc.Messageable,
+    content: str | None = None,
+    *,
+    nonce: str,
+    view: discord.ui.View | discord.ui.LayoutView | None = None,
+) -> int:
+    """`channel.send(content, nonce=nonce, view=view)`'s request, without the `discord.Message` that send
+    builds of Discord's answer (a line's author, a private message's Components V2 tree) where nobody
+    reads it: the new message's id. A view with an item discord.py dispatches by the view itself goes
+    through `channel.send`, which stores it."""
+    if isinstance(view, discord.ui.LayoutView) and not plain(view):  # (a layout carries no content)
+        return (await channel.send(view=view, nonce=nonce)).id
+    if isinstance(view, discord.ui.View) and not plain(view):
+        return (await channel.send(content, nonce=nonce, view=view)).id
+    target = await channel._get_channel()
+    state = target._state
+    with handle_message_parameters(
+        content=content,
+        nonce=nonce,
+        view=MISSING if view is None else view,
+        previous_allowed_mentions=state.allowed_mentions,
+    ) as params:
+        data = await state.http.send_message(target.id, params=params)
+    return int(data["id"])

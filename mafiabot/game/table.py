@@ -24,7 +24,7 @@ from discord.http import handle_message_parameters
 
 from engine import queries
 from engine.events import Event
-from mafiabot.answers import plain, update_message
+from mafiabot.answers import plain, send_message, update_message
 from mafiabot.chaos import kill_point
 from mafiabot.errors import expired
 from mafiabot.game.clock import ClockKeeper
@@ -260,7 +260,7 @@ class Table:
         once = nonce()  # the send loop repeats a send whose answer was lost: Discord keeps one
 
         async def send() -> None:
-            await self.channel.send(text[:2000], nonce=once, **kwargs)
+            await send_message(self.channel, text[:2000], nonce=once, **kwargs)
             self._panel_buried = self.panel is not None and running
 
         self.enqueue(send)
@@ -280,11 +280,11 @@ class Table:
             if member is None:
                 return
 
-            async def deliver() -> discord.Message:
+            async def deliver() -> int:
                 channel = self._dm_channels.get(user_id)
                 if channel is None:
                     channel = self._dm_channels[user_id] = await member.create_dm()
-                return await channel.send(view=layout, nonce=once)
+                return await send_message(channel, nonce=once, view=layout)
 
             try:
                 await retried(
