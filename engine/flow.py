@@ -151,7 +151,7 @@ def next_night_step(s: Draft, out: Out) -> None:
         # step_in_play, written out, keeping the holders for the step's call.
         if step.from_night > s.night or (not step.team and not undealt and step.role not in s.roles):
             continue  # not yet, or the role was not dealt (and the table may know it, D-CL16)
-        holders = holders_of(s, step, living_only=False)
+        holders = holders_of(s, step, False)  # living or not
         alive = s.alive
         awake = list(
             filter(alive.__contains__, holders)

@@ -20,6 +20,8 @@ from engine.rules.model import AbilityDef, StepDef
 from engine.seats import holders_of
 from engine.state import Draft, GameState, Step, put_ledger, put_ledger_field
 
+_ACTOR = itemgetter(0)  # of an action (seat, act, targets)
+
 
 def effective(s: GameState, seat: int) -> bool:
     """RULESETS.md 1: living, not blocked, not jailed, and (where deaths are immediate) not killed earlier
@@ -81,9 +83,9 @@ def _idle_actors(s: GameState, step: StepDef, index: int, out: Out) -> None:
     (city D-C17: a sheriff, agent or doctor who does not wake up leaves the table)."""
     if step.id not in s.ruleset.idle_steps():
         return  # no ability of this step says what happens to an idle actor
-    done = set(map(itemgetter(0), s.ledger.actions)) | s.ledger.skipped
+    led = s.ledger
     for seat in actors_of_step(s, step):
-        if seat in done:
+        if seat in led.skipped or seat in map(_ACTOR, led.actions):  # he acted or skipped
             continue
         for ab in abilities_now(s, seat, step.id):
             if ab.params.get("if_idle"):
