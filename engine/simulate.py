@@ -7,7 +7,9 @@ draw from their own Rng (players_rng), the engine from the game's state.
 
 from __future__ import annotations
 
+import hashlib
 import math
+import struct
 from bisect import insort
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -21,7 +23,7 @@ from engine.errors import IllegalCommand
 from engine.events import Event
 from engine.game import apply, apply_in_place, deal, new_game, replay
 from engine.registry import STEP_KINDS
-from engine.rng import _TWO_64, Rng, next_u64, seed_state
+from engine.rng import _TWO_64, Rng
 from engine.rules import Ruleset
 from engine.rules.model import StepDef
 from engine.state import GameState, freeze, thaw
@@ -119,12 +121,12 @@ class SimulatedGame:
     final: GameState
 
 
-# The simulator's draws. A draw is one 64-bit value v of the game's Rng, uniform on [0, 2**64); a chance p
+# The simulator's draws. A draw is one 64-bit value v of the players' Rng, uniform on [0, 2**64); a chance p
 # is the test v < p * 2**64 (_AT[p]); a pick among n items is item (v * n) >> 64. Where a chance and a pick
 # go together («with chance p, a uniform one of these»), one value serves both: v below the threshold is
 # uniform below it, and (v * n) // threshold picks. Where two independent chances are asked at one step,
-# the high and low 32 bits of one value answer them (_AT32_…). A value costs the Rng ≈ 2,000 instructions
-# (its batch of 32 and the pop), more than most of what a random player decides with it.
+# the high and low 32 bits of one value answer them (_AT32_…). A value costs ≈ 500 instructions (its share
+# of PlayersRng's batch of 32, and the pop): SplitMix64's (Rng) cost ≈ 1,500.
 _AT = {p: int(p * 2**64) for p in (0.1, 0.2, 0.25, 0.3, 0.5, 0.8)}
 _AT32_30, _AT32_60 = int(0.3 * 2**32), int(0.6 * 2**32)
 _LOW32 = (1 << 32) - 1
@@ -506,13 +508,38 @@ def _sample(rnd: Rng, items: list[int], count: int) -> tuple[int, ...] | None:
     return tuple(picks)
 
 
+_UNPACK_BATCH = struct.Struct("<32Q").unpack  # a batch of 32 values from 256 bytes
+
+
+class PlayersRng(Rng):
+    """The random players' draws: the wrapper's interface (``_left``, ``_refill``, ``random``, …) over values
+    that are SHAKE-128's output for the game's seed and a batch number, 32 values a batch. Python's big
+    integers make SplitMix64's batch of 32 (Rng) cost ≈ 45,000 instructions, SHAKE-128's 256 bytes ≈ 17,000
+    (cachegrind); the players draw ≈ 100–150 values a game. Each seed's stream is its own: the games of
+    seeds 0, 1, 2, … do not read one stream at shifts (see players_rng)."""
+
+    def __init__(self, seed: int) -> None:  # no Rng.__init__: no SplitMix64 state
+        self._key = b"mafiabot random players %d batch " % seed
+        self._batches = 0
+        self._refill()
+
+    @property
+    def state(self) -> int:
+        raise AttributeError("the players' draws have no SplitMix64 state")
+
+    def _refill(self) -> list[int]:
+        self._batches += 1
+        digest = hashlib.shake_128(self._key + b"%d" % self._batches).digest(256)
+        left = self._left = list(_UNPACK_BATCH(digest))
+        return left
+
+
 def players_rng(seed: int) -> Rng:
-    """The draws of the random players of game ``seed``. Not ``Rng(seed)``: the generator's state is the
-    seed times SplitMix64's step (plus a constant), so that ``Rng(seed + 1)`` draws what ``Rng(seed)``
-    draws after its first value, and the games of seeds 0, 1, 2, … read one stream at shifts of one draw
-    (their fouls fell on the same few values: 2.2 % of the calls where the chance is 1 %). Seeded by the
-    first value of ``Rng(seed)`` instead, each game starts at its own place in the stream."""
-    return Rng(next_u64(seed_state(seed))[0])
+    """The draws of the random players of game ``seed`` (PlayersRng). Not ``Rng(seed)``: SplitMix64's state
+    is the seed times its step (plus a constant), so that ``Rng(seed + 1)`` draws what ``Rng(seed)`` draws
+    after its first value, and the games of seeds 0, 1, 2, … would read one stream at shifts of one draw
+    (their fouls fell on the same few values: 2.2 % of the calls where the chance is 1 %)."""
+    return PlayersRng(seed)
 
 
 def random_commands(s: GameState, rnd: Rng) -> Sequence[Command]:
