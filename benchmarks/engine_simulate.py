@@ -10,7 +10,9 @@ still swings by a factor of two or more (caches, the sibling hyperthread): ``--r
 games several times and reports the best and median. ``--instructions`` counts the instructions per
 game under valgrind (``--tool=cachegrind``, the interpreter's start-up subtracted by a run with no
 games), which does not depend on the load: compare engines by it, and by CPU-seconds measured in the
-same minutes.
+same minutes. It prints the games' length as well (commands a game, and instructions a command): where the
+simulator's draws change, the same seeds are other games, and a few dozen games are longer or shorter than
+the average of thousands by several per cent.
 
 ``--replay-only`` measures the engine without the simulator: the same seeded games are played first
 (not counted), and what is counted is their commands applied again to a fresh game with
@@ -134,7 +136,13 @@ def main() -> None:
     for ruleset_id, players in tables.items():
         if args.instructions:
             per_game = instructions(ruleset_id, players, args.games, args.replay_only)
-            print(f"{ruleset_id}, {players} players: {per_game / 1e6:.3f} M instructions per game{what}")
+            # The games' length, counted apart: the same seeds give other games where the simulator's draws
+            # change, so that engines are compared by instructions per command as well.
+            commands = sum(len(log) for _, log in recorded(ruleset_id, players, args.games)) / args.games
+            print(
+                f"{ruleset_id}, {players} players: {per_game / 1e6:.3f} M instructions per game{what} "
+                f"({commands:.1f} commands a game, {per_game / commands:,.0f} instructions a command)"
+            )
             continue
         rates, walls = [], []
         games = recorded(ruleset_id, players, args.games) if args.replay_only else []
