@@ -37,11 +37,23 @@ def event(out: Out, kind: str, audience: Audience = EVERYONE, phrase: str | None
 
 def line(s: GameState, out: Out, key: str) -> None:
     """``say(s, out, key)``: a line without placeholders, to everyone, without the keywords' dictionary
-    every call of say makes."""
+    every call of say makes, found in the preset's own table by its key (Ruleset.lines)."""
+    found = s.ruleset.lines.get(key)
+    if found is None:
+        found = _line_of(s, key)
+    if found:
+        out.append(found)
+
+
+def _line_of(s: GameState, key: str) -> Event | tuple[()]:
+    """The event of line(s, out, key), kept in the preset's table (the one say makes, events.interned), or
+    () where the preset has no phrase for ``key``."""
     phrase = s.ruleset.phrases.get(key)
+    found: Event | tuple[()] = ()
     if phrase is not None:
-        found = (key, phrase)
-        out.append(
-            _LINES.get(found)
-            or interned(_LINES, found, ("announce", EVERYONE, {"key": key}, phrase, NO_PARAMS))
+        line = (key, phrase)
+        found = _LINES.get(line) or interned(
+            _LINES, line, ("announce", EVERYONE, {"key": key}, phrase, NO_PARAMS)
         )
+    s.ruleset.lines[key] = found
+    return found

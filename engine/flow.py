@@ -434,12 +434,13 @@ def announce_speech(s: Draft, out: Out) -> None:
     if seat in s.no_speech and speech_lost(s, seat):  # speech_lost's first question, without the call
         _announce_lost_speech(s, out)
         return
-    phrase = s.ruleset.phrases.get(SPEECH_PHRASES.get(round_name, "speech_turn"))
     seconds = step.seconds
-    key = (seat, round_name, seconds, phrase)
-    out.append(
-        _SPEECH.get(key)
-        or interned(
+    speeches = s.ruleset.speeches  # the preset's own speeches: its phrase is the same for every one
+    found = speeches.get((seat, round_name, seconds))
+    if found is None:
+        phrase = s.ruleset.phrases.get(SPEECH_PHRASES.get(round_name, "speech_turn"))
+        key = (seat, round_name, seconds, phrase)
+        found = _SPEECH.get(key) or interned(
             _SPEECH,
             key,
             (
@@ -450,7 +451,10 @@ def announce_speech(s: Draft, out: Out) -> None:
                 {"seat": seat},
             ),
         )
-    )
+        if len(speeches) >= 4096:  # a bound, as events.interned's
+            speeches.clear()
+        speeches[seat, round_name, seconds] = found
+    out.append(found)
 
 
 def _announce_lost_speech(s: Draft, out: Out) -> None:

@@ -143,6 +143,11 @@ class Ruleset:
     # abilities at a step per (role, step id) (engine.abilities.abilities_now).
     night_plan: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
     abilities_now: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    # The busiest events of the preset, kept by what varies within it (its phrases do not): a host's line
+    # without placeholders by its key (engine.announce.line) and a speech's call by (seat, round, seconds)
+    # (engine.flow.announce_speech).
+    lines: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    speeches: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def phase_at(self, position: int) -> str:
         """The name of the ``position``-th phase of a game (0: the first intro phase)."""

@@ -242,6 +242,29 @@ def test_the_busiest_events_are_made_once() -> None:
     assert again > 100
 
 
+def test_a_line_is_kept_in_the_presets_own_table() -> None:
+    """announce.line finds a host's line by its key in the preset's table (Ruleset.lines): the event say
+    makes for it (the same object), equal to one built afresh; nothing where the preset has no phrase."""
+    from engine.announce import line, say
+    from engine.state import thaw
+
+    for preset in ("simple", "city", "classic"):
+        ruleset = load_ruleset(preset)
+        state, _ = new_game(ruleset, ["civilian"] * 10, 0)
+        for key in ("vote_count", "discussion_stop", "revote", "no_such_line"):
+            out: list[Event] = []
+            line(thaw(state), out, key)
+            line(thaw(state), out, key)
+            said: list[Event] = []
+            say(thaw(state), said, key)
+            phrase = ruleset.phrases.get(key)
+            if phrase is None:
+                assert out == said == []
+                continue
+            assert out[0] is out[1] is said[0]
+            assert out[0] == Event("announce", EVERYONE, {"key": key}, phrase)
+
+
 def test_an_interned_table_is_bounded() -> None:
     from engine.events import interned
 
