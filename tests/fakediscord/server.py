@@ -23,6 +23,9 @@ from .tls import trust_test_certificate
 from .voice import VoiceServer
 from .world import User, World
 
+# The listen backlog of the REST server: the kernel caps it at net.core.somaxconn (4096 here).
+BACKLOG = 4096
+
 
 class FakeDiscord(Driver, ServerAdmin, BotAccounts):
     """An in-process Discord on 127.0.0.1: REST and gateway on one port, voice on TLS + UDP.
@@ -69,7 +72,10 @@ class FakeDiscord(Driver, ServerAdmin, BotAccounts):
         app.router.add_get("/cdn/{key}/{name}", self._cdn)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
         await self._runner.setup()
-        await web.TCPSite(self._runner, "127.0.0.1", 0).start()
+        # Discord takes a burst of new connections at once (a bot's first requests of a thousand tables'
+        # clicks open hundreds); aiohttp's default listen backlog of 128 did not: the kernel dropped the
+        # connections past it and the client's retry came a second later (a second more on those clicks).
+        await web.TCPSite(self._runner, "127.0.0.1", 0, backlog=BACKLOG).start()
         self.port = self._runner.addresses[0][1]
         certificate = trust_test_certificate()
         if certificate.aiohttp_was_imported:
