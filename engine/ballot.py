@@ -12,6 +12,7 @@ from operator import countOf, itemgetter
 from typing import Any
 
 from engine.announce import Out, line, say
+from engine.commands import Vote
 from engine.conduct import give_foul
 from engine.errors import AlreadyActed, DeadPlayer, IllegalCommand, IllegalTarget, NotYourTurn, WrongPhase
 from engine.events import EVERYONE, NO_PARAMS, Event, interned, to_seats
@@ -129,12 +130,19 @@ def why_no_vote(s: GameState) -> str:
     return "; ".join(rules) or "the seat's vote is taken away for this day"
 
 
-def vote(s: Draft, seat: int, candidate: int, out: Out) -> None:
+def vote(s: Draft, c: Vote, out: Out) -> None:
+    """A Vote command (engine.game's handler of it): a vote of a preset's own step (lift), the tiebreaker's
+    choice, or a hand for the candidate on the ballot."""
     step = s.step
-    if step.kind == "tiebreak":
-        _tiebreak_vote(s, seat, candidate, out)
-        return
-    if step.kind != "vote":
+    seat, candidate = c.seat, c.candidate
+    kind = step.kind
+    if kind != "vote":
+        if hasattr(STEP_KINDS.get(kind), "vote"):
+            STEP_KINDS[kind].vote(s, seat, candidate, out)  # a vote of a preset's own (lift)
+            return
+        if kind == "tiebreak":
+            _tiebreak_vote(s, seat, candidate, out)
+            return
         raise WrongPhase("Сейчас нет голосования.", key="no-vote-now")
     if seat not in s.alive:
         raise DeadPlayer(f"Игрок {seat} выбыл и не голосует.", key="out-no-vote", seat=seat)

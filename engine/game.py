@@ -291,14 +291,6 @@ def _on_record(s: Draft, c: OnRecord, out: list[Event]) -> None:
     fiim_day.on_record(s, c.seat, tuple(c.targets), tuple(c.colours), out)
 
 
-def _vote(s: Draft, c: Vote, out: list[Event]) -> None:
-    kind = s.step.kind
-    if kind != "vote" and hasattr(STEP_KINDS.get(kind), "vote"):
-        STEP_KINDS[kind].vote(s, c.seat, c.candidate, out)  # a vote of a preset's own (lift)
-        return
-    ballot.vote(s, c.seat, c.candidate, out)
-
-
 def _unvote(s: Draft, c: Unvote, out: list[Event]) -> None:
     ballot.unvote(s, c.seat, out)
 
@@ -444,7 +436,7 @@ _HANDLERS: dict[type[Command], Callable[[Draft, Any, list[Event]], None]] = {
     Propose: _propose,
     TeamAct: _team_act,
     Nominate: _nominate,
-    Vote: _vote,
+    Vote: ballot.vote,  # a preset's own vote (lift), the tiebreaker's choice or a hand in the ballot
     Unvote: _unvote,
     Answer: _answer,
     Claim: _claim,
