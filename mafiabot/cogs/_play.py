@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -12,7 +13,7 @@ import discord
 import engine
 from mafiabot.errors import expired, note_expired, reply_ephemeral
 from mafiabot.game.actions import Handler
-from mafiabot.game.table import CARRIED, EXPIRED, PanelClick, Table
+from mafiabot.game.table import ALONGSIDE, CARRIED, EXPIRED, PanelClick, Table
 from mafiabot.i18n import DEFAULT, text
 
 log = logging.getLogger(__name__)
@@ -33,20 +34,30 @@ async def require_seat(interaction: discord.Interaction[Any], table: Table) -> i
 # applied and stored; if that takes longer (a busy table, a slow database), the click is acknowledged
 # first («думает…») and answered in its place when done.
 ACK_AFTER = 2.0
+DEADLINE = 3.0  # Discord's, from the click
 
 
 class _LateAcknowledgement:
-    """Acknowledges a click that is still not answered after ``ACK_AFTER``. A timer, not a task: nearly
-    every click is answered well before, and a task per click (created, scheduled, cancelled) was a
-    measurable part of a click's CPU with a thousand tables (issue 18). A click on the panel is
+    """Acknowledges a click that is still not answered when it is ``ACK_AFTER`` old. A timer, not a task:
+    nearly every click is answered well before, and a task per click (created, scheduled, cancelled) was
+    a measurable part of a click's CPU with a thousand tables (issue 18). A click on the panel is
     acknowledged as an update to come (DEFERRED_UPDATE_MESSAGE): the panel's change may still answer it
-    (by editing @original), and otherwise a private followup does."""
+    (by editing @original, or as the panel's own edit when it is ready while the acknowledgement is
+    under way), and otherwise a private followup does. Neither waits for the other: whichever is under
+    way first is the click's acknowledgement."""
 
     def __init__(self, interaction: discord.Interaction[Any], click: PanelClick | None = None) -> None:
         self.interaction = interaction
         self.click = click
         self.task: asyncio.Task[None] | None = None
-        self.timer = asyncio.get_running_loop().call_later(ACK_AFTER, self._start)
+        # Discord's 3 s run from the click (its id's time, on Discord's clock), not from when the bot took
+        # it: a click that waited in a busy bot (a burst of every table at once) is acknowledged that much
+        # sooner, at once if it is already ACK_AFTER old. Never later than ACK_AFTER from now, as before:
+        # so too where the click looks past Discord's 3 s already (a clock far ahead of Discord's must not
+        # cost the acknowledgement; a click that is really that late is expired either way).
+        age = time.time() - interaction.created_at.timestamp()
+        delay = ACK_AFTER if age >= DEADLINE else min(ACK_AFTER, max(0.0, ACK_AFTER - age))
+        self.timer = asyncio.get_running_loop().call_later(delay, self._start)
 
     def _start(self) -> None:
         if not self.interaction.response.is_done():
@@ -57,22 +68,29 @@ class _LateAcknowledgement:
             if not self.interaction.response.is_done():
                 await self.interaction.response.defer(ephemeral=True, thinking=True)
             return
-        async with self.click.lock:  # not while the panel's change is being sent as the answer
+        if self.click.lock.locked():
+            # The panel's change is under way as the click's answer: that is its acknowledgement, and
+            # one sent behind it, after its answer came, would come later still (issue 18).
+            return
+        async with self.click.lock:  # (free: taken at once) the panel's change does not wait for it
             if not self.interaction.response.is_done():
                 await self.interaction.response.defer()
 
-    async def settle(self) -> None:
-        """Stop the acknowledgement if it has not begun; if it has, let it finish (the answer follows)."""
+    async def settle(self) -> bool:
+        """Stop the acknowledgement if it has not begun; if it has, let it finish (the answer follows).
+        False when it came too late (noted)."""
         self.timer.cancel()
-        if self.task is None:
-            return
+        task, self.task = self.task, None
+        if task is None:
+            return True
         try:
-            await self.task
+            await task
         except discord.HTTPException as error:  # it failed: the answer that follows says the rest
             if expired(error):  # the loop was so late that even the acknowledgement came after 3 s
                 note_expired(self.interaction)
-            else:
-                log.warning("Acknowledging a click failed", exc_info=True)
+                return False
+            log.warning("Acknowledging a click failed", exc_info=True)
+        return True
 
 
 # A click's answer: a catalogue key, or a key with its arguments (``("answer-voted", {"seat": 3})``).
@@ -103,6 +121,10 @@ async def submit(
                 return True
             if outcome == EXPIRED:
                 note_expired(interaction)
+                return True
+            # The panel's change went as its own edit while «думает…» was under way: once that is in,
+            # nothing is left to answer (or, too late, nothing can be).
+            if outcome == ALONGSIDE and (not await guard.settle() or interaction.response.is_done()):
                 return True
     finally:
         await guard.settle()

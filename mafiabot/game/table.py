@@ -53,17 +53,22 @@ PANEL_EDIT_INTERVAL = 1.25
 
 CARRIED = "carried"  # a click's answer carried the panel's change: nothing else to answer
 EXPIRED = "expired"  # Discord had forgotten the click (10062): nobody to answer
+ALONGSIDE = "alongside"  # the panel was edited while the click's «думает…» was under way
 
 
 class PanelClick:
     """A click on the panel whose command changes it: its answer may be the panel's change itself
     (Discord's UPDATE_MESSAGE, or the edit of @original after a late DEFERRED_UPDATE_MESSAGE), one
     request where an answer and an edit were two (issue 18). ``outcome`` is CARRIED, EXPIRED, or ""
-    when the click is still to be answered (the panel did not change, or moved, or the answer failed)."""
+    when the click is still to be answered (the panel did not change, or moved, or the answer failed), or
+    ALONGSIDE when the panel's change was sent as its own edit because the click's late acknowledgement
+    («думает…», mafiabot/cogs/_play.py) was under way: that acknowledgement is then the click's answer."""
 
     def __init__(self, interaction: discord.Interaction[Any]) -> None:
         self.interaction = interaction
-        self.lock = asyncio.Lock()  # the answer and a late acknowledgement, one after the other
+        # Held by the answer or by a late acknowledgement while either is under way: the other, seeing it
+        # held, does not wait for it (issue 18: in a burst the one behind came after Discord's 3 s).
+        self.lock = asyncio.Lock()
         self.outcome: asyncio.Future[str] = asyncio.get_running_loop().create_future()
 
     def settle(self, outcome: str = "") -> None:
@@ -471,6 +476,9 @@ class Table:
         interaction = click.interaction
         if not self.is_panel(interaction.message):
             return False  # (a panel moved since the click: the click was on the old one)
+        if click.lock.locked():  # «думает…» is under way: the panel is edited beside it, not after it
+            click.settle(ALONGSIDE)
+            return False
         async with click.lock:
             response = interaction.response
             try:

@@ -210,15 +210,16 @@ async def test_a_click_that_reaches_the_bot_after_discord_s_three_seconds_is_a_w
     assert d.state.step.seat == 2 and "Говорит игрок №2" in d.panel().text
 
 
-async def test_a_slow_click_whose_late_acknowledgement_also_came_too_late_is_noted_with_its_age(
+async def test_a_slow_click_that_reached_the_bot_late_is_acknowledged_by_its_own_age(
     bot: MafiaBot,
     fake: FakeDiscord,
     club: Club,
     caplog: pytest.LogCaptureFixture,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The click reaches the bot 1.5 s late and its command takes long: «думает…» at 2 s is past Discord's
-    3 s too. Both the acknowledgement and the answer are noted as expired, with the click's age."""
+    """The click reaches the bot 1.5 s after it was made (a busy bot: a burst of every table at once) and
+    its command takes long: «думает…» goes when the click is 2 s old by its id (Discord's clock), within
+    Discord's 3 s, not 2 s after the bot took it (3.5 s: expired); the panel's change then answers it."""
     fake.rate_limits.set(MEMBER_EDIT, 100, 1)
     d = TableDriver(fake, club, bot, club.players[:7])
     await d.start("classic")
@@ -231,6 +232,37 @@ async def test_a_slow_click_whose_late_acknowledgement_also_came_too_late_is_not
 
     monkeypatch.setattr(records, "append_command", slow_store)
     fake.interaction_delay = 1.5
+    late = await fake.click(d.member(1), d.panel(), label="Пас", wait=False)
+    await fake.wait_for(lambda: late.callback is not None, timeout=15, what="the acknowledgement")
+    fake.interaction_delay = 0.0
+    assert late.callback_type == 6, late.callback  # DEFERRED_UPDATE_MESSAGE, accepted: in time
+    await d.settled()
+    assert d.state.step.seat == 2 and "Говорит игрок №2" in d.panel().text
+    assert not [r for r in caplog.records if "expired before it was answered" in r.getMessage()]
+
+
+async def test_a_slow_clicks_acknowledgement_that_came_too_late_is_noted_with_its_age(
+    bot: MafiaBot,
+    fake: FakeDiscord,
+    club: Club,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A slow click that reaches the bot after Discord's 3 s (a stalled bot): its «думает…» still goes at
+    2 s, as for any click whose age the bot cannot use, and is refused; both the acknowledgement and the
+    answer are noted as expired, with the click's age."""
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic")
+    records = d.games.records
+    store = records.append_command
+
+    async def slow_store(game_id: int, command: Command, **kwargs: Any) -> None:
+        await asyncio.sleep(2.5)
+        await store(game_id, command, **kwargs)
+
+    monkeypatch.setattr(records, "append_command", slow_store)
+    fake.interaction_delay = 3.5
     await fake.click(d.member(1), d.panel(), label="Пас", wait=False)
 
     def noted() -> list[logging.LogRecord]:
@@ -241,3 +273,73 @@ async def test_a_slow_click_whose_late_acknowledgement_also_came_too_late_is_not
     )
     assert all(r.levelno == logging.WARNING for r in noted())
     assert not [r for r in caplog.records if "Acknowledging a click failed" in r.getMessage()]
+
+
+CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
+
+
+async def test_a_slow_clicks_panel_change_is_not_held_back_by_its_acknowledgement_under_way(
+    bot: MafiaBot, fake: FakeDiscord, club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """«думает…» goes and Discord is slow to answer it (a burst); meanwhile the command is stored: the
+    panel's change goes at once as the panel's own edit, beside the acknowledgement, instead of waiting for
+    it to edit @original after it (in the burst of 1,000 tables the one behind came after Discord's 3 s).
+    The acknowledgement is the click's answer: no private reply follows."""
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic")
+    monkeypatch.setattr(_play, "ACK_AFTER", 0.05)
+    records = d.games.records
+    store = records.append_command
+    acknowledged = asyncio.Event()
+
+    async def slow_store(game_id: int, command: Command, **kwargs: Any) -> None:
+        await acknowledged.wait()  # stored once «думает…» is with Discord, its answer still on the way
+        await store(game_id, command, **kwargs)
+
+    monkeypatch.setattr(records, "append_command", slow_store)
+    panel = d.panel()
+    mark = len(fake.calls)
+    fake.faults.hold_answers(CALLBACK)
+    slow = await fake.click(d.member(1), panel, label="Пас", wait=False)
+    await fake.wait_for(lambda: slow.callback is not None, timeout=15, what="«думает…»")
+    assert slow.callback_type == 6, slow.callback  # DEFERRED_UPDATE_MESSAGE, its answer held
+    acknowledged.set()
+    try:
+        await fake.wait_for(
+            lambda: "Говорит игрок №2" in panel.text, timeout=15, what="the panel's change beside it"
+        )
+    finally:
+        fake.faults.release_answers(CALLBACK)
+    await d.settled()
+    assert d.state.step.seat == 2 and d.panel() is panel
+    assert not slow.followups  # answered by «думает…» and the panel's own edit, nothing private
+    edits = [c.route for c in fake.calls[mark:] if c.method == "PATCH" and c.route != MEMBER_EDIT]
+    assert edits == ["PATCH /channels/{channel_id}/messages/{message_id}"], edits
+
+
+async def test_a_slow_clicks_acknowledgement_does_not_wait_behind_its_answer_under_way(
+    bot: MafiaBot, fake: FakeDiscord, club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The panel's change is under way as the click's answer (Discord slow to answer it) when the click
+    is old enough for «думает…»: that answer is the acknowledgement, and none is sent behind it."""
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic")
+    monkeypatch.setattr(_play, "ACK_AFTER", 0.3)
+    panel = d.panel()
+    mark = len(fake.calls)
+    fake.faults.hold_answers(CALLBACK)
+    click = await fake.click(d.member(1), panel, label="Пас", wait=False)
+    await fake.wait_for(lambda: click.callback is not None, timeout=15, what="the answer")
+    assert click.callback_type == 7, click.callback  # UPDATE_MESSAGE: the panel's change, answer held
+    assert d.table is not None
+    guard_fired = asyncio.get_running_loop().create_future()
+    loop = asyncio.get_running_loop()
+    loop.call_later(0.6, guard_fired.set_result, None)  # past ACK_AFTER: the acknowledgement's moment
+    await guard_fired
+    fake.faults.release_answers(CALLBACK)
+    await d.settled()
+    callbacks = [c for c in fake.calls[mark:] if c.route == CALLBACK]
+    assert len(callbacks) == 1, [c.body for c in callbacks]
+    assert d.state.step.seat == 2 and "Говорит игрок №2" in panel.text
