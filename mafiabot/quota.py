@@ -40,6 +40,7 @@ from contextvars import ContextVar
 from typing import Any
 
 import aiohttp
+from discord.utils import MISSING
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,7 @@ NEXT_SPEAKER, MAY_SPEAK, MUTE, ORDINARY = 0, 1, 2, 3  # how urgent a request is 
 _EXEMPT = ("/interactions/", "/webhooks/")  # Discord does not count these towards the global limit
 
 SWEEP_EVERY = 60.0  # seconds between two sweeps of discord.py's idle rate-limit buckets (sweep_seldom)
+CONNECTIONS = 100  # connections to one host (Discord's API) a token's client keeps at most (cap_connections)
 
 urgency: ContextVar[int] = ContextVar("mafiabot_request_urgency", default=ORDINARY)
 
@@ -309,3 +311,24 @@ def sweep_seldom(
         sweep()
 
     setattr(http, "_try_clear_expired_ratelimits", seldom)  # noqa: B010  (a method of the instance)
+
+
+def cap_connections(http: Any, *, per_host: int = CONNECTIONS) -> None:
+    """discord.py gives aiohttp a connector without any limit (`TCPConnector(limit=0)`), so every request
+    in flight opens a connection of its own when none is free: a burst of every table at once left the
+    bot ≈ 1,100 connections to Discord's API, which aiohttp then reuses in turn (first in, first out)
+    and so keeps alive. Each later request costs ≈ 10 % more CPU on such a pool (benchmarks/request_cpu.py
+    --pool), and on Discord each new connection is a TLS handshake. Here the connector discord.py would
+    make at login keeps at most `per_host` connections to one host (Discord's API is one; its gateway's
+    and voice servers' websockets are others): a request past them waits for the next one free, in
+    order. A connector given to the client is left as it is."""
+    login = http.static_login
+    ours: aiohttp.TCPConnector | None = None
+
+    async def static_login(token: str) -> Any:
+        nonlocal ours
+        if http.connector is MISSING or (http.connector is ours and ours.closed):  # (a login after a close)
+            ours = http.connector = aiohttp.TCPConnector(limit=0, limit_per_host=per_host)
+        return await login(token)
+
+    setattr(http, "static_login", static_login)  # noqa: B010  (a method of the instance)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
+import aiohttp
 import discord
 import pytest
 import yarl
@@ -12,7 +13,18 @@ from fakediscord import Club, FakeDiscord
 
 from mafiabot import quota as quota_module
 from mafiabot.bot import MafiaBot
-from mafiabot.quota import MAY_SPEAK, MUTE, NEXT_SPEAKER, ORDINARY, Quota, counted, urgency, urgent
+from mafiabot.quota import (
+    CONNECTIONS,
+    MAY_SPEAK,
+    MUTE,
+    NEXT_SPEAKER,
+    ORDINARY,
+    Quota,
+    cap_connections,
+    counted,
+    urgency,
+    urgent,
+)
 
 
 async def test_a_full_second_lets_the_next_speaker_go_first_then_unmutes_then_mutes_then_the_rest() -> None:
@@ -184,3 +196,29 @@ async def test_a_global_429_met_all_the_same_pauses_the_bots_quota(
     assert [major for _, major in fake.rate_limits.limited] == ["global"]
     assert bot.quota.refused == 1 and bot.quota.delayed == 1  # the retry waited for the pause
     assert fake.calls[-1].route == "GET /channels/{channel_id}" and fake.calls[-1].status == 200
+
+
+async def test_a_burst_of_requests_shares_a_capped_number_of_connections(
+    fake: FakeDiscord, club: Club
+) -> None:
+    """discord.py's connector has no limit: thirty requests at once opened thirty connections, all kept
+    alive and reused in turn afterwards. Capped (cap_connections, as the bot's and the helpers' clients
+    are), they share five, every one is served, and the cap holds for a login after a close."""
+    fake.rate_limits.set("GET /channels/{channel_id}", 1000, 1)
+    http = discord.http.HTTPClient(asyncio.get_running_loop())
+    cap_connections(http, per_host=5)
+    with fake.redirect_discord():
+        for _ in range(2):
+            await http.static_login(fake.token)
+            mark = len(fake.calls)
+            channels = await asyncio.gather(*(http.get_channel(club.text.id) for _ in range(30)))
+            assert [c["id"] for c in channels] == [str(club.text.id)] * 30
+            peers = {call.peer for call in fake.calls[mark:]}
+            assert None not in peers and 1 <= len(peers) <= 5
+            await http.close()
+
+
+async def test_the_bots_client_keeps_at_most_a_hundred_connections_to_one_host(bot: MafiaBot) -> None:
+    connector = bot.http.connector
+    assert isinstance(connector, aiohttp.TCPConnector)
+    assert connector.limit_per_host == CONNECTIONS == 100 and connector.limit == 0

@@ -63,6 +63,7 @@ class RestCall:
     response: Any = None
     at: float = field(default_factory=time.monotonic)
     bot_id: int = 0  # the bot account whose token made it (0: none, an interaction's webhook)
+    peer: tuple[str, int] | None = None  # the connection it came on (the client's address and port)
 
 
 @dataclass
@@ -148,6 +149,8 @@ class Rest:
                 dict(request.query),
                 _reason(request.headers.get("X-Audit-Log-Reason")),
             )
+            if request.transport is not None:
+                call.peer = request.transport.get_extra_info("peername")
             return await self._serve(request, call, handler)
         self.fake.unknown_routes.append(f"{request.method} {path}")
         self.fake.notify()
