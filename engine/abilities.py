@@ -231,7 +231,10 @@ def _team_may_target(s: GameState, target: int) -> bool:
 def _current_step(s: GameState) -> StepDef:
     if s.phase != "night" or s.step.kind != "night":
         raise WrongPhase("Сейчас не время ночных действий.", key="not-night-step")
-    return s.ruleset.night_step(s.step.night_step)
+    step_id = s.step.night_step
+    return s.ruleset.night_by_id.get(step_id) or s.ruleset.night_step(
+        step_id
+    )  # the method where not yet kept
 
 
 def act(s: Draft, seat: int, targets: tuple[int, ...], act_name: str, out: Out) -> None:

@@ -342,7 +342,10 @@ def _show_team(s: GameState, team: str, awake: list[int], out: Out) -> None:
 
 
 def close_night_step(s: Draft, out: Out) -> None:
-    step = s.ruleset.night_step(s.step.night_step, s.intro)
+    step_id, intro, rules = s.step.night_step, s.intro, s.ruleset
+    step = (rules.intro_by_id if intro else rules.night_by_id).get(step_id) or rules.night_step(
+        step_id, intro
+    )
     if step.kind == "act" and resolve_step(s, step, out):
         return  # the step opened again (a team's extra shot, D-H7)
     out.append(night_step_ended(step.id, step.sleep or None))

@@ -148,6 +148,10 @@ class Ruleset:
     # (engine.flow.announce_speech).
     lines: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
     speeches: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    # night_step's answers by step id, of the night and of the intro night (filled on first use): a step's
+    # close and its acts read them without the method's call.
+    night_by_id: dict[str, StepDef] = field(default_factory=dict, init=False, repr=False, compare=False)
+    intro_by_id: dict[str, StepDef] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def phase_at(self, position: int) -> str:
         """The name of the ``position``-th phase of a game (0: the first intro phase)."""
@@ -230,19 +234,16 @@ class Ruleset:
     def night_step(self, step_id: str, intro: bool = False) -> StepDef:
         """The first step called ``step_id`` of the night (of the intro night if ``intro``); like a scan
         of the steps, StopIteration if there is none."""
-        try:
-            step: StepDef = self._memo["intro_by_id" if intro else "night_by_id"][step_id]
-        except KeyError:
+        step = (self.intro_by_id if intro else self.night_by_id).get(step_id)
+        if step is None:
             return self._night_step_by_scan(step_id, intro)
         return step
 
     def _night_step_by_scan(self, step_id: str, intro: bool) -> StepDef:
-        """night_step on a first call (the table is built) or for an unknown id (StopIteration)."""
-        key = "intro_by_id" if intro else "night_by_id"
-        table: dict[str, StepDef] = {}
+        """night_step on a first call (the table is filled) or for an unknown id (StopIteration)."""
+        table = self.intro_by_id if intro else self.night_by_id
         for st in self.intro_night if intro else self.night_steps:
             table.setdefault(st.id, st)
-        self._memo[key] = table
         step = table.get(step_id)
         if step is None:
             raise StopIteration
