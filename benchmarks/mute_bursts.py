@@ -39,6 +39,7 @@ import os
 import secrets
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -153,7 +154,7 @@ async def start(d: TableDriver, preset: str) -> tuple[Table, tuple[float, ...]]:
 BY_ADVANCE = " (by an Advance)"
 
 
-def commands_now(table: Table, rnd: Rng, found: dict[str, list[Any]], advance: bool) -> list[Any]:
+def commands_now(table: Table, rnd: Rng, found: dict[str, list[Any]], advance: bool) -> Sequence[Any]:
     """The random players' commands; with `advance`, the step's end (an Advance: its clock ran out, or
     the moderator's skip) first, while its kind of transition has no sample by an Advance yet."""
     commands = random_commands(table.session.state, rnd)
