@@ -17,6 +17,12 @@ MESSAGE_UPDATE of its edit, two VOICE_STATE_UPDATEs, a MESSAGE_DELETE), handed t
 `MafiaBot`'s `DiscordWebSocket.received_message` as text (what the stand-in sends) and as the zlib-stream
 frames Discord sends by default (`compress=zlib-stream` in the gateway URL): CPU per event each way,
 and the bytes on the wire each way.
+
+Answer (`--only answer [--variants discordpy,lean]`): the child's stand-in makes clicks on a panel (its
+3 s deadline lifted), and this process answers them one after the other with a panel of about the
+game's size, by discord.py's `InteractionResponse.edit_message` ("discordpy") or the bot's
+`mafiabot.answers.update_message` ("lean"): CPU per answer, less the making of the interactions and views
+(`--top N`: cProfile's top functions of each).
 """
 
 from __future__ import annotations
