@@ -6,8 +6,10 @@ The scripts run as `python benchmarks/NAME.py`, so this folder is first on the i
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -34,3 +36,23 @@ def local_bot(token: str, *, database_url: str | None = None, **settings: Any) -
         **settings,
     )
     return MafiaBot(config, guild_ready_timeout=0.05)
+
+
+def scratch_postgres(prefix: str = "mafiabot_bench") -> tuple[str, Any]:
+    """A new, empty database on the PostgreSQL server of MAFIABOT_TEST_POSTGRES_URL: its URL, and the
+    function that drops it."""
+    import sqlalchemy as sa
+    from sqlalchemy.engine import make_url
+
+    base = make_url(os.environ["MAFIABOT_TEST_POSTGRES_URL"])
+    name = f"{prefix}_{uuid.uuid4().hex[:8]}"
+    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
+
+    def drop() -> None:
+        with admin.connect() as connection:
+            connection.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+    return base.set(database=name).render_as_string(hide_password=False), drop

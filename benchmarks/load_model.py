@@ -74,6 +74,8 @@ from fakediscord.world import VoiceState  # noqa: E402
 
 sys.path.remove(str(ROOT / "tests"))  # tests/engine would hide the engine package
 
+from _local import scratch_postgres  # noqa: E402
+
 MEMBER_EDIT = "PATCH /guilds/{guild_id}/members/{user_id}"
 TICK = os.sysconf("SC_CLK_TCK")
 SETTLE = 5.0  # seconds after a burst in which its panels and mutes are done
@@ -558,24 +560,6 @@ def stall_report(found: dict[str, Any], since: float, until: float, top: int = 1
     lines.append("  by innermost frame:")
     lines += [f"    {n / total:5.1%} {where}" for where, n in inner.most_common(top)]
     return lines
-
-
-def scratch_postgres() -> tuple[str, Any]:
-    import sqlalchemy as sa
-    from sqlalchemy.engine import make_url
-
-    base = make_url(os.environ["MAFIABOT_TEST_POSTGRES_URL"])
-    name = f"mafiabot_bench_{uuid.uuid4().hex[:8]}"
-    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
-
-    def drop() -> None:
-        with admin.connect() as connection:
-            connection.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-    return base.set(database=name).render_as_string(hide_password=False), drop
 
 
 async def main() -> None:

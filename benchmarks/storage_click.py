@@ -34,7 +34,6 @@ import sys
 import tempfile
 import threading
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -43,6 +42,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import sqlalchemy as sa
+from _local import scratch_postgres
 
 from mafiabot.game.group_commit import GroupCommit
 from mafiabot.storage import Storage
@@ -102,20 +102,7 @@ def cpu_per_call(call: Callable[[int], object], n: int, repeat: int = 3) -> floa
 def database(kind: str) -> tuple[str, Callable[[], None]]:
     if kind == "sqlite":
         return f"sqlite:///{tempfile.mkdtemp(dir='/var/tmp')}/click.db", lambda: None
-    from sqlalchemy.engine import make_url
-
-    base = make_url(os.environ["MAFIABOT_TEST_POSTGRES_URL"])
-    name = f"mafiabot_click_{uuid.uuid4().hex[:8]}"
-    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
-
-    def drop() -> None:
-        with admin.connect() as connection:
-            connection.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-    return base.set(database=name).render_as_string(hide_password=False), drop
+    return scratch_postgres("mafiabot_click")
 
 
 def statements(storage: Storage, trace: Trace, games: list[int]) -> None:

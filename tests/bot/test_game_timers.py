@@ -210,6 +210,18 @@ async def test_a_click_that_reaches_the_bot_after_discord_s_three_seconds_is_a_w
     assert d.state.step.seat == 2 and "Говорит игрок №2" in d.panel().text
 
 
+def store_late(monkeypatch: pytest.MonkeyPatch, d: TableDriver, seconds: float) -> None:
+    """Every command of the table is stored `seconds` late (a slow database)."""
+    records = d.games.records
+    store = records.append_command
+
+    async def slow_store(game_id: int, command: Command, **kwargs: Any) -> None:
+        await asyncio.sleep(seconds)
+        await store(game_id, command, **kwargs)
+
+    monkeypatch.setattr(records, "append_command", slow_store)
+
+
 async def test_a_slow_click_that_reached_the_bot_late_is_acknowledged_by_its_own_age(
     bot: MafiaBot,
     fake: FakeDiscord,
@@ -223,14 +235,7 @@ async def test_a_slow_click_that_reached_the_bot_late_is_acknowledged_by_its_own
     fake.rate_limits.set(MEMBER_EDIT, 100, 1)
     d = TableDriver(fake, club, bot, club.players[:7])
     await d.start("classic")
-    records = d.games.records
-    store = records.append_command
-
-    async def slow_store(game_id: int, command: Command, **kwargs: Any) -> None:
-        await asyncio.sleep(2.5)
-        await store(game_id, command, **kwargs)
-
-    monkeypatch.setattr(records, "append_command", slow_store)
+    store_late(monkeypatch, d, 2.5)
     fake.interaction_delay = 1.5
     late = await fake.click(d.member(1), d.panel(), label="Пас", wait=False)
     await fake.wait_for(lambda: late.callback is not None, timeout=15, what="the acknowledgement")
@@ -254,14 +259,7 @@ async def test_a_slow_clicks_acknowledgement_that_came_too_late_is_noted_with_it
     fake.rate_limits.set(MEMBER_EDIT, 100, 1)
     d = TableDriver(fake, club, bot, club.players[:7])
     await d.start("classic")
-    records = d.games.records
-    store = records.append_command
-
-    async def slow_store(game_id: int, command: Command, **kwargs: Any) -> None:
-        await asyncio.sleep(2.5)
-        await store(game_id, command, **kwargs)
-
-    monkeypatch.setattr(records, "append_command", slow_store)
+    store_late(monkeypatch, d, 2.5)
     fake.interaction_delay = 3.5
     await fake.click(d.member(1), d.panel(), label="Пас", wait=False)
 
