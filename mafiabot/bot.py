@@ -38,7 +38,7 @@ from mafiabot.game.service import GameService
 from mafiabot.gcpolicy import CollectorPolicy
 from mafiabot.i18n import text
 from mafiabot.logs import bind, hidden
-from mafiabot.quota import Quota, cap_connections, sweep_seldom
+from mafiabot.quota import Quota
 from mafiabot.views import stop_all_views
 
 log = logging.getLogger(__name__)
@@ -163,9 +163,7 @@ class MafiaBot(commands.Bot):
             tree_cls=MafiaTree,
             **options,
         )
-        self.quota.keep(self.http)
-        cap_connections(self.http)  # (a burst's requests share a hundred connections, not one each)
-        sweep_seldom(self.http)  # (discord.py's rate-limit buckets: not walked at every new one)
+        self.quota.fit(self.http)
         # The bot's own message edits (the panel at every click) come back as MESSAGE_UPDATE, and
         # discord.py builds the whole message from each (its Components V2 tree: ≈ 30 µs, about 1 % of
         # a click, issue 18) only to dispatch it to edit listeners the bot does not have.

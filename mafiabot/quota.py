@@ -238,6 +238,14 @@ class Quota:
             self._timer = None
         self._schedule()
 
+    def fit(self, http: Any) -> None:
+        """Fit a discord.py `HTTPClient` (the bot's, or a helper bot's) for many tables: the quota kept
+        (`keep`), its rate-limit buckets swept seldom (`sweep_seldom`) and its connections capped
+        (`cap_connections`)."""
+        self.keep(http)
+        sweep_seldom(http)  # (discord.py's rate-limit buckets: not walked at every new one)
+        cap_connections(http)  # (a burst's requests share a hundred connections, not one each)
+
     def keep(self, http: Any) -> None:
         """Keep the quota for a discord.py `HTTPClient`: every request its session sends takes its place
         first, as an aiohttp client middleware (around the connection, the request's bytes and its

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import discord
 
 from mafiabot.config import Secret
-from mafiabot.quota import PER_SECOND, Quota, cap_connections, sweep_seldom
+from mafiabot.quota import PER_SECOND, Quota
 
 log = logging.getLogger(__name__)
 
@@ -50,9 +50,7 @@ class Helper:
         # A 429 longer than 30 s (the least discord.py allows) is raised, not slept on: the main bot
         # takes the edit over at once.
         self.client = discord.Client(intents=discord.Intents(guilds=True), max_ratelimit_timeout=30.0)
-        self.quota.keep(self.client.http)
-        sweep_seldom(self.client.http)
-        cap_connections(self.client.http)
+        self.quota.fit(self.client.http)
         self.user_id: int | None = None
         self.application_id: int | None = None
         self.edits = 0  # confirmed by Discord (benchmarks and tests)
