@@ -158,6 +158,16 @@ def season_name(language: str, season: Any) -> str:
     return str(season.name)
 
 
+# The sides a rating counts by (``rating-side-*`` in ratings.ftl): a profile's wins by side, a stored
+# game's winners on the ratings' texts and web pages.
+RATING_SIDES = ("town", "mafia", "maniac", "vampires", "hunters", "yakuza", "solo")
+
+
+def rating_side(side_id: str, language: str = DEFAULT) -> str:
+    """A side as the ratings name it; a side they do not know (a server's own variant's) by its id."""
+    return text(language, f"rating-side-{side_id}") if side_id in RATING_SIDES else side_id
+
+
 # The language each server was last seen with (read with its settings, set by `/mafia-admin language`):
 # what an answer that has no game or lobby at hand (a refusal, an error) is written in.
 _SERVERS: dict[int, str] = {}

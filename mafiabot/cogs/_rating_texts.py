@@ -10,7 +10,7 @@ from engine.demo import describe
 from mafiabot.disclosure import HIDDEN, is_over, protocol_events
 from mafiabot.game.describe import describe as describe_in
 from mafiabot.game.render import render
-from mafiabot.i18n import DEFAULT, preset_title, role_display, text
+from mafiabot.i18n import DEFAULT, preset_title, rating_side, role_display, text
 from mafiabot.offences import stored_reason_shown
 from mafiabot.ratings import POINTS_TRACK
 from mafiabot.storage import Board, GameRecord, GameSummary, Profile
@@ -22,7 +22,6 @@ TRACKS = {track: text(DEFAULT, key) for track, key in TRACK_KEYS.items()}
 RESULTS = {"win": "result-win", "loss": "result-loss", "draw": "result-draw"}
 STATUSES = {"aborted": "result-aborted"}
 STATUS_NAMES = ("lobby", "running", "over", "finished", "aborted")  # ``game-status-*``
-SIDES = ("town", "mafia", "maniac", "vampires", "hunters", "yakuza", "solo")
 PAGE = 10
 
 
@@ -53,10 +52,6 @@ def any_role_name(role_id: str, language: str = DEFAULT) -> str:
         if ruleset is not None and role_id in ruleset.roles:
             return role_display(language, ruleset, role_id)
     return role_id
-
-
-def side_name(side_id: str, language: str = DEFAULT) -> str:
-    return text(language, f"rating-side-{side_id}") if side_id in SIDES else side_id
 
 
 def _result(key: str | None, language: str) -> str:
@@ -97,7 +92,7 @@ def profile_text(p: Profile, name: str, language: str = DEFAULT) -> str:
         text(lang, "profile-fouls", fouls=p.fouls),
     ]
     if p.by_side:
-        sides = ", ".join(f"{side_name(s, lang)} {t.wins}/{t.games}" for s, t in sorted(p.by_side.items()))
+        sides = ", ".join(f"{rating_side(s, lang)} {t.wins}/{t.games}" for s, t in sorted(p.by_side.items()))
         lines.append(text(lang, "profile-by-side", sides=sides))
     if p.by_role:
         roles = ", ".join(
@@ -136,7 +131,7 @@ def record_text(record: GameRecord, language: str = DEFAULT) -> str:
     """A stored game's card; pass it through disclosure.record_shown first (a running game's roles)."""
     lang = language
     game = record.game
-    winners = ", ".join(side_name(w, lang) for w in game.winners) or "—"
+    winners = ", ".join(rating_side(w, lang) for w in game.winners) or "—"
     when = f"<t:{int(game.created_at.timestamp())}:f>"
     status = text(lang, f"game-status-{game.status}") if game.status in STATUS_NAMES else game.status
     head = {"game": str(game.id), "rules": game.ruleset_id, "when": when, "status": status}
@@ -156,7 +151,7 @@ def record_text(record: GameRecord, language: str = DEFAULT) -> str:
                 seat=p.seat,
                 user=p.user_id,
                 role=role_name(game.ruleset_id, p.role_id, lang),
-                side=side_name(p.side_id, lang),
+                side=rating_side(p.side_id, lang),
                 result=_result(RESULTS.get(p.result or ""), lang),
                 points=f"{p.points:+.1f}",
                 fouls=fouls,

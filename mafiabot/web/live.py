@@ -20,7 +20,7 @@ from aiohttp import web
 
 import engine
 from mafiabot.game.panel import PANEL_STEPS, phase_title
-from mafiabot.i18n import text
+from mafiabot.i18n import rating_side, text
 from mafiabot.storage import NotFound
 from mafiabot.web import protocol
 from mafiabot.web.server import CLUB, SERVER, WebServer
@@ -57,7 +57,7 @@ def public_table(table: Table) -> dict[str, Any]:
         "night": night,
         "deadline": deadline,
         "paused": session.manually_paused,
-        "winners": [protocol.side_name(w, session.language) for w in view["winners"] or []],
+        "winners": [rating_side(w, session.language) for w in view["winners"] or []],
         "seats": [
             {
                 "seat": seat,

@@ -12,7 +12,7 @@ from aiohttp import web
 
 from mafiabot.disclosure import HIDDEN, is_over
 from mafiabot.game.records import stored_game_record
-from mafiabot.i18n import text
+from mafiabot.i18n import rating_side, text
 from mafiabot.ratings import POINTS_TRACK
 from mafiabot.storage import GameRecord, NotFound
 from mafiabot.web import protocol
@@ -124,7 +124,7 @@ async def games(request: web.Request) -> web.StreamResponse:
         games=rows,
         title=lambda ruleset_id: protocol.ruleset_title(ruleset_id, club.language),
         statuses=protocol.statuses(club.language),
-        sides=lambda side: protocol.side_name(side, club.language),
+        sides=lambda side: rating_side(side, club.language),
         is_over=is_over,
         more=rows[-1].id if len(rows) == 30 else None,
     )
@@ -162,7 +162,7 @@ async def profile(request: web.Request) -> web.StreamResponse:
         history=history,
         hidden=HIDDEN,
         role_name=lambda role, ruleset_id="": protocol.role_name(role, ruleset_id, club.language),
-        side_name=lambda side: protocol.side_name(side, club.language),
+        side_name=lambda side: rating_side(side, club.language),
         results=protocol.results(club.language),
         title=lambda ruleset_id: protocol.ruleset_title(ruleset_id, club.language),
         win_rate=_rate,

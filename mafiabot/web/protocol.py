@@ -15,13 +15,12 @@ from engine.demo import describe
 from mafiabot.disclosure import is_over, protocol_events, record_shown, replay
 from mafiabot.game.describe import describe as describe_in
 from mafiabot.game.render import render
-from mafiabot.i18n import DEFAULT, preset_title, role_display, text
+from mafiabot.i18n import DEFAULT, preset_title, rating_side, role_display, text
 from mafiabot.offences import stored_reason_shown
 from mafiabot.ratings import POINTS_TRACK
 from mafiabot.storage import GameRecord
 
 # The pages' words, in the server's language (the ratings' own catalogue entries: ratings.ftl).
-SIDES = ("town", "mafia", "maniac", "vampires", "hunters", "yakuza", "solo")  # ``rating-side-*``
 TRACK_IDS = (POINTS_TRACK, "elo_red", "elo_black")  # ``track-*``
 
 
@@ -92,10 +91,6 @@ def role_name(role_id: str, ruleset_id: str = "", language: str = DEFAULT) -> st
     return role_id
 
 
-def side_name(side_id: str, language: str = DEFAULT) -> str:
-    return text(language, f"rating-side-{side_id}") if side_id in SIDES else side_id
-
-
 @dataclass(frozen=True)
 class SeatLine:
     seat: int
@@ -163,7 +158,7 @@ def build(record: GameRecord, names: dict[int, str], language: str = DEFAULT) ->
             user_id=p.user_id,
             name=names.get(p.seat, str(p.user_id)),
             role=role_name(p.role_id, game.ruleset_id, language) if p.role_id else "",
-            side=side_name(p.side_id, language) if p.side_id else "",
+            side=rating_side(p.side_id, language) if p.side_id else "",
             result=results(language).get(p.result or "", "—") if over else "",
             fouls=sum(1 for f in standing if f.seat == p.seat),
             removed=p.removed,
@@ -179,7 +174,7 @@ def build(record: GameRecord, names: dict[int, str], language: str = DEFAULT) ->
         over=over,
         created_at=game.created_at,
         ended_at=game.ended_at,
-        winners=[side_name(w, language) for w in game.winners] if over else [],
+        winners=[rating_side(w, language) for w in game.winners] if over else [],
         seats=seats,
         sections=sections(events, names, language, _ruleset(game.ruleset_id)),
         fouls=[

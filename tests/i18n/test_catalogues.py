@@ -207,10 +207,8 @@ def test_no_message_names_a_decision_code() -> None:
 
 def test_every_side_of_every_preset_is_named_in_the_records() -> None:
     """The game's card (/mafia game) and the web pages name a seat's side and the winners in words: the
-    loner's «solo» and hobbyworld's «yakuza» were shown as their ids, in both languages."""
-    from mafiabot.cogs import _rating_texts
-    from mafiabot.web import protocol
-
+    loner's «solo» and hobbyworld's «yakuza» were shown as their ids, in both languages. Both name them
+    through `i18n.rating_side`."""
     sides = {
         role.side
         for preset in engine.available_presets()
@@ -220,8 +218,8 @@ def test_every_side_of_every_preset_is_named_in_the_records() -> None:
         f"{language} {side}"
         for side in sorted(sides)
         for language in i18n.LANGUAGES
-        for name in (_rating_texts.side_name(side, language), protocol.side_name(side, language))
-        if not i18n.has(language, f"rating-side-{side}") or name != i18n.text(language, f"rating-side-{side}")
+        if not i18n.has(language, f"rating-side-{side}")
+        or i18n.rating_side(side, language) != i18n.text(language, f"rating-side-{side}")
     ]
     assert raw == []
 
