@@ -24,7 +24,7 @@ from mafiabot.game.session import GameSession
 from mafiabot.i18n import has, text
 from mafiabot.views import MafiaView
 
-# Items a preset adds to the public panel for the current step.
+# Items a preset adds to the public panel for the current step (GameItems: the panel keeps no view).
 PANEL_EXTRAS: list[Callable[[GameSession], list[discord.ui.Item[Any]]]] = []
 # A seat's private prompt where a preset needs one of its own: (text, items), or None to fall through.
 PROMPT_EXTRAS: list[Callable[[GameSession, int], tuple[str, list[discord.ui.Item[Any]]] | None]] = []
@@ -98,35 +98,72 @@ def seat_select(session: GameSession, action: str, placeholder: str, seats: list
     return GameItem(discord.ui.Select(custom_id=cid, placeholder=placeholder, options=options[:25]))
 
 
-def panel_items(session: GameSession) -> list[discord.ui.Item[Any]]:
-    """The public panel's controls: «Моя роль», and those of the current step (panel.py lays them out)."""
-    s, lang = session.state, session.language
-    items: list[discord.ui.Item[Any]] = [
-        button(session, "role", text(lang, "control-role"), discord.ButtonStyle.secondary)
+def _button(
+    session: GameSession, action: str, label: str, style: discord.ButtonStyle, arg: int | str = ""
+) -> Any:
+    """`button`'s component as Discord reads it, without discord.py's item (issue 18: the panel's)."""
+    cid = custom_id(session.game_id, session.serial, action, arg)
+    return {"type": 2, "style": style.value, "disabled": False, "label": label, "custom_id": cid}
+
+
+def _seat_select(session: GameSession, action: str, placeholder: str, seats: list[int]) -> Any:
+    """`seat_select`'s component as Discord reads it, without discord.py's item."""
+    lang = session.language
+    options = [
+        {
+            "label": text(lang, "seat-option", seat=seat, name=session.name_of(seat))[:100],
+            "value": str(seat),
+            "default": False,
+        }
+        for seat in seats[:25]
     ]
+    return {
+        "type": 3,
+        "custom_id": custom_id(session.game_id, session.serial, action),
+        "min_values": 1,
+        "max_values": 1,
+        "disabled": False,
+        "required": True,
+        "placeholder": placeholder,
+        "options": options,
+    }
+
+
+def panel_controls(session: GameSession) -> list[dict[str, Any]]:
+    """The public panel's controls as Discord reads them (buttons and selects): «Моя роль», and those of
+    the current step (panel.py lays them out). Drawn as their dicts, not as discord.py's items: the panel
+    is drawn at every click and sent as its components (issue 18); a click on one reaches the game by its
+    custom id (GameItem), so no view of them is kept. A preset's extras are GameItems too (a click on any
+    other item would need its view stored)."""
+    s, lang = session.state, session.language
+    secondary = discord.ButtonStyle.secondary
+    items = [_button(session, "role", text(lang, "control-role"), secondary)]
     if s.over:
         return items
     step = s.step
     if s.phase == "night" or step.kind in ("question", "tiebreak"):
-        items.append(button(session, "turn", text(lang, "control-turn"), discord.ButtonStyle.primary))
+        items.append(_button(session, "turn", text(lang, "control-turn"), discord.ButtonStyle.primary))
     elif step.kind == "speech":
-        items.append(button(session, "pass", text(lang, "control-pass"), discord.ButtonStyle.secondary))
+        items.append(_button(session, "pass", text(lang, "control-pass"), secondary))
         if step.round == "day" or queries.may_nominate_in_last_word(s, step.seat):
             free = _nominable(session)
             if free:
-                items.append(seat_select(session, "nominate", text(lang, "control-nominate"), free))
+                items.append(_seat_select(session, "nominate", text(lang, "control-nominate"), free))
     elif step.kind == "nominations":
         free = _nominable(session)
         if free:
-            items.append(seat_select(session, "nominate", text(lang, "control-nominate"), free))
+            items.append(_seat_select(session, "nominate", text(lang, "control-nominate"), free))
     elif step.kind == "vote":
         label = text(lang, "control-vote", seat=step.seat, name=session.name_of(step.seat))[:80]
-        items.append(button(session, "vote", label, discord.ButtonStyle.danger, step.seat))
+        items.append(_button(session, "vote", label, discord.ButtonStyle.danger, step.seat))
         if s.ruleset.voting.withdraw:  # D-CL3: a hand may go down until the count closes
             unvote = text(lang, "control-unvote")
-            items.append(button(session, "unvote", unvote, discord.ButtonStyle.secondary, step.seat))
+            items.append(_button(session, "unvote", unvote, secondary, step.seat))
     for extra in PANEL_EXTRAS:
-        items += extra(session)
+        for item in extra(session):
+            if not isinstance(item, GameItem):
+                raise TypeError(f"the panel's controls are GameItems, not {type(item).__name__}")
+            items.append(item.to_component_dict())
     return items
 
 

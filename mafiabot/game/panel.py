@@ -17,7 +17,7 @@ import discord
 
 from engine.flow import SPEECH_PHRASES
 from engine.state import GameState
-from mafiabot.game.components import PANEL_EXTRAS, STATUS_EXTRAS, panel_items
+from mafiabot.game.components import PANEL_EXTRAS, STATUS_EXTRAS, panel_controls
 from mafiabot.game.session import GameSession
 from mafiabot.i18n import has, text
 from mafiabot.views import MafiaLayoutView
@@ -161,20 +161,47 @@ def _rows(items: list[discord.ui.Item[Any]]) -> list[discord.ui.ActionRow[Any]]:
     return rows + [discord.ui.ActionRow(item) for item in selects]
 
 
-def panel_layout(session: GameSession) -> discord.ui.LayoutView:
-    """The whole panel: a container with the step, the seat grid and the controls."""
-    parts: list[discord.ui.Item[Any]] = []
+class DrawnPanel(discord.ui.LayoutView):
+    """The panel as the components Discord reads (Components V2), drawn without discord.py's `ui` items:
+    the panel is drawn at every click and twice a speech that runs out, and its items (a container, text
+    displays, separators, rows, GameItems around buttons and selects) were ≈ 40 µs a drawing to make, turn
+    into these dicts twice (to compare, to send) and dismantle (issue 18). It has no items of its own:
+    nothing discord.py would dispatch by it (its controls are reached by their custom ids, GameItem), so
+    no view is stored for it, and nothing for the collector to walk."""
+
+    def __init__(self, components: list[dict[str, Any]]) -> None:
+        super().__init__(timeout=None)
+        self.components = components
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self.components
+
+    def has_components_v2(self) -> bool:
+        return True
+
+
+_SEPARATOR = {"type": 14, "divider": True, "spacing": 1}  # (visible, small: Separator(visible=True))
+
+
+def panel_components(session: GameSession) -> list[dict[str, Any]]:
+    """The whole panel's components: a container with the step, the seat grid and the controls (the
+    buttons first, in rows of up to five; then each select in a row of its own: Discord's rule)."""
     texts = panel_texts(session)
-    parts.append(discord.ui.TextDisplay(texts[0]))
-    parts.append(discord.ui.Separator(visible=True))
-    parts += [discord.ui.TextDisplay(text) for text in texts[1:]]
-    rows = _rows(panel_items(session))
-    if rows:
-        parts.append(discord.ui.Separator(visible=True))
+    parts: list[dict[str, Any]] = [{"type": 10, "content": texts[0]}, dict(_SEPARATOR)]
+    parts += [{"type": 10, "content": text} for text in texts[1:]]
+    controls = panel_controls(session)
+    if controls:
+        buttons = [c for c in controls if c["type"] == 2]
+        rows = [{"type": 1, "components": buttons[i : i + 5]} for i in range(0, len(buttons), 5)]
+        rows += [{"type": 1, "components": [c]} for c in controls if c["type"] != 2]
+        parts.append(dict(_SEPARATOR))
         parts += rows
-    view = MafiaLayoutView(timeout=None)
-    view.add_item(discord.ui.Container(*parts, accent_colour=accent(session.state)))
-    return view
+    return [{"type": 17, "accent_color": accent(session.state), "spoiler": False, "components": parts}]
+
+
+def panel_layout(session: GameSession) -> DrawnPanel:
+    """The whole panel, as the view the table sends (`panel_components`)."""
+    return DrawnPanel(panel_components(session))
 
 
 def private_layout(shown: str, items: list[discord.ui.Item[Any]], colour: int) -> discord.ui.LayoutView:

@@ -24,12 +24,12 @@ from discord.http import handle_message_parameters
 
 from engine import queries
 from engine.events import Event
-from mafiabot.answers import plain, send_message, update_message
+from mafiabot.answers import send_message, update_message
 from mafiabot.chaos import kill_point
 from mafiabot.errors import expired
 from mafiabot.game.clock import ClockKeeper
 from mafiabot.game.components import PROMPT_EVENTS, prompt_for, prompted_seats
-from mafiabot.game.panel import PanelKey, accent, panel_layout, panel_text, private_layout
+from mafiabot.game.panel import DrawnPanel, PanelKey, accent, panel_layout, panel_text, private_layout
 from mafiabot.game.reconciler import Reconciler
 from mafiabot.game.records import GameRecords
 from mafiabot.game.render import announces_turn_only, render
@@ -37,7 +37,6 @@ from mafiabot.game.session import GameSession
 from mafiabot.game.voice import VoiceController, wanted_mutes
 from mafiabot.i18n import text
 from mafiabot.retry import nonce, retried
-from mafiabot.views import dismantle
 
 if TYPE_CHECKING:
     from engine.state import GameState
@@ -389,16 +388,11 @@ class Table:
         key = PanelKey(self.session)
         if self.panel is not None and key == self._panel_key:
             return  # nothing the panel shows changed since it was drawn: not drawn again (nor moved)
-        view = panel_layout(self.session)
+        view = panel_layout(self.session)  # (its components alone: nothing to dismantle, DrawnPanel)
         self.panels_drawn += 1
-        try:
-            await self._send_panel(view, key, click, once)
-        finally:
-            dismantle(view)  # sent or not, nothing uses it again: freed by reference counting (issue 18)
+        await self._send_panel(view, key, click, once)
 
-    async def _send_panel(
-        self, view: discord.ui.LayoutView, key: PanelKey, click: PanelClick | None, once: str
-    ) -> None:
+    async def _send_panel(self, view: DrawnPanel, key: PanelKey, click: PanelClick | None, once: str) -> None:
         loop = asyncio.get_running_loop()
         # An edit that changes nothing is still seen («изменено», a gateway update): at night it would
         # tell the table that somebody acted, so the panel is edited (or moved to the bottom, as a new
@@ -409,7 +403,7 @@ class Table:
         # (Compared as the components' JSON: their repr cost twice the drawing's to_components, ≈ 13 µs
         # a panel, and the dicts themselves, kept until the next panel, were a few dozen containers a
         # click for the collector to walk and promote; bytes are not tracked.)
-        shown = orjson.dumps(view.to_components())  # type: ignore[no-untyped-call]  # (untyped)
+        shown = orjson.dumps(view.components)
         if self.panel is None:
             self.panel = await self.channel.send(view=view, nonce=once)
         elif shown == self._panel_shown:
@@ -433,16 +427,13 @@ class Table:
         self._panel_shown = shown
         self._panel_key = key
 
-    async def _edit_panel(self, view: discord.ui.LayoutView) -> None:
+    async def _edit_panel(self, view: DrawnPanel) -> None:
         """The panel's edit, with the request `Message.edit` makes, without what it makes of Discord's
         answer: a whole Components V2 message built from it (≈ 25 µs) and the view stored for clicks that
         its items' class takes (≈ 9 µs), at every edit nobody clicked for (a step's clock, a speech's
         last ten seconds: two a speech that runs out; issue 18)."""
         panel = self.panel
         assert panel is not None
-        if not plain(view):
-            await panel.edit(view=view)  # (an item discord.py dispatches by the stored view itself)
-            return
         flags = discord.MessageFlags()
         flags.value = panel.flags.value
         flags.suppress_embeds = False  # (as Message.edit sends them)
@@ -470,7 +461,7 @@ class Table:
         self._panel_click = click
         return True
 
-    async def _answer_with_panel(self, click: PanelClick, view: discord.ui.LayoutView) -> bool:
+    async def _answer_with_panel(self, click: PanelClick, view: DrawnPanel) -> bool:
         """The panel's change as the click's answer. False (the click not settled) when Discord refused
         it or it was answered otherwise («думает…»): the panel is then edited as usual."""
         interaction = click.interaction
