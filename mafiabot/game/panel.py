@@ -107,29 +107,35 @@ def _name(name: str) -> str:
 
 
 def seat_grid(session: GameSession) -> str:
-    """One line per seat, in seat order: what the table knows of each now."""
+    """One line per seat, in seat order: what the table knows of each now. (Each mark's words are looked
+    up once a drawing, not once a seat: the grid is drawn at every click; issue 18.)"""
     s, lang = session.state, session.language
     speaking = s.step.seat if not s.over and s.step.kind == "speech" else None
     on_ballot = s.step.seat if not s.over and s.step.kind == "vote" else None
     nominated = {t for _, t in s.nominations} if s.phase == "day" else set()
+    fouls: dict[int, int] = {}
+    for seat, count in s.fouls:
+        fouls.setdefault(seat, count)  # (the first, as GameState.fouls_of reads them)
+    alive = s.alive
+    out = ""
     lines = []
     for info in session.seats:
         seat = info.seat
         name = _name(info.name)
-        if seat not in s.alive:
-            lines.append(f"`{seat:>2}` ~~{name}~~ · " + text(lang, "seat-out"))
+        if seat not in alive:
+            out = out or text(lang, "seat-out")
+            lines.append(f"`{seat:>2}` ~~{name}~~ · {out}")
             continue
-        marks = []
+        marks = ""
         if seat == speaking:
-            marks.append(text(lang, "seat-nominates-only" if _nominates_only(s) else "seat-speaks"))
+            marks += " · " + text(lang, "seat-nominates-only" if _nominates_only(s) else "seat-speaks")
         if seat == on_ballot:
-            marks.append(text(lang, "seat-on-ballot"))
+            marks += " · " + text(lang, "seat-on-ballot")
         elif seat in nominated:
-            marks.append(text(lang, "seat-nominated"))
-        fouls = s.fouls_of(seat)
-        if fouls:
-            marks.append(text(lang, "seat-fouls", count=fouls))
-        lines.append(f"`{seat:>2}` **{name}**" + "".join(f" · {m}" for m in marks))
+            marks += " · " + text(lang, "seat-nominated")
+        if fouls.get(seat):
+            marks += " · " + text(lang, "seat-fouls", count=fouls[seat])
+        lines.append(f"`{seat:>2}` **{name}**{marks}")
     return "\n".join(lines)
 
 

@@ -214,11 +214,14 @@ class Table:
         private: dict[int, list[str]] = {}
         spoken: list[asyncio.Future[Any]] = []
         for ev in events:
+            public_turn = ev.audience.kind == "public" and announces_turn_only(ev)
+            if public_turn and self.speaker is None:
+                continue  # a hand-over without the host's voice is on the panel alone: nothing to render
             line = render(ev, session.name_of, session.state.ruleset, session.language)
             if line is None:
                 continue
             if ev.audience.kind == "public":
-                if not announces_turn_only(ev):  # a hand-over is on the panel (and spoken)
+                if not public_turn:  # a hand-over is on the panel (and spoken)
                     public.append(line.text)
                 if self.speaker is not None and line.phrase is not None:
                     spoken.append(self.speaker.say(line.phrase, line.params, self._names()))
