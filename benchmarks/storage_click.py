@@ -19,8 +19,13 @@ heartbeat (twice a second), the new step's clock; it writes nothing to the voice
   each awaiting its command's commit, the CPU of the loop's thread and of the others per click (the
   hand-off to the writing thread and back included), and the same hand-off with nothing to write.
 
-Wall time is not the point (the commit waits for the disk); CPU is this process's (PostgreSQL's server is
-another process, not counted). Figures swing with the machine's load: write ``uptime`` beside them.
+On PostgreSQL, each of the writing thread's figures also gives the server's CPU per transaction (its
+processes, from /proc: the postmaster, its children alive and those it reaped, so the machine must run the
+server; other databases of the same server count too, so keep it otherwise idle) and the round trips per
+transaction (the server's answers that end with ReadyForQuery, in libpq's trace).
+
+Wall time is not the point (the commit waits for the disk); figures swing with the machine's load: write
+``uptime`` beside them.
 """
 
 from __future__ import annotations
@@ -88,14 +93,79 @@ class Trace:
             self.on = False
 
 
+class Server:
+    """PostgreSQL's server processes' CPU (``cpu()``, seconds) and the group commit's round trips."""
+
+    def __init__(self, storage: Storage) -> None:
+        with storage.engine.connect() as connection:
+            backend = connection.exec_driver_sql("SELECT pg_backend_pid()").scalar()
+        self.postmaster = int(self._stat(backend)[1])
+
+    @staticmethod
+    def _stat(pid: int | str) -> list[str]:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+    def cpu(self) -> float:
+        fields = self._stat(self.postmaster)
+        ticks = sum(int(x) for x in fields[11:15])  # its own, and its reaped children's
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    fields = self._stat(entry.name)
+                except OSError:
+                    continue
+                if int(fields[1]) == self.postmaster:
+                    ticks += int(fields[11]) + int(fields[12])
+        return ticks / os.sysconf("SC_CLK_TCK")
+
+    def tracing(self, storage: Storage) -> Callable[[], int]:
+        """Trace the group commit's kept connection (libpq's trace, to a file); the function returned
+        ends the trace and says how many round trips it saw."""
+        writer = storage._writer
+        with writer.lock:
+            if writer.connection is None:
+                writer.connection = storage.engine.connect()
+            driver: Any = writer.connection.connection.driver_connection
+        path = Path(tempfile.mkstemp(prefix="storage-click-trace-")[1])
+        fd = os.open(path, os.O_WRONLY)
+        driver.pgconn.trace(fd)
+
+        def end() -> int:
+            driver.pgconn.untrace()  # (libpq's file flushed and closed)
+            trips = 0
+            with path.open("rb") as lines:
+                for line in lines:  # (the server ends each answer with ReadyForQuery)
+                    trips += b"\tB\t" in line and b"\tReadyForQuery" in line
+            path.unlink()
+            return trips
+
+        return end
+
+
+SERVER: Server | None = None
+STORAGE: Storage | None = None
+
+
 def cpu_per_call(call: Callable[[int], object], n: int, repeat: int = 3) -> float:
-    """Median over ``repeat`` rounds of this thread's CPU per call, µs."""
-    rounds = []
+    """Median over ``repeat`` rounds of this thread's CPU per call, µs. On PostgreSQL, prints the
+    server's CPU and the round trips per call beside it."""
+    rounds, served, trips = [], [], []
     for _ in range(repeat):
+        server = SERVER.cpu() if SERVER is not None else 0.0
+        traced = SERVER.tracing(STORAGE) if SERVER is not None and STORAGE is not None else None
         start = time.thread_time()
         for i in range(n):
             call(i)
         rounds.append((time.thread_time() - start) / n * 1e6)
+        if SERVER is not None:
+            served.append((SERVER.cpu() - server) / n * 1e6)
+        if traced is not None:
+            trips.append(traced() / n)
+    if SERVER is not None:
+        print(
+            f"    (the server {statistics.median(served):.0f} µs, {statistics.median(trips):.2f} round trips"
+            f" a call, beside {statistics.median(rounds):.0f} µs here)"
+        )
     return statistics.median(rounds)
 
 
@@ -218,7 +288,10 @@ def main() -> None:
     url, drop = database(args.database)
     storage = Storage.open(url)
     trace = Trace()
-    if args.database == "sqlite":
+    global SERVER, STORAGE
+    if args.database == "postgresql":
+        SERVER, STORAGE = Server(storage), storage
+    else:
         storage.engine.dispose()  # every connection from here on is traced
         sa.event.listen(storage.engine, "connect", lambda dbapi, _record: dbapi.set_trace_callback(trace))
     try:

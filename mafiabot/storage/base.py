@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import select
 import threading
 import weakref
 from collections.abc import Callable, Iterator
@@ -130,3 +131,44 @@ class StorageBase:
                     if not (again and stale):
                         raise
         raise AssertionError("unreachable")
+
+    def _writing_alone(self, body: Callable[[Any], T]) -> T:
+        """``body(driver)`` on the group commit's kept PostgreSQL connection in autocommit: its one
+        statement is its own transaction, committed (synchronous_commit as the server has it) before its
+        result comes back. One round trip instead of four (BEGIN, the read, the write, COMMIT): a click's
+        command alone (``write_batch``; issue 18, benchmarks/storage_click.py).
+
+        Such a statement that fails is never run again: it may have been committed. So a kept connection
+        the server has dropped meanwhile (a restart: it told the idle connection so, or closed it, and the
+        socket has something to read) is replaced before the statement is sent, as the retry of
+        ``_writing`` would have after its first statement failed."""
+        writer = self._writer
+        with writer.lock:
+            connection = writer.connection
+            if connection is None or connection.invalidated or connection.closed or _dropped(connection):
+                if connection is not None:
+                    connection.invalidate()
+                    connection.close()
+                connection = writer.connection = self.engine.connect()
+            driver: Any = connection.connection.driver_connection
+            try:
+                driver.autocommit = True
+                result = body(driver)
+                driver.autocommit = False
+            except BaseException:
+                writer.connection = None
+                connection.invalidate()
+                connection.close()
+                raise
+            return result
+
+
+def _dropped(connection: sa.Connection) -> bool:
+    """Whether an idle kept connection has something to read: the server's farewell or its close (an
+    idle session is sent nothing else by the bot's database)."""
+    driver: Any = connection.connection.driver_connection
+    try:
+        readable, _, _ = select.select([driver.fileno()], [], [], 0)
+    except (OSError, ValueError, AttributeError):
+        return True
+    return bool(readable)

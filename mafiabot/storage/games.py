@@ -48,6 +48,17 @@ class _BatchSql:
         self.clock = f"UPDATE games SET timers = {m} WHERE id = {m}"
         self.beat = f"UPDATE bot_state SET value = {m}, updated_at = {m} WHERE key = {m}"
         self.beat_first = f"INSERT INTO bot_state (value, updated_at, key) VALUES ({m}, {m}, {m})"
+        # A command alone (a click when the bot is not busy), on PostgreSQL: its game's row locked if it is
+        # running, its number counted and the row inserted, in one statement committed alone (one round
+        # trip; StorageBase._writing_alone). No row back: the game is not running, or not there.
+        self.append_alone = (
+            "INSERT INTO game_commands (game_id, seq, command, created_at) SELECT g.id,"
+            " COALESCE((SELECT max(c.seq) FROM game_commands c WHERE c.game_id = g.id), -1) + 1,"
+            f" {m}, {m} FROM (SELECT id FROM games WHERE id = {m} AND status = {m} FOR UPDATE) g"
+            " RETURNING seq"
+        )
+        self.alone = dialect.name == "postgresql"
+        self.game_status = f"SELECT status FROM games WHERE id = {m}"
         self.json = _processor(_COMMANDS.c.command.type, dialect)
         self.time = _processor(_COMMANDS.c.created_at.type, dialect)
 
@@ -390,6 +401,8 @@ class GamesMixin(StorageBase):
         sql = self._batch_sql
         if sql is None:
             sql = self._batch_sql = _BatchSql(self.engine.dialect)
+        if sql.alone and len(commands) == 1 and not (timers or over or ledger or beat):
+            return self._append_alone(sql, *commands[0], now)
 
         def transaction(connection: sa.Connection, driver: Any) -> BatchResult:
             cursor = driver.cursor()
@@ -445,6 +458,26 @@ class GamesMixin(StorageBase):
             return seqs, clocks_refused
 
         return self._writing(transaction)
+
+    def _append_alone(
+        self, sql: _BatchSql, game_id: int, command: dict[str, Any], now: datetime
+    ) -> BatchResult:
+        """write_batch of one command and nothing else, on PostgreSQL: one statement, its own transaction."""
+
+        def statement(driver: Any) -> BatchResult:
+            cursor = driver.cursor()
+            kill_point("mid_transaction")  # (nothing is written before the statement commits)
+            cursor.execute(sql.append_alone, (sql.json(command), sql.time(now), game_id, GameStatus.RUNNING))
+            row = cursor.fetchone()
+            if row is not None:
+                return [row[0]], {}
+            cursor.execute(sql.game_status, (game_id,))
+            found = cursor.fetchone()
+            if found is None:
+                return [NotFound(f"no game {game_id}")], {}
+            return [StorageError(f"game {game_id} is {found[0]}, not running")], {}
+
+        return self._writing_alone(statement)
 
     def command_log(self, game_id: int) -> list[dict[str, Any]]:
         with self._session() as session:

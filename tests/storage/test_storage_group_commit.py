@@ -4,6 +4,7 @@ one turn of the bot's loop share a transaction; each write is refused or stored 
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from pathlib import Path
 from typing import Any
@@ -152,8 +153,9 @@ async def test_the_heartbeat_goes_with_the_clocks_of_its_turn_one_row_per_proces
     storage.forget_beats(())  # (the suite's database is shared: leave no heartbeat behind)
 
 
+@pytest.mark.parametrize("alone", [False, True], ids=["with a clock", "a command alone"])
 def test_a_write_after_the_database_dropped_the_kept_connection_is_stored(
-    storage: Storage, new_game, backend: str
+    storage: Storage, new_game, backend: str, alone: bool
 ) -> None:
     """The group commit keeps its connection between transactions (issue 18: no pool checkout and no
     PostgreSQL pre-ping a transaction). A connection the database dropped meanwhile (a PostgreSQL
@@ -172,10 +174,51 @@ def test_a_write_after_the_database_dropped_the_kept_connection_is_stored(
         kept = storage._writer.connection
         assert kept is not None
         kept.connection.driver_connection.close()  # type: ignore[union-attr]
-    seqs, _ = storage.write_batch([(game.id, {"i": 2})], {game.id: {"serial": 2}})
+    # (a command alone is one statement committed alone on PostgreSQL, never run twice: the dropped
+    # connection is seen before it is sent, StorageBase._writing_alone)
+    seqs, _ = storage.write_batch([(game.id, {"i": 2})], {} if alone else {game.id: {"serial": 2}})
     assert seqs == [1]
     assert storage.command_log(game.id) == [{"i": 1}, {"i": 2}]
-    assert storage.game(game.id).timers == {"serial": 2}
+    assert storage.game(game.id).timers == ({} if alone else {"serial": 2})
+
+
+def test_a_command_alone_is_one_round_trip_on_postgresql(
+    storage: Storage, new_game, backend: str, tmp_path: Path
+) -> None:
+    """Issue 18: a quiet bot's click (a command alone in its transaction) was four round trips to
+    PostgreSQL (BEGIN, the game's status and last command, the insert, COMMIT), each costing the bot and
+    the server CPU; it is one statement, committed alone. Counted in libpq's own trace (each answer of
+    the server ends with ReadyForQuery). Its refusals are those of the batch."""
+    if backend != "postgresql":
+        pytest.skip("PostgreSQL's round trips (SQLite's statements: the test below)")
+    game, ended = new_game(), new_game()
+    storage.abort_game(ended.id, "stopped")
+    assert storage.append_command(game.id, {"i": 0}) == 0  # (the kept connection exists)
+    kept = storage._writer.connection
+    assert kept is not None
+    driver: Any = kept.connection.driver_connection
+    trace = tmp_path / "trace"
+    driver.pgconn.trace(os.open(trace, os.O_WRONLY | os.O_CREAT))
+    try:
+        assert storage.write_batch([(game.id, {"i": 1})], {}) == ([1], {})
+    finally:
+        driver.pgconn.untrace()
+    answers = [line for line in trace.read_bytes().splitlines() if b"\tB\t" in line]
+    assert sum(b"\tReadyForQuery" in line for line in answers) == 1
+    assert storage.command_log(game.id) == [{"i": 0}, {"i": 1}]
+    with storage.engine.connect() as connection:  # committed: another connection sees it
+        assert (
+            connection.exec_driver_sql(
+                f"SELECT count(*) FROM game_commands WHERE game_id = {game.id}"
+            ).scalar()
+            == 2
+        )
+    (refused,), _ = storage.write_batch([(ended.id, {"i": 1})], {})
+    assert isinstance(refused, StorageError) and "aborted, not running" in str(refused)
+    (missing,), _ = storage.write_batch([(999_999, {"i": 1})], {})
+    assert isinstance(missing, NotFound)
+    assert storage.append_command(game.id, {"i": 2}) == 2  # and the connection is still the group commit's
+    assert storage.command_log(ended.id) == []
 
 
 async def test_every_transaction_is_written_by_the_group_commit_s_own_thread_which_ends_when_idle(
