@@ -559,11 +559,24 @@ def play_random_game(
     # states apply would hand out, without a copy of the state per command), and freezes it at the end.
     s = thaw(state)
     log: list[Command] = []
-    commands_now = RandomPlayers(ruleset).commands
+    players = RandomPlayers(ruleset)
+    by_kind, preset_step = players.by_kind, players._preset_step
+    until_foul = players.until_foul
     commands: Sequence[Command] = ()
     done = 0
     while s.phase != "over":  # not s.over, without the property's call
-        commands = commands_now(s, rnd)
+        # players.commands(s, rnd), written out where no foul is due (a call less a batch): the count of
+        # calls to the next foul is kept here, and players.commands itself draws when it runs out.
+        if until_foul > 0:
+            until_foul -= 1
+            alive = s.alive
+            if alive is not players.alive:
+                players.alive, players.living = alive, sorted(alive)
+            commands = by_kind.get(s.step.kind, preset_step)(s, rnd)
+        else:
+            players.until_foul = until_foul
+            commands = players.commands(s, rnd)
+            until_foul = players.until_foul
         try:
             done = apply_in_place(s, commands, events)
         except IllegalCommand:
