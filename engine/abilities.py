@@ -7,8 +7,9 @@ when the step closes (:mod:`engine.resolution`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from pathlib import PurePath
+from typing import Any, TypeVar
 
 from engine.announce import Out
 from engine.errors import DeadPlayer, IllegalCommand, IllegalTarget, NotYourTurn, WrongPhase
@@ -19,6 +20,8 @@ from engine.state import Draft, GameState, put_ledger, put_ledger_field
 
 _NOBODY: frozenset[int] = frozenset()
 _SEAT, _STEP = itemgetter(0), itemgetter(1)  # of an action (seat, act, targets) or a proposal; of a choice
+_ACT_NAME = attrgetter("act")  # of an ability
+_T = TypeVar("_T", bound=tuple[Any, ...])
 # events.interned: an action accepted by (seat, phrase), a proposal by (seat, target, team, seen by)
 _ACCEPTED: dict[tuple[int, str | None], Event] = {}
 _PROPOSAL: dict[tuple[int, int, str, tuple[int, ...]], Event] = {}
@@ -87,7 +90,11 @@ def actors_of_step(s: GameState, step: StepDef, awake: list[int] | None = None) 
         dead = s.ledger.pending if s.step.round == "extra" else ()
         if not jailed and not dead:
             return holders
-        return [x for x in holders if x not in jailed and x not in dead]
+        found = []  # a loop, not a comprehension: no cells for jailed and dead at every call
+        for x in holders:
+            if x not in jailed and x not in dead:
+                found.append(x)
+        return found
     step_id, actors = step.id, []  # a loop, not a comprehension: no function made at every step
     for x in holders:
         if x not in jailed and abilities_now(s, x, step_id):
@@ -117,12 +124,11 @@ def legal_targets(s: GameState, seat: int, ab: AbilityDef, living: list[int] | N
     candidates = victims_so_far(s) if revive else s.living()  # a fresh list
     if not barred and not last and not (not_self and seat in candidates):
         return candidates  # every candidate is allowed
-    roles = s.roles
-    return [
-        t
-        for t in candidates
-        if not (barred and roles[t - 1] in barred) and not (not_self and t == seat) and t not in last
-    ]
+    roles, out = s.roles, []  # a loop, not a comprehension: no cells for its five names at every call
+    for t in candidates:
+        if not (barred and roles[t - 1] in barred) and not (not_self and t == seat) and t not in last:
+            out.append(t)
+    return out
 
 
 def _allowed(s: GameState, seat: int, ab: AbilityDef, target: int) -> bool:
@@ -255,12 +261,13 @@ def act(s: Draft, seat: int, targets: tuple[int, ...], act_name: str, out: Out) 
         refusal.rule = _why_no_ability(s, seat, step.id)
         raise refusal
     if act_name:
-        chosen = [a for a in options if a.act == act_name]
-        if not chosen:
+        for ab in options:  # a loop, not a comprehension: no cells for act_name and seat at every act
+            if ab.act == act_name:
+                break
+        else:
             raise IllegalCommand(f"Нет действия «{act_name}» у этой роли.", key="no-such-act")
-        ab = chosen[0]
     elif len(options) > 1:
-        acts = ", ".join(a.act for a in options)
+        acts = ", ".join(map(_ACT_NAME, options))
         refusal = IllegalCommand("Выберите действие: " + acts, key="choose-act")
         refusal.rule = (
             f'the role has several abilities tonight ({acts}): a record names one with "act" (README, Game '
@@ -281,7 +288,7 @@ def act(s: Draft, seat: int, targets: tuple[int, ...], act_name: str, out: Out) 
             raise refusal
     actions = s.ledger.actions
     if seat in map(_SEAT, actions):  # his earlier choice at this step gives way
-        actions = tuple(a for a in actions if a[0] != seat)
+        actions = _others(actions, seat)
     actions = (*actions, (seat, ab.act, targets))
     if seat in s.ledger.skipped:
         put_ledger(s, actions=actions, skipped=s.ledger.skipped - {seat})
@@ -300,6 +307,12 @@ def act(s: Draft, seat: int, targets: tuple[int, ...], act_name: str, out: Out) 
     )
 
 
+def _others(entries: tuple[_T, ...], seat: int) -> tuple[_T, ...]:
+    """The entries (actions, proposals: the seat first) of seats other than ``seat``. A function of its own:
+    a comprehension inside a handler makes its names cells for every call of the handler."""
+    return tuple([x for x in entries if x[0] != seat])
+
+
 def skip(s: Draft, seat: int, out: Out) -> None:
     step = _current_step(s)
     if (
@@ -315,9 +328,7 @@ def skip(s: Draft, seat: int, out: Out) -> None:
         options = abilities_now(s, seat, step.id)
         if options and not all(a.optional for a in options):
             raise IllegalCommand("Это действие обязательно: пропустить его нельзя.", key="must-act")
-    put_ledger(
-        s, actions=tuple(a for a in s.ledger.actions if a[0] != seat), skipped=s.ledger.skipped | {seat}
-    )
+    put_ledger(s, actions=_others(s.ledger.actions, seat), skipped=s.ledger.skipped | {seat})
     out.append(Event("action_skipped", to_seats(seat), {"seat": seat}, s.ruleset.phrase("action_skipped")))
 
 
@@ -334,7 +345,7 @@ def propose(s: Draft, seat: int, target: int, out: Out) -> None:
         raise refusal
     proposals = s.ledger.proposals
     if seat in map(_SEAT, proposals):  # his earlier proposal gives way
-        proposals = tuple(p for p in proposals if p[0] != seat)
+        proposals = _others(proposals, seat)
     proposals = (*proposals, (seat, target))
     put_ledger_field(s, "proposals", proposals)
     # FIIM D-FI5: where each member shoots alone, nobody sees another member's pick.

@@ -182,6 +182,13 @@ def vote(s: Draft, c: Vote, out: Out) -> None:
         _VOTED.get(key)
         or interned(_VOTED, key, ("voted", EVERYONE, {"seat": seat, "candidate": candidate}, None, NO_PARAMS))
     )
+    if s.vote_links:
+        _follow(s, seat, candidate, out)
+
+
+def _follow(s: Draft, seat: int, candidate: int, out: Out) -> None:
+    """D-H18: the voters bound to ``seat``'s vote vote with him (a function of its own: the generator
+    below would make its names cells for every vote)."""
     for leader, follower in s.vote_links:
         if leader == seat and _follower(s, follower) and not any(v == follower for v, _ in s.ballots):
             s.ballots = (*s.ballots, (follower, candidate))
@@ -192,25 +199,7 @@ def close_candidate(s: Draft, out: Out) -> None:
     """«ведущий досчитает до трех, назовет число голосов и попросит проголосовать за следующего»."""
     step = s.step
     if not step.queue and s.ruleset.voting.abstain == "last_candidate":
-        voters = dict(s.ballots)  # by voter
-        if not s.jail and not s.vote_links:  # may_vote, when nobody is jailed or bound to another's vote
-            no_vote = s.no_vote
-            missing = [x for x in s.living() if x not in no_vote and x not in voters]
-        else:
-            missing = [x for x in s.living() if may_vote(s, x) and x not in voters]
-        if not s.ruleset.voting.self_vote:
-            missing = [x for x in missing if x != step.seat]  # no vote for himself where self-votes are out
-        if missing:
-            s.ballots = s.ballots + tuple((x, step.seat) for x in missing)
-            out.append(
-                Event(
-                    "abstainers_added",
-                    EVERYONE,
-                    {"seats": missing, "candidate": step.seat},
-                    s.ruleset.phrase("vote_abstainers"),
-                    {"seat": step.seat},
-                )
-            )
+        _add_abstainers(s, step, out)
     count = countOf(map(_CANDIDATE, s.ballots), step.seat)
     line(s, out, "vote_count")
     seat, round_name = step.seat, step.round
@@ -249,6 +238,30 @@ def close_candidate(s: Draft, out: Out) -> None:
     else:
         # A ballot of one candidate (the sequential variant) names him: «счесть его невиновным».
         no_elimination(s, out, "below_threshold", step.seat if len(step.candidates) == 1 else 0)
+
+
+def _add_abstainers(s: Draft, step: Step, out: Out) -> None:
+    """The voters who did not vote are counted for the last candidate (``abstain = "last_candidate"``). A
+    function of its own: its comprehensions would make close_candidate's names cells for every count."""
+    voters = dict(s.ballots)  # by voter
+    if not s.jail and not s.vote_links:  # may_vote, when nobody is jailed or bound to another's vote
+        no_vote = s.no_vote
+        missing = [x for x in s.living() if x not in no_vote and x not in voters]
+    else:
+        missing = [x for x in s.living() if may_vote(s, x) and x not in voters]
+    if not s.ruleset.voting.self_vote:
+        missing = [x for x in missing if x != step.seat]  # no vote for himself where self-votes are out
+    if missing:
+        s.ballots = s.ballots + tuple((x, step.seat) for x in missing)
+        out.append(
+            Event(
+                "abstainers_added",
+                EVERYONE,
+                {"seats": missing, "candidate": step.seat},
+                s.ruleset.phrase("vote_abstainers"),
+                {"seat": step.seat},
+            )
+        )
 
 
 def _decided(s: GameState) -> bool:

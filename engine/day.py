@@ -266,7 +266,7 @@ def end_speech(s: Draft, out: Out) -> None:
     if queue and round_name not in PARTING_ROUNDS:
         alive = s.alive
         if not alive.issuperset(queue):
-            queue = tuple([x for x in queue if x in alive])
+            queue = tuple(filter(alive.__contains__, queue))  # in C: no cells for s and alive
     if queue:
         # A day speech made shorter for its speaker (FIIM's 30 s or 10 s turns) leaves the next one whole.
         seconds = s.ruleset.timer("speech") if round_name == "day" else step.seconds
@@ -276,7 +276,7 @@ def end_speech(s: Draft, out: Out) -> None:
     if round_name == "tie_word":
         # A tied player removed during the defences (club rules) is off the revote; one left alone is not
         # voted on again.
-        tied = [c for c in step.candidates if c in s.alive]
+        tied = list(filter(s.alive.__contains__, step.candidates))  # in C: no cell for s
         if len(tied) < 2:
             no_elimination(s, out, "tie")
             return

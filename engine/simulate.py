@@ -14,6 +14,7 @@ from bisect import insort
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import filterfalse
 from operator import countOf, itemgetter
 
 from engine import abilities, queries
@@ -25,7 +26,7 @@ from engine.game import apply, apply_in_place, deal, new_game, replay
 from engine.registry import STEP_KINDS
 from engine.rng import _TWO_64, Rng
 from engine.rules import Ruleset
-from engine.rules.model import StepDef
+from engine.rules.model import AbilityDef, StepDef
 from engine.state import GameState, freeze, thaw
 
 MAX_COMMANDS = 20_000
@@ -248,8 +249,7 @@ class RandomPlayers:
                 self.by_role = s.ruleset.seats_by_role(s.roles)
             actors = self.by_role.get(night_step.role, ())
             if self.blocks_known and s.ledger.blocked:
-                blocked = s.ledger.blocked
-                actors = [x for x in actors if x not in blocked]
+                actors = list(filterfalse(s.ledger.blocked.__contains__, actors))  # in C: no cells
         alive = s.alive
         for seat in actors:
             if seat not in alive:
@@ -277,15 +277,13 @@ class RandomPlayers:
                     out.append(_act1(seat, targets[(v * len(targets)) // span], name))
                     continue
             else:
-                if all(ab.optional for ab in now) and rnd.random() < 0.2:
+                chosen = _choose_ability(s, rnd, seat, now)
+                if chosen is None:
+                    continue
+                if not chosen:
                     out.append(_skip(seat))
                     continue
-                options = {ab.act: abilities.legal_targets(s, seat, ab) for ab in now}
-                acts = [(name, ts) for name, ts in options.items() if ts]
-                if not acts:
-                    continue
-                name, targets = rnd.choice(acts)
-                count = next((ab.targets for ab in now if ab.act == name), 1)
+                name, targets, count = chosen
             picks = _sample(rnd, targets, count)
             if picks is not None:
                 out.append(_act(seat, picks, name))
@@ -327,8 +325,10 @@ class RandomPlayers:
         if self.permissions:
             w = (rnd._left or rnd._refill()).pop()
             if w < _AT[0.1] and speaker not in s.no_speech:
-                no_speech = s.no_speech
-                others = [x for x in self.living if x != speaker and x not in no_speech]
+                no_speech, others = s.no_speech, []  # a loop: no cells for a comprehension
+                for x in self.living:
+                    if x != speaker and x not in no_speech:
+                        others.append(x)
                 if others:
                     target = others[(w * len(others)) // _AT[0.1]]
                     permit = Permit(seat=speaker, target=target, allow=target not in step.permitted)
@@ -363,10 +363,9 @@ class RandomPlayers:
         if votes is None:
             votes = _VOTES[candidate] = {}
         if not queue:  # the last candidate: every voter left
-            out = [
-                votes.get(seat) or _vote_of(votes, seat, candidate)
-                for seat in _voters_in_order(s, self.living)
-            ]
+            out = []  # a loop: no cells for a comprehension
+            for seat in _voters_in_order(s, self.living):
+                out.append(votes.get(seat) or _vote_of(votes, seat, candidate))
             out.append(_ADVANCE)
             return out
         if s.jail or s.vote_links:
@@ -496,6 +495,22 @@ class RandomPlayers:
         return out
 
 
+def _choose_ability(
+    s: GameState, rnd: Rng, seat: int, now: Sequence[AbilityDef]
+) -> tuple[str, list[int], int] | tuple[()] | None:
+    """An actor's pick among several abilities tonight: () to skip (where all are optional, with the chance
+    0.2), else a uniform one of those with legal targets, with its targets and their number, or None where
+    none has any."""
+    if all(ab.optional for ab in now) and rnd.random() < 0.2:
+        return ()
+    options = {ab.act: abilities.legal_targets(s, seat, ab) for ab in now}
+    acts = [(name, ts) for name, ts in options.items() if ts]
+    if not acts:
+        return None
+    name, targets = rnd.choice(acts)
+    return name, targets, next((ab.targets for ab in now if ab.act == name), 1)
+
+
 def _sample(rnd: Rng, items: list[int], count: int) -> tuple[int, ...] | None:
     """``count`` distinct uniform items in a uniform order (a partial shuffle: a draw each), or None if
     there are fewer."""
@@ -559,24 +574,24 @@ def play_random_game(
     # states apply would hand out, without a copy of the state per command), and freezes it at the end.
     s = thaw(state)
     log: list[Command] = []
-    players = RandomPlayers(ruleset)
-    by_kind, preset_step = players.by_kind, players._preset_step
-    until_foul = players.until_foul
+    table = RandomPlayers(ruleset)  # the random players (``players`` is their number)
+    by_kind, preset_step = table.by_kind, table._preset_step
+    until_foul = table.until_foul
     commands: Sequence[Command] = ()
     done = 0
     while s.phase != "over":  # not s.over, without the property's call
-        # players.commands(s, rnd), written out where no foul is due (a call less a batch): the count of
-        # calls to the next foul is kept here, and players.commands itself draws when it runs out.
+        # table.commands(s, rnd), written out where no foul is due (a call less a batch): the count of
+        # calls to the next foul is kept here, and table.commands itself draws when it runs out.
         if until_foul > 0:
             until_foul -= 1
             alive = s.alive
-            if alive is not players.alive:
-                players.alive, players.living = alive, sorted(alive)
+            if alive is not table.alive:
+                table.alive, table.living = alive, sorted(alive)
             commands = by_kind.get(s.step.kind, preset_step)(s, rnd)
         else:
-            players.until_foul = until_foul
-            commands = players.commands(s, rnd)
-            until_foul = players.until_foul
+            table.until_foul = until_foul
+            commands = table.commands(s, rnd)
+            until_foul = table.until_foul
         try:
             done = apply_in_place(s, commands, events)
         except IllegalCommand:
