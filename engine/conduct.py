@@ -7,6 +7,8 @@ removal threshold removes him at once.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from engine.announce import Out
 from engine.errors import DeadPlayer, IllegalCommand
 from engine.events import EVERYONE, Event
@@ -160,7 +162,7 @@ def end_of_day(s: Draft) -> None:
         return
     no_speech, no_vote = set(), set()
     for seat, count in s.fouls:
-        effects = {v for k, v in conduct.thresholds.items() if count >= k}
+        effects = _effects(conduct.thresholds, count)
         if "no_vote" in effects:
             no_vote.add(seat)
         if effects & {"no_vote", "no_speech"}:
@@ -168,6 +170,12 @@ def end_of_day(s: Draft) -> None:
     s.no_speech = frozenset(no_speech)
     s.no_vote = frozenset(no_vote)
     s.fouls = ()
+
+
+def _effects(thresholds: Mapping[int, str], count: int) -> set[str]:
+    """What ``count`` fouls bring (a function of its own: the comprehension would make end_of_day's names
+    cells at every nightfall)."""
+    return {v for k, v in thresholds.items() if count >= k}
 
 
 def start_of_day(s: Draft, out: Out) -> None:

@@ -7,6 +7,7 @@ the events it causes to ``out``. What an elimination leads to, and the end of th
 
 from __future__ import annotations
 
+from itertools import filterfalse
 from typing import Any
 
 from engine.abilities import actors_of_step, victims_so_far
@@ -194,8 +195,7 @@ def next_night_step(s: Draft, out: Out) -> None:
             elif step.kind == "meet" and step.shows:
                 _show_team(s, step.shows, awake, out)
             if step.kind == "act" and s.jail:
-                prisoners = s.prisoners()
-                jailed = [x for x in awake if x in prisoners]
+                jailed = list(filter(s.prisoners().__contains__, awake))  # in C: no cells
                 if jailed:
                     phrase = s.ruleset.phrase("in_jail")
                     out.append(Event("in_jail", to_seats(*jailed), {"seats": jailed}, phrase))
@@ -266,7 +266,7 @@ def _tell_unable(
     if step.kind != "act":
         return
     if len(actors) < len(awake):  # someone woken cannot choose (the actors are among the awake)
-        _tell_idle(s, step, [x for x in awake if x not in actors], out)
+        _tell_idle(s, step, list(filterfalse(actors.__contains__, awake)), out)  # in C: no cells
     if prompt is not None:
         for seat in actors:
             # A role's own question at its wake-up (city D-C9: «Хотите спасти игрока этой ночью?»).

@@ -6,6 +6,8 @@ preset's win check (D-G7) decides whether the game is over, and :func:`finish` r
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from itertools import filterfalse
 from typing import Any
 
 from engine.announce import Out, event, line, say
@@ -49,8 +51,13 @@ def _release_prisoners(s: Draft, seat: int, out: Out) -> None:
     his death; at night they were already free from the moment he was killed). A prisoner taken this
     very night, whose imprisonment the morning («утром ведущий объявляет, кто стал заключённым») has not
     told yet, is freed without a word: naming him would tell the table what the jailer's check found."""
-    if not s.jail:
-        return
+    if s.jail:
+        _free_prisoners(s, seat, out)
+
+
+def _free_prisoners(s: Draft, seat: int, out: Out) -> None:
+    """_release_prisoners where somebody is jailed (a function of its own: its comprehensions would make
+    the names cells at every elimination)."""
     freed = sorted(p for j, p in s.jail if j == seat and p in s.alive)
     if any(j == seat for j, _ in s.jail):
         s.jail = tuple(e for e in s.jail if e[0] != seat)
@@ -97,13 +104,26 @@ def _werewolf_trigger(s: Draft, seat: int, out: Out) -> None:
         role = s.ruleset.roles[s.role_of(other)]
         if not role.joins_team_on_loss or any(j[0] == other for j in s.team_joins):
             continue
-        pending = [t for x, t in s.pending_joins if x == other]
-        if not pending:
+        pending = _pending_join(s, other)
+        if pending is None:
             s.pending_joins = (*s.pending_joins, (other, team))
-        elif s.step.kind == "dawn" and _wakes_first(s, team, pending[0]):
+        elif s.step.kind == "dawn" and _wakes_first(s, team, pending):
             # «mafia if both lost one at once»: the night's victims are one batch, announced at dawn.
-            rest = tuple(j for j in s.pending_joins if j[0] != other)
+            rest = tuple(filterfalse(_joins_of(other), s.pending_joins))  # no cell for other at every call
             s.pending_joins = (*rest, (other, team))
+
+
+def _joins_of(seat: int) -> Callable[[tuple[int, str]], bool]:
+    """Whether a pending join is ``seat``'s."""
+    return lambda join: join[0] == seat
+
+
+def _pending_join(s: GameState, seat: int) -> str | None:
+    """The team ``seat`` is to join at nightfall, if any (the first such entry)."""
+    for x, team in s.pending_joins:
+        if x == seat:
+            return team
+    return None
 
 
 def _wakes_first(s: GameState, team: str, other: str) -> bool:
@@ -156,7 +176,7 @@ def check_win(s: Draft, out: Out) -> bool:
     if verdict is None:
         return False
     if verdict == "ask_maniac":
-        maniac = next(x for x in s.living() if s.role_of(x) == "maniac")
+        maniac = _maniac(s)
         s.flags = s.flags | {"maniac_asked"}
         s.step = Step("question", seat=maniac, seconds=s.ruleset.timer("question"))
         line(s, out, "maniac_question")
@@ -164,6 +184,11 @@ def check_win(s: Draft, out: Out) -> bool:
         return True
     finish(s, out, tuple(verdict))
     return True
+
+
+def _maniac(s: GameState) -> int:
+    """The living maniac's seat (a function of its own: a generator in check_win makes s a cell)."""
+    return next(x for x in s.living() if s.role_of(x) == "maniac")
 
 
 def finish(s: Draft, out: Out, winners: tuple[str, ...], announced: bool = False) -> None:

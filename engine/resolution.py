@@ -107,6 +107,13 @@ def _count_use(s: Draft, seat: int, step_id: str, targets: tuple[int, ...]) -> N
         s.self_used = s.self_used | {(seat, step_id)}
 
 
+def _leader_pick(s: GameState, leader: str, tied: list[int]) -> int:
+    """A tie broken by the leader's proposal: his pick where it is among the tied, else 0 (a function of
+    its own: the comprehension would make _resolve_team's names cells at every team's step)."""
+    leader_pick = [t for x, t in s.ledger.proposals if s.role_of(x) == leader]
+    return leader_pick[0] if leader_pick and leader_pick[0] in tied else 0
+
+
 def _resolve_team(s: Draft, step: StepDef, index: int, out: Out) -> bool:
     """D-H8: the team's target is the most proposed one; a tie or no proposal is a miss (the leader's
     proposal breaks ties where the preset says so)."""
@@ -127,8 +134,7 @@ def _resolve_team(s: Draft, step: StepDef, index: int, out: Out) -> bool:
         if len(tied) == 1:
             target = tied[0]
         elif tdef.tie == "leader":
-            leader_pick = [t for x, t in s.ledger.proposals if s.role_of(x) == tdef.leader]
-            target = leader_pick[0] if leader_pick and leader_pick[0] in tied else 0
+            target = _leader_pick(s, tdef.leader, tied)
     if not target:
         out.append(Event("team_missed", HOST_ONLY, {"team": step.team, "reason": "no_target"}))
         return False

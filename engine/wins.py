@@ -3,10 +3,11 @@ draw), or ``"ask_maniac"`` (simple, D-S7)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine.registry import win_check
+from engine.rules.model import RoleDef
 from engine.state import GameState
 
 
@@ -16,11 +17,14 @@ def seats_of_side(s: GameState, side: str) -> tuple[int, ...]:
     facts = s.ruleset.deal_facts(s.roles)
     found: tuple[int, ...] | None = facts.get(f"side:{side}")
     if found is None:
-        roles, defs = s.roles, s.ruleset.roles
-        found = facts[f"side:{side}"] = tuple(
-            x for x in range(1, len(roles) + 1) if defs[roles[x - 1]].side == side
-        )
+        found = facts[f"side:{side}"] = _dealt_side(s.roles, s.ruleset.roles, side)
     return found
+
+
+def _dealt_side(roles: tuple[str, ...], defs: Mapping[str, RoleDef], side: str) -> tuple[int, ...]:
+    """The seats whose dealt role plays for ``side`` (a function of its own: the generator would make
+    seats_of_side's names cells at every call)."""
+    return tuple(x for x in range(1, len(roles) + 1) if defs[roles[x - 1]].side == side)
 
 
 def _clan_members(s: GameState) -> dict[str, list[int]]:

@@ -181,9 +181,11 @@ class Ruleset:
             table = self._memo["abilities"] = {}
         found = table.get((role_id, step_id))
         if found is None:
-            found = table[role_id, step_id] = tuple(
-                a for a in self.roles[role_id].abilities if a.step == step_id
-            )
+            mine = []  # a loop: a generator would make step_id a cell at every call
+            for a in self.roles[role_id].abilities:
+                if a.step == step_id:
+                    mine.append(a)
+            found = table[role_id, step_id] = tuple(mine)
         return found
 
     def lookups(self, name: str) -> dict[Any, Any]:
@@ -227,7 +229,11 @@ class Ruleset:
         found = table.get((phase, intro))
         if found is None:
             steps = self.intro_night if intro else self.night_steps
-            found = table[phase, intro] = tuple(st.id for st in steps if intro or st.phase in ("", phase))
+            ids = []  # a loop: a generator would make phase and intro cells at every call
+            for st in steps:
+                if intro or st.phase in ("", phase):
+                    ids.append(st.id)
+            found = table[phase, intro] = tuple(ids)
         return found
 
     def team_step_ids(self) -> frozenset[str]:
