@@ -33,9 +33,12 @@ def step_index(s: GameState, step_id: str) -> int:
 
 def abilities_now(s: GameState, seat: int, step_id: str) -> Sequence[AbilityDef]:
     """The seat's abilities at this step that the rules allow tonight (night number, uses left)."""
-    key = (s.roles[seat - 1], step_id)  # s.role_of(seat), without the call
-    found = s.ruleset.abilities_now.get(key) or _plain_abilities(s, key)
-    abilities, plain_from = found
+    role = s.roles[seat - 1]  # s.role_of(seat), without the call
+    abilities: tuple[AbilityDef, ...]
+    try:
+        abilities, plain_from = s.ruleset.abilities_now[role][step_id]
+    except KeyError:
+        abilities, plain_from = _plain_abilities(s, (role, step_id))
     if plain_from <= s.night:  # no uses to count, no shot to come after: every one of them tonight
         return abilities  # the ruleset's own tuple, not a copy: callers read the answer, never change it
     out = []
@@ -61,7 +64,7 @@ def _plain_abilities(s: GameState, key: tuple[str, str]) -> tuple[tuple[AbilityD
     abilities = s.ruleset.ability_for_step(*key)
     conditional = any(ab.uses or ab.params.get("not_after") for ab in abilities)
     plain_from = _NEVER_PLAIN if conditional else max((ab.from_night for ab in abilities), default=0)
-    found = s.ruleset.abilities_now[key] = (abilities, plain_from)
+    found = s.ruleset.abilities_now.setdefault(key[0], {})[key[1]] = (abilities, plain_from)
     return found
 
 

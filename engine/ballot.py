@@ -15,7 +15,7 @@ from engine.announce import Out, line, say
 from engine.commands import Vote
 from engine.conduct import give_foul
 from engine.errors import AlreadyActed, DeadPlayer, IllegalCommand, IllegalTarget, NotYourTurn, WrongPhase
-from engine.events import EVERYONE, NO_PARAMS, Event, interned, to_seats
+from engine.events import EVERYONE, NO_PARAMS, Event, interned_in, to_seats
 from engine.flow import announce_speech, next_day_step
 from engine.outcome import announce_decided, check_win, eliminate
 from engine.registry import STEP_KINDS, TALLIES, TIE_CHAINS, tally, tie_chain
@@ -23,9 +23,12 @@ from engine.state import Draft, GameState, Step, put_next_in_queue, step_of
 
 _VOTER, _CANDIDATE = itemgetter(0), itemgetter(1)  # of a ballot (voter, candidate), in C
 # events.interned: the busiest events of a ballot, by the values that vary.
-_VOTED: dict[tuple[int, int], Event] = {}  # (seat, candidate)
-_BALLOT: dict[tuple[int, str, str | None], Event] = {}  # (candidate, round, phrase)
-_VOTE_COUNT: dict[tuple[int, int, str, str | None], Event] = {}  # (candidate, count, round, phrase)
+# Tables of tables (events.interned_in), read as _VOTED[candidate][seat] and so on.
+_VOTED: dict[int, dict[int, Event]] = {}  # [candidate][seat]
+_BALLOT: dict[str | None, dict[str, dict[int, Event]]] = {}  # [phrase][round][candidate]
+_VOTE_COUNT: dict[
+    str | None, dict[str, dict[int, dict[int, Event]]]
+] = {}  # [phrase][round][count][candidate]
 
 
 def candidates(s: GameState) -> list[int]:
@@ -72,15 +75,16 @@ def _announce_candidate(s: GameState, out: Out) -> None:
     step = s.step
     seat, round_name = step.seat, step.round
     phrase = s.ruleset.phrases.get("vote_candidate")
-    key = (seat, round_name, phrase)
-    out.append(
-        _BALLOT.get(key)
-        or interned(
+    try:
+        found = _BALLOT[phrase][round_name][seat]
+    except KeyError:
+        found = interned_in(
             _BALLOT,
-            key,
+            (phrase, round_name),
+            seat,
             ("ballot", EVERYONE, {"candidate": seat, "round": round_name}, phrase, {"seat": seat}),
         )
-    )
+    out.append(found)
 
 
 def may_vote(s: GameState, seat: int) -> bool:
@@ -177,11 +181,16 @@ def vote(s: Draft, c: Vote, out: Out) -> None:
         refuse(s, seat, "self_vote", IllegalTarget("Нельзя голосовать за себя.", key="no-vote-for-self"), out)
         return
     s.ballots = (*s.ballots, (seat, candidate))
-    key = (seat, candidate)
-    out.append(
-        _VOTED.get(key)
-        or interned(_VOTED, key, ("voted", EVERYONE, {"seat": seat, "candidate": candidate}, None, NO_PARAMS))
-    )
+    try:
+        found = _VOTED[candidate][seat]
+    except KeyError:
+        found = interned_in(
+            _VOTED,
+            (candidate,),
+            seat,
+            ("voted", EVERYONE, {"seat": seat, "candidate": candidate}, None, NO_PARAMS),
+        )
+    out.append(found)
     if s.vote_links:
         _follow(s, seat, candidate, out)
 
@@ -204,12 +213,13 @@ def close_candidate(s: Draft, out: Out) -> None:
     line(s, out, "vote_count")
     seat, round_name = step.seat, step.round
     phrase = s.ruleset.phrases.get("vote_result")
-    key = (seat, count, round_name, phrase)
-    out.append(
-        _VOTE_COUNT.get(key)
-        or interned(
+    try:
+        found = _VOTE_COUNT[phrase][round_name][count][seat]
+    except KeyError:
+        found = interned_in(
             _VOTE_COUNT,
-            key,
+            (phrase, round_name, count),
+            seat,
             (
                 "vote_count",
                 EVERYONE,
@@ -218,7 +228,7 @@ def close_candidate(s: Draft, out: Out) -> None:
                 {"seat": seat, "count": count},
             ),
         )
-    )
+    out.append(found)
     if step.queue and not (s.ruleset.params.get("stop_when_decided") and _decided(s)):
         put_next_in_queue(s)
         _announce_candidate(s, out)

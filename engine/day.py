@@ -12,7 +12,7 @@ from operator import countOf, itemgetter
 from engine.announce import Out, line, say
 from engine.ballot import after_elimination, candidates, no_elimination, refuse, start_ballot, vote_threshold
 from engine.errors import AlreadyActed, DeadPlayer, IllegalCommand, IllegalTarget, NotYourTurn, WrongPhase
-from engine.events import EVERYONE, NO_PARAMS, Event, interned, to_seats
+from engine.events import EVERYONE, NO_PARAMS, Event, interned, interned_in, to_seats
 from engine.flow import announce_speech, begin_speeches, next_day_step
 from engine.outcome import check_win, eliminate
 from engine.registry import day_step
@@ -20,7 +20,7 @@ from engine.seats import PARTING_ROUNDS, first_speaker_order
 from engine.state import Draft, GameState, Step, put_next_speaker, put_step
 
 _BY, _TARGET = itemgetter(0), itemgetter(1)  # of a nomination (by, target), in C
-_NOMINATED: dict[tuple[int, int, str | None], Event] = {}  # events.interned: by (seat, target, phrase)
+_NOMINATED: dict[str | None, dict[int, dict[int, Event]]] = {}  # events.interned_in: [phrase][target][seat]
 _SPEECH_ENDED: dict[int, Event] = {}  # by seat
 _CLAIM_OFFER: dict[tuple[int, str | None], Event] = {}  # by (seat, phrase)
 
@@ -183,15 +183,16 @@ def nominate(s: Draft, seat: int, target: int, out: Out) -> None:
         raise refusal
     s.nominations = (*s.nominations, (seat, target))
     phrase = s.ruleset.phrases.get("nominated")
-    key = (seat, target, phrase)
-    out.append(
-        _NOMINATED.get(key)
-        or interned(
+    try:
+        found = _NOMINATED[phrase][target][seat]
+    except KeyError:
+        found = interned_in(
             _NOMINATED,
-            key,
+            (phrase, target),
+            seat,
             ("nominated", EVERYONE, {"seat": seat, "target": target}, phrase, {"seat": target}),
         )
-    )
+    out.append(found)
     if seat in s.immune and s.day == 1:
         # D-C5: «Игрок лишается его, если он в первый день выставил игрока».
         s.immune = s.immune - {seat}

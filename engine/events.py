@@ -157,6 +157,21 @@ else:
 _TABLE_BOUND = 4096
 
 
+def interned_in(table: dict[Any, Any], path: tuple[Any, ...], key: Any, fields: tuple[Any, ...]) -> Event:
+    """``interned(table[path[0]]…[path[-1]], key, fields)``, the inner tables made on first use. A table of
+    tables is read as ``table[a][b][key]`` (in a ``try``, interned_in on a KeyError): keys of plain values
+    instead of one tuple of them to build, hash and compare, ≈ 400 instructions fewer a lookup (measured
+    under cachegrind). ``key`` and each part of ``path`` must together tell apart every two events."""
+    for part in path:
+        inner = table.get(part)
+        if inner is None:
+            if len(table) >= _TABLE_BOUND:
+                table.clear()
+            inner = table[part] = {}
+        table = inner
+    return interned(table, key, fields)
+
+
 def interned(table: dict[Any, Event], key: Any, fields: tuple[Any, ...]) -> Event:
     """``Event(*fields)``, kept in ``table`` under ``key`` (the values of ``fields`` that vary): the event
     for ``key`` on a miss of ``table.get(key)``. ``key`` must tell apart every two events of the table."""

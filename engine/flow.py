@@ -143,12 +143,14 @@ def night_step_ended(step_id: str, phrase: str | None) -> Event:
 
 def next_night_step(s: Draft, out: Out) -> None:
     agenda = s.agenda
-    plan: dict[tuple[str, bool], StepPlan] = s.ruleset.night_plan
-    intro = s.intro
+    plans: dict[bool, dict[str, StepPlan]] = s.ruleset.night_plan  # [intro][step id]
+    plan = plans.get(s.intro)
+    if plan is None:
+        plan = plans[s.intro] = {}
     while agenda:
         step_id, agenda = agenda[0], agenda[1:]
-        entry = plan.get((step_id, intro)) or _plan_step(s, step_id)
-        step, undealt, opened, seconds, wake, revives, prompt = entry
+        entry = plan.get(step_id) or _plan_step(s, step_id)
+        step, undealt, opened, seconds, wake, revives, prompt, called = entry
         # step_in_play, written out, keeping the holders for the step's call.
         if step.from_night > s.night or (not step.team and not undealt and step.role not in s.roles):
             continue  # not yet, or the role was not dealt (and the table may know it, D-CL16)
@@ -166,7 +168,9 @@ def next_night_step(s: Draft, out: Out) -> None:
         s.agenda = agenda
         actors = actors_of_step(s, step, awake)
         if step.team and wake:
-            wake = _wake_for_deal(s, step.id, wake)
+            dealt_wake = _wake_for_deal(s, step.id, wake)
+            if dealt_wake != wake:
+                called = _night_step_called(step.id, seconds, dealt_wake)
         # A step nobody can act in (its holder is dead, jailed, out of uses) is still called, with the same
         # timer as any other (D-G8): the event is public and its length must not tell who can act. How
         # long the host waits before closing such a step is the host's business (the bot draws it from
@@ -175,15 +179,7 @@ def next_night_step(s: Draft, out: Out) -> None:
         led = s.ledger
         if led.actions or led.skipped or led.proposals or led.team_target:
             clear_choices(s)
-        called = (step.id, seconds, wake)
-        out.append(
-            _NIGHT_STEP.get(called)
-            or interned(
-                _NIGHT_STEP,
-                called,
-                ("night_step", EVERYONE, {"step": step.id, "seconds": seconds}, wake, NO_PARAMS),
-            )
-        )
+        out.append(called)
         if awake:
             aud = to_team(step.team, awake) if step.team else to_seats(*awake)
             data = {"step": step.id, "seats": awake, "actors": actors}
@@ -210,8 +206,19 @@ def next_night_step(s: Draft, out: Out) -> None:
 # A night step as next_night_step calls it, the same every night of the ruleset: the step (as
 # ``ruleset.night_step(id, intro)`` finds it), whether it is called although not dealt (called_undealt),
 # the game's Step it opens (its kind, id and timer), its timer, its wake-up line, whether its role
-# revives (D-CL8 variant 2: it is shown the victims) and the role's own question at its wake-up (city D-C9).
-StepPlan = tuple[StepDef, bool, Step, int, str | None, bool, str | None]
+# revives (D-CL8 variant 2: it is shown the victims), the role's own question at its wake-up (city D-C9) and
+# the event that calls it (with its wake-up line; a team's line may give way to one for the deal).
+StepPlan = tuple[StepDef, bool, Step, int, str | None, bool, str | None, Event]
+
+
+def _night_step_called(step_id: str, seconds: int, wake: str | None) -> Event:
+    """The event that calls the night step ``step_id`` with its timer and wake-up line."""
+    called = (step_id, seconds, wake)
+    return _NIGHT_STEP.get(called) or interned(
+        _NIGHT_STEP,
+        called,
+        ("night_step", EVERYONE, {"step": step_id, "seconds": seconds}, wake, NO_PARAMS),
+    )
 
 
 def _plan_step(s: GameState, step_id: str) -> StepPlan:
@@ -233,8 +240,9 @@ def _plan_step(s: GameState, step_id: str) -> StepPlan:
         prompts = [a.params.get("prompt_phrase") for a in s.ruleset.ability_for_step(step.role, step.id)]
         prompt = next((str(p) for p in prompts if p), None)
     opened = Step("meet" if step.kind == "meet" else "night", night_step=step.id, seconds=seconds)
-    found = (step, called_undealt(s, step), opened, seconds, wake, revives, prompt)
-    s.ruleset.night_plan[step_id, s.intro] = found
+    called = _night_step_called(step.id, seconds, wake)
+    found = (step, called_undealt(s, step), opened, seconds, wake, revives, prompt, called)
+    s.ruleset.night_plan.setdefault(s.intro, {})[step_id] = found
     return found
 
 
@@ -438,26 +446,34 @@ def announce_speech(s: Draft, out: Out) -> None:
         _announce_lost_speech(s, out)
         return
     seconds = step.seconds
-    speeches = s.ruleset.speeches  # the preset's own speeches: its phrase is the same for every one
-    found = speeches.get((seat, round_name, seconds))
-    if found is None:
-        phrase = s.ruleset.phrases.get(SPEECH_PHRASES.get(round_name, "speech_turn"))
-        key = (seat, round_name, seconds, phrase)
-        found = _SPEECH.get(key) or interned(
-            _SPEECH,
-            key,
-            (
-                "speech",
-                EVERYONE,
-                {"seat": seat, "purpose": round_name, "seconds": seconds},
-                phrase,
-                {"seat": seat},
-            ),
-        )
-        if len(speeches) >= 4096:  # a bound, as events.interned's
-            speeches.clear()
-        speeches[seat, round_name, seconds] = found
+    try:  # the preset's own speeches (its phrase is the same for every one): [round][seconds][seat]
+        found = s.ruleset.speeches[round_name][seconds][seat]
+    except KeyError:
+        found = _speech_event(s, seat, round_name, seconds)
     out.append(found)
+
+
+def _speech_event(s: GameState, seat: int, round_name: str, seconds: int) -> Event:
+    """The speech's call (_SPEECH's event), kept in the preset's table of announce_speech."""
+    phrase = s.ruleset.phrases.get(SPEECH_PHRASES.get(round_name, "speech_turn"))
+    key = (seat, round_name, seconds, phrase)
+    found = _SPEECH.get(key) or interned(
+        _SPEECH,
+        key,
+        (
+            "speech",
+            EVERYONE,
+            {"seat": seat, "purpose": round_name, "seconds": seconds},
+            phrase,
+            {"seat": seat},
+        ),
+    )
+    by_seconds = s.ruleset.speeches.setdefault(round_name, {})
+    if len(by_seconds) >= 64:  # a bound, as events.interned's
+        by_seconds.clear()
+    by_seat = by_seconds.setdefault(seconds, {})
+    by_seat[seat] = found
+    return found
 
 
 def _announce_lost_speech(s: Draft, out: Out) -> None:

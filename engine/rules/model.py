@@ -139,12 +139,13 @@ class Ruleset:
     # Keys: names (str) of the lookups, and the deals (tuples of role ids) whose seats were looked up.
     _memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
     # The two lookups read at almost every night step, kept as fields of their own rather than behind
-    # lookups(name): the night's plan per (step id, intro) (engine.flow.next_night_step) and a role's
-    # abilities at a step per (role, step id) (engine.abilities.abilities_now).
+    # lookups(name), as tables of tables (no key tuple to build and hash): the night's plan by
+    # [intro][step id] (engine.flow.next_night_step) and a role's abilities at a step by [role][step id]
+    # (engine.abilities.abilities_now).
     night_plan: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
     abilities_now: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
     # The busiest events of the preset, kept by what varies within it (its phrases do not): a host's line
-    # without placeholders by its key (engine.announce.line) and a speech's call by (seat, round, seconds)
+    # without placeholders by its key (engine.announce.line) and a speech's call by [round][seconds][seat]
     # (engine.flow.announce_speech).
     lines: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
     speeches: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
