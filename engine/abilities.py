@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 from engine.announce import Out
 from engine.errors import DeadPlayer, IllegalCommand, IllegalTarget, NotYourTurn, WrongPhase
-from engine.events import HOST_ONLY, NO_PARAMS, Event, event_of, interned, to_seats
+from engine.events import HOST_ONLY, NO_PARAMS, Event, event_of, interned, interned_in, to_seats
 from engine.rules.model import AbilityDef, StepDef
 from engine.seats import holders_of
 from engine.state import Draft, GameState, put_ledger, put_ledger_field
@@ -23,7 +23,7 @@ _SEAT, _STEP = itemgetter(0), itemgetter(1)  # of an action (seat, act, targets)
 _ACT_NAME = attrgetter("act")  # of an ability
 _T = TypeVar("_T", bound=tuple[Any, ...])
 # events.interned: an action accepted by (seat, phrase), a proposal by (seat, target, team, seen by)
-_ACCEPTED: dict[tuple[int, str | None], Event] = {}
+_ACCEPTED: dict[str | None, dict[int, Event]] = {}  # events.interned_in: [phrase][seat]
 _PROPOSAL: dict[tuple[int, int, str, tuple[int, ...]], Event] = {}
 
 
@@ -303,11 +303,16 @@ def act(s: Draft, seat: int, targets: tuple[int, ...], act_name: str, out: Out) 
         )
     )
     accepted = s.ruleset.phrases.get("action_accepted")
-    key = (seat, accepted)
-    out.append(
-        _ACCEPTED.get(key)
-        or interned(_ACCEPTED, key, ("action_accepted", to_seats(seat), {"seat": seat}, accepted, NO_PARAMS))
-    )
+    try:
+        found = _ACCEPTED[accepted][seat]
+    except KeyError:
+        found = interned_in(
+            _ACCEPTED,
+            (accepted,),
+            seat,
+            ("action_accepted", to_seats(seat), {"seat": seat}, accepted, NO_PARAMS),
+        )
+    out.append(found)
 
 
 def _others(entries: tuple[_T, ...], seat: int) -> tuple[_T, ...]:

@@ -13,7 +13,7 @@ from typing import Any
 from engine.abilities import actors_of_step, victims_so_far
 from engine.announce import Out, event, line, say
 from engine.conduct import RESTRICTIONS, end_of_day, start_of_day
-from engine.events import EVERYONE, NO_PARAMS, Event, event_of, interned, to_seats, to_team
+from engine.events import EVERYONE, NO_PARAMS, Event, event_of, interned, interned_in, to_seats, to_team
 from engine.outcome import check_win
 from engine.registry import DAY_STEPS, NIGHT_RESOLUTIONS
 from engine.resolution import resolve_attempts, resolve_step
@@ -130,15 +130,16 @@ def _impostors_only(s: GameState, awake: list[int]) -> bool:
 
 # events.interned: a night step's call by (step id, seconds, wake-up line), its end by (step id, line)
 _NIGHT_STEP: dict[tuple[str, int, str | None], Event] = {}
-_NIGHT_STEP_ENDED: dict[tuple[str, str | None], Event] = {}
+_NIGHT_STEP_ENDED: dict[str | None, dict[str, Event]] = {}  # events.interned_in: [line][step id]
 
 
 def night_step_ended(step_id: str, phrase: str | None) -> Event:
     """The event that ends the night step ``step_id`` with the host's line ``phrase``."""
-    key = (step_id, phrase)
-    return _NIGHT_STEP_ENDED.get(key) or interned(
-        _NIGHT_STEP_ENDED, key, ("night_step_ended", EVERYONE, {"step": step_id}, phrase, NO_PARAMS)
-    )
+    try:
+        return _NIGHT_STEP_ENDED[phrase][step_id]
+    except KeyError:
+        fields = ("night_step_ended", EVERYONE, {"step": step_id}, phrase, NO_PARAMS)
+        return interned_in(_NIGHT_STEP_ENDED, (phrase,), step_id, fields)
 
 
 def next_night_step(s: Draft, out: Out) -> None:

@@ -32,7 +32,7 @@ from engine.commands import (
     Withdraw,
 )
 from engine.errors import GameOver, IllegalCommand, NotYourTurn, WrongPhase
-from engine.events import EVERYONE, NO_PARAMS, Event, interned, to_seats
+from engine.events import EVERYONE, NO_PARAMS, Event, interned, interned_in, to_seats
 from engine.flow import close_night_step, enter_phase, next_day_step, next_night_step, night_step_ended
 from engine.kinds import fiim_day
 from engine.outcome import check_win
@@ -242,7 +242,7 @@ def _sleep_phrase(s: GameState) -> str | None:
     return None
 
 
-_PASSED: dict[tuple[int, str | None], Event] = {}  # events.interned: by (seat, phrase)
+_PASSED: dict[str | None, dict[int, Event]] = {}  # events.interned_in: [phrase][seat]
 
 
 def _pass(s: Draft, c: Pass, out: list[Event]) -> None:
@@ -251,10 +251,11 @@ def _pass(s: Draft, c: Pass, out: list[Event]) -> None:
     if c.seat != s.step.seat:
         raise NotYourTurn(f"Сейчас говорит игрок {s.step.seat}.", key="speaking-now", seat=s.step.seat)
     seat, phrase = c.seat, s.ruleset.phrases.get("speech_pass")
-    key = (seat, phrase)
-    out.append(
-        _PASSED.get(key) or interned(_PASSED, key, ("passed", EVERYONE, {"seat": seat}, phrase, NO_PARAMS))
-    )
+    try:
+        found = _PASSED[phrase][seat]
+    except KeyError:
+        found = interned_in(_PASSED, (phrase,), seat, ("passed", EVERYONE, {"seat": seat}, phrase, NO_PARAMS))
+    out.append(found)
     day.end_speech(s, out)
 
 

@@ -33,7 +33,9 @@ MAX_COMMANDS = 20_000
 _TWO_64_INT = 1 << 64
 _ADVANCE = Advance()  # commands are immutable: every Advance of the simulator is this one
 _PASSES: dict[int, Pass] = {}  # one Pass per seat
-_PICKS: dict[tuple[type[Command], int, int], Command] = {}
+_PICKS: dict[type[Command], dict[int, dict[int, Command]]] = {}  # [kind][seat][other] (see _pick)
+_PROPOSALS = _PICKS[Propose] = {}  # [seat][target]
+_NOMINATIONS = _PICKS[Nominate] = {}  # [seat][target]
 _SKIPS: dict[int, Command] = {}
 _ACTS: dict[tuple[int, tuple[int, ...], str], Command] = {}
 _ACTS1: dict[str, dict[int, dict[int, Command]]] = {}  # act -> seat -> target -> Act of one target
@@ -105,11 +107,12 @@ def _vote_of(votes: dict[int, Command], seat: int, candidate: int) -> Command:
 
 def _pick(kind: type[Command], seat: int, other: int) -> Command:
     """``Vote(seat=seat, candidate=other)``, ``Propose(seat=seat, target=other)`` or ``Nominate(...)``,
-    made once per seat and choice: commands are immutable values, so one object serves every game."""
-    key = (kind, seat, other)
-    found = _PICKS.get(key)
+    made once per seat and choice: commands are immutable values, so one object serves every game. Read
+    as ``_PICKS[kind][seat][other]`` (in a try, this on a KeyError): no key tuple to build and hash."""
+    by_seat = _PICKS.setdefault(kind, {}).setdefault(seat, {})
+    found = by_seat.get(other)
     if found is None:
-        found = _PICKS[key] = kind(seat=seat, **{_PICKED_FIELD[kind]: other})  # type: ignore[call-arg]
+        found = by_seat[other] = kind(seat=seat, **{_PICKED_FIELD[kind]: other})  # type: ignore[call-arg]
     return found
 
 
@@ -235,7 +238,10 @@ class RandomPlayers:
                     team_pick = targets[(v * n) >> 64]
                 elif v < at:
                     team_pick = targets[(v * n) // at]
-                out.append(_PICKS.get((Propose, seat, team_pick)) or _pick(Propose, seat, team_pick))
+                try:
+                    out.append(_PROPOSALS[seat][team_pick])
+                except KeyError:
+                    out.append(_pick(Propose, seat, team_pick))
             out.append(_ADVANCE)
             return out
         actors: Sequence[int]
@@ -321,7 +327,10 @@ class RandomPlayers:
                 free = sorted(s.alive.difference(map(_SECOND, nominations), s.cleared, barred))
                 target = free[((rnd._left or rnd._refill()).pop() * len(free)) >> 64] if free else 0
             if target:
-                nominate = _PICKS.get((Nominate, speaker, target)) or _pick(Nominate, speaker, target)
+                try:
+                    nominate = _NOMINATIONS[speaker][target]
+                except KeyError:
+                    nominate = _pick(Nominate, speaker, target)
         if self.permissions:
             w = (rnd._left or rnd._refill()).pop()
             if w < _AT[0.1] and speaker not in s.no_speech:
@@ -350,7 +359,7 @@ class RandomPlayers:
                 if free:
                     target = free[(v * len(free)) // at]
                     nominated.add(target)
-                    out.append(_PICKS.get((Nominate, seat, target)) or _pick(Nominate, seat, target))
+                    out.append(_pick(Nominate, seat, target))
         out.append(_ADVANCE)
         return out
 
