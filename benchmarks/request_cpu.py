@@ -12,6 +12,10 @@ own time per function, grouped by the file it is in: discord.py, aiohttp and its
 the quota, asyncio and the loop, JSON, the rest; cProfile slows Python code more than C, so read the
 split as shares, the CPU per request from the run without it).
 
+Variants of REST (`--variants`): "bot" = the quota as the session's middleware on aiohttp's path (what the
+bot did before mafiabot/rest.py), "lean" = the same through the lean client (`quota.lean_requests`, the
+bot's default: ``[bot] lean_rest``), "trace" = the quota as discord.py's http_trace, "none" = no quota.
+
 Gateway: a click's events as the bot receives them (a MESSAGE_CREATE of the bot's own panel, a
 MESSAGE_UPDATE of its edit, two VOICE_STATE_UPDATEs, a MESSAGE_DELETE), handed to a connected
 `MafiaBot`'s `DiscordWebSocket.received_message` as text (what the stand-in sends) and as the zlib-stream
@@ -21,7 +25,8 @@ and the bytes on the wire each way.
 Answer (`--only answer [--variants discordpy,lean]`): the child's stand-in makes clicks on a panel (its
 3 s deadline lifted), and this process answers them one after the other with a panel of about the
 game's size, by discord.py's `InteractionResponse.edit_message` ("discordpy") or the bot's
-`mafiabot.answers.update_message` ("lean"): CPU per answer, less the making of the interactions and views
+`mafiabot.answers.update_message` ("lean"; "leanhttp": the same through the lean REST client,
+mafiabot/rest.py): CPU per answer, less the making of the interactions and views
 (`--top N`: cProfile's top functions of each).
 """
 
@@ -137,15 +142,17 @@ async def rest(where: dict[str, Any], requests: int, variant: str, profile: bool
     import discord.http
     from discord.http import Route
 
-    from mafiabot.quota import Quota
+    from mafiabot.quota import Quota, lean_requests
 
     Route.BASE = where["api"]
     quota = Quota(10**9, name="bench")
     http = discord.http.HTTPClient(
         asyncio.get_running_loop(), http_trace=trace(quota) if variant == "trace" else None
     )
-    if variant == "bot":
+    if variant in ("bot", "lean"):
         quota.keep(http)
+    if variant == "lean":
+        lean_requests(http, quota)
     await http.static_login(where["token"])
     channel, guild, players = where["channel"], where["guild"], where["players"]
     first = await http.send_message(channel, params=discord.http.handle_message_parameters(content="x"))
@@ -215,6 +222,10 @@ async def answers(
 
     discord.http.Route.BASE = where["api"]
     client = discord.Client(intents=discord.Intents.none())
+    if variant == "leanhttp":
+        from mafiabot.quota import lean_requests
+
+        lean_requests(client.http)
     await client.login(where["token"])
     state = client._connection
 
@@ -254,7 +265,7 @@ async def answers(
     async def answer(i: int) -> None:
         item = interaction(clicks.pop())
         view = panel(i)
-        if variant == "lean":
+        if variant in ("lean", "leanhttp"):
             await update_message(item, view)
         else:
             await item.response.edit_message(view=view)

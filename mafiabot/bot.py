@@ -163,7 +163,7 @@ class MafiaBot(commands.Bot):
             tree_cls=MafiaTree,
             **options,
         )
-        self.quota.fit(self.http)
+        self.quota.fit(self.http, lean=settings.lean_rest)
         # The bot's own message edits (the panel at every click) come back as MESSAGE_UPDATE, and
         # discord.py builds the whole message from each (its Components V2 tree: ≈ 30 µs, about 1 % of
         # a click, issue 18) only to dispatch it to edit listeners the bot does not have.
@@ -213,7 +213,9 @@ class MafiaBot(commands.Bot):
         if self.settings.helper_tokens:  # helper bots for mute bursts (mafiabot/game/helpers.py)
             self.games.crew.enlist(
                 await helpers.log_in_all(
-                    self.settings.helper_tokens, per_second=self.settings.requests_per_second
+                    self.settings.helper_tokens,
+                    per_second=self.settings.requests_per_second,
+                    lean=self.settings.lean_rest,
                 )
             )
         await self.load_cogs()

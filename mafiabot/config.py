@@ -43,6 +43,7 @@ ENVIRONMENT = {
     "MAFIABOT_EVENT_LOOP": ("bot", "event_loop"),
     "MAFIABOT_GC_FREEZE": ("bot", "gc_freeze"),
     "MAFIABOT_GC_THAW_MINUTES": ("bot", "gc_thaw_minutes"),
+    "MAFIABOT_LEAN_REST": ("bot", "lean_rest"),
     "MAFIABOT_WEB_SECRET": ("web", "secret"),
 }
 
@@ -104,6 +105,9 @@ class _Bot(_Section):
     # Every so many minutes the frozen objects go back to one full collection (what died frozen is freed),
     # then are frozen again; 0: never.
     gc_thaw_minutes: float = Field(default=10.0, ge=0, le=10_080)
+    # The REST API's plain requests (a str or JSON body or none) through the bot's own lean HTTP/1.1
+    # client (mafiabot/rest.py); false: every request through aiohttp, as discord.py sends them.
+    lean_rest: bool = True
 
     @field_validator("event_loop")
     @classmethod
@@ -291,6 +295,7 @@ class Settings:
     event_loop: str = "auto"  # [bot] event_loop: "auto", "asyncio" or "uvloop"
     gc_freeze: bool = True  # [bot] gc_freeze: the collector's policy (mafiabot/gcpolicy.py)
     gc_thaw_minutes: float = 10.0  # [bot] gc_thaw_minutes: a full collection of everything, then a freeze
+    lean_rest: bool = True  # [bot] lean_rest: plain REST requests through mafiabot/rest.py, not aiohttp
 
     def secrets(self) -> list[str]:
         """Every token, for the log's redaction."""
@@ -410,5 +415,6 @@ def load_settings(path: Path | None = None, environ: Mapping[str, str] | None = 
         event_loop=bot.event_loop,
         gc_freeze=bot.gc_freeze,
         gc_thaw_minutes=bot.gc_thaw_minutes,
+        lean_rest=bot.lean_rest,
         web=parsed.web,
     )

@@ -41,7 +41,9 @@ class HelperGone(Exception):
 class Helper:
     """One helper token's client. `number` (1, 2, …) names it in logs and in `/mafia check`."""
 
-    def __init__(self, number: int, token: Secret, *, per_second: int = PER_SECOND) -> None:
+    def __init__(
+        self, number: int, token: Secret, *, per_second: int = PER_SECOND, lean: bool = True
+    ) -> None:
         self.number = number
         self._token = token
         # Its own token's global limit (mafiabot/quota.py).
@@ -50,7 +52,7 @@ class Helper:
         # A 429 longer than 30 s (the least discord.py allows) is raised, not slept on: the main bot
         # takes the edit over at once.
         self.client = discord.Client(intents=discord.Intents(guilds=True), max_ratelimit_timeout=30.0)
-        self.quota.fit(self.client.http)
+        self.quota.fit(self.client.http, lean=lean)
         self.user_id: int | None = None
         self.application_id: int | None = None
         self.edits = 0  # confirmed by Discord (benchmarks and tests)
@@ -99,10 +101,14 @@ class Helper:
         await self.client.close()
 
 
-async def log_in_all(tokens: Sequence[Secret], *, per_second: int = PER_SECOND) -> list[Helper]:
+async def log_in_all(
+    tokens: Sequence[Secret], *, per_second: int = PER_SECOND, lean: bool = True
+) -> list[Helper]:
     """Log every helper token in (at once); those Discord refuses are left out."""
     helpers = [
-        Helper(number, token, per_second=per_second) for number, token in enumerate(tokens, start=1) if token
+        Helper(number, token, per_second=per_second, lean=lean)
+        for number, token in enumerate(tokens, start=1)
+        if token
     ]
     results = await asyncio.gather(*(helper.log_in() for helper in helpers))
     return [helper for helper, ok in zip(helpers, results, strict=True) if ok]

@@ -164,6 +164,7 @@ OTHER = {
     ("bot", "event_loop"): '"asyncio"',
     ("bot", "gc_freeze"): "false",
     ("bot", "gc_thaw_minutes"): "60",
+    ("bot", "lean_rest"): "false",
     ("database", "url"): '"sqlite:///other.db"',
     ("audio", "engine"): '"none"',
     ("audio", "volume"): "1.5",
