@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import ssl
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
 import aiohttp
 import pytest
+from fakediscord.tls import trust_test_certificate
 
 from mafiabot.quota import Quota, counted_path
 from mafiabot.rest import LeanSession
@@ -22,8 +24,9 @@ Answer = Callable[[bytes, asyncio.StreamWriter], Awaitable[bool]]  # request →
 class RawServer:
     """Reads each request (its head and a Content-Length body) and answers it with `answer`."""
 
-    def __init__(self, answer: Answer) -> None:
+    def __init__(self, answer: Answer, tls: ssl.SSLContext | None = None) -> None:
         self.answer = answer
+        self.tls = tls
         self.requests: list[bytes] = []
         self.connections = 0
         self.open = 0
@@ -33,9 +36,9 @@ class RawServer:
         self.writers: set[asyncio.StreamWriter] = set()
 
     async def start(self) -> str:
-        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0, ssl=self.tls)
         port = self.server.sockets[0].getsockname()[1]
-        return f"http://127.0.0.1:{port}"
+        return f"{'https' if self.tls else 'http'}://127.0.0.1:{port}"
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.tasks.add(asyncio.current_task())  # type: ignore[arg-type]
@@ -73,8 +76,8 @@ class RawServer:
 
 
 @asynccontextmanager
-async def served(answer: Answer) -> AsyncIterator[tuple[RawServer, str]]:
-    server = RawServer(answer)
+async def served(answer: Answer, tls: ssl.SSLContext | None = None) -> AsyncIterator[tuple[RawServer, str]]:
+    server = RawServer(answer, tls)
     base = await server.start()
     try:
         yield server, base
@@ -187,6 +190,38 @@ async def test_an_answer_read_until_the_connection_closes() -> None:
             # the connection is not kept: the next request opens another
             assert (await fetch(s, "GET", base + "/api/v10/users/@me"))[3] == JSON
             assert server.connections == 2
+
+
+async def test_over_tls_as_discords_api_is() -> None:
+    """https: the connection through the system's trusted certificates (the test's own is among them,
+    as the voice tests' is), the same answers and the same bytes sent as aiohttp's."""
+    raw = ANSWERS["chunked"][0]
+    got = {}
+    for kind in KINDS:
+        async with (
+            served(answer_with(raw), trust_test_certificate().server_context()) as (server, base),
+            client(kind, base) as s,
+        ):
+            assert base.startswith("https://")
+            first = await fetch(s, "GET", base + "/api/v10/channels/1")
+            second = await fetch(
+                s,
+                "PATCH",
+                base + "/api/v10/guilds/1/members/2",
+                data='{"mute":true}',
+                headers={"Content-Type": "application/json"},
+            )
+            where = base.removeprefix("https://").encode()
+            got[kind] = (
+                first,
+                second,
+                [r.replace(where, b"HOST") for r in server.requests],
+                server.connections,
+            )
+            if kind == "lean":
+                assert s.lean == 2
+    assert got["lean"] == got["aiohttp"]
+    assert got["lean"][0][3] == JSON
 
 
 async def test_json_and_text_as_discordpy_reads_them() -> None:
