@@ -51,6 +51,8 @@ from _local import scratch_postgres
 
 from mafiabot.game.group_commit import GroupCommit
 from mafiabot.storage import Storage
+from mafiabot.storage import games as games_module
+from mafiabot.storage.migrate import json_text
 
 PASS = {"type": "pass", "seat": 3}
 # A running table's clock as Table.timer_state stores it (ten players).
@@ -175,6 +177,14 @@ def database(kind: str) -> tuple[str, Callable[[], None]]:
     return scratch_postgres("mafiabot_click")
 
 
+def clock_bytes() -> None:
+    """A clock's JSON as written: whole, and its part that moves from step to step (games.SETTLED)."""
+    settled = getattr(games_module, "SETTLED", frozenset())
+    whole = len(json_text(CLOCK))
+    moving = len(json_text({k: v for k, v in CLOCK.items() if k not in settled}))
+    print(f"  a clock's JSON: {whole} bytes, of which the step writes {moving} (the rest when it changes)")
+
+
 def statements(storage: Storage, trace: Trace, games: list[int]) -> None:
     storage.write_batch([(games[0], PASS)], {}, beat=("warm", 1.0))  # the heartbeat's row exists
     with trace.counting() as seen:
@@ -192,8 +202,12 @@ def thread_cpu(storage: Storage, games: list[int], clocks: int, n: int) -> None:
         max(1, n // 5),
     )
     beat = cpu_per_call(lambda i: storage.write_batch([], {}, beat=("warm", 3.0 + i)), n)
-    some = {g: CLOCK for g in games[:clocks]}
-    many = cpu_per_call(lambda i: storage.write_batch([], some, beat=("warm", 3.0 + i)), max(1, n // 20))
+
+    def heartbeat(i: int) -> None:  # (each clock's step moved on: its serial and time left)
+        moved = {**CLOCK, "serial": 100 + i, "left": 57.25 - i / 100}
+        storage.write_batch([], {g: moved for g in games[:clocks]}, beat=("warm", 3.0 + i))
+
+    many = cpu_per_call(heartbeat, max(1, n // 4))
     print(
         f"  the writing thread's CPU: a transaction of 1 command {one:.0f} µs, of 10 commands {ten:.0f} µs "
         f"({ten / 10:.0f} µs a command); a heartbeat {beat:.0f} µs, with {clocks} clocks {many:.0f} µs "
@@ -303,6 +317,7 @@ def main() -> None:
             assert game.id is not None
             games.append(game.id)
         print(f"{args.database}, {threading.active_count()} thread(s), load {os.getloadavg()[0]:.2f}:")
+        clock_bytes()
         if args.database == "sqlite":
             statements(storage, trace, games)
         thread_cpu(storage, games, args.clocks, args.clicks)

@@ -38,6 +38,9 @@ class _Writer:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.connection: sa.Connection | None = None
+        # The static part of each game's clock as this process's group commit last committed it (its JSON),
+        # by game: a clock whose static part is the same is written without it (games.SETTLED).
+        self.statics: dict[int, str] = {}
 
     def close(self) -> None:
         with self.lock:
@@ -93,7 +96,9 @@ class StorageBase:
         ):
             yield session
 
-    def _writing(self, body: Callable[[sa.Connection, Any], T]) -> T:
+    def _writing(
+        self, body: Callable[[sa.Connection, Any], T], committed: Callable[[], None] | None = None
+    ) -> T:
         """``body(connection, driver)`` in one transaction of the group commit (``write_batch``: every
         click's and every clock's write), with the connection, begun, and the driver's own connection
         under it, for the hot statements, which run there without SQLAlchemy's execution path (issue 18:
@@ -105,7 +110,8 @@ class StorageBase:
         a connection kept from before (a PostgreSQL server restarted meanwhile: what the pool's pre-ping
         caught) runs again once on a fresh connection; nothing of it was committed. A failed commit is
         not run again (it may have been committed). SQLite's transaction takes the write lock at its
-        start (BEGIN IMMEDIATE), so that its reads and its writes are one."""
+        start (BEGIN IMMEDIATE), so that its reads and its writes are one. ``committed`` runs once the
+        transaction is committed, still under the writers' lock."""
         dbapi = self.engine.dialect.loaded_dbapi
         writer = self._writer
         with self._sqlite_lock or nullcontext(), writer.lock:
@@ -122,6 +128,8 @@ class StorageBase:
                             driver.execute("BEGIN IMMEDIATE")
                         result = body(connection, driver)
                         written = True
+                    if committed is not None:
+                        committed()
                     return result
                 except BaseException as exc:
                     writer.connection = None

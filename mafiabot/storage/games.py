@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
-from contextlib import nullcontext
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
 from mafiabot.chaos import kill_point
 from mafiabot.storage.base import NotFound, StorageBase, StorageError
 from mafiabot.storage.ledger import LedgerWrite, give_back_game, hold_mutes, write_ledger
+from mafiabot.storage.migrate import json_text
 from mafiabot.storage.models import BotState, Game, GameCommand, GameStatus, Participant, Player, Season
 
 _GAMES: sa.Table = Game.__table__  # type: ignore[attr-defined]
@@ -34,6 +36,23 @@ _OVER = (
 
 BatchResult = tuple[list[int | StorageError], dict[int, StorageError]]
 
+# The keys of a running game's clock (mafiabot.game.table.Table.timer_state) that rarely change from step
+# to step: ≈ 770 of its ≈ 920 bytes at a ten-player table. The group commit stores them in
+# ``games.timers_static`` only when they changed since it last did, and the rest (the step's serial, time
+# left, instant, heartbeat, …) in ``timers`` each time (issue 18); a game is read with both in ``timers``.
+SETTLED = frozenset(
+    {"dealt", "creator_id", "language", "timers", "mute_spectators", "voice_original", "nicknames"}
+)
+
+
+@sa.event.listens_for(Game, "load")
+def _whole_clock(game: Game, _context: Any) -> None:
+    """A game's clock as it was given: its static part under the moving one (a game stored before
+    revision 0008, or by ``set_timers``, has it all in ``timers``)."""
+    static = game.timers_static
+    if static:
+        set_committed_value(game, "timers", {**static, **(game.timers or {})})
+
 
 class _BatchSql:
     """The group commit's SQL and its values' conversions for one engine's dialect."""
@@ -46,6 +65,7 @@ class _BatchSql:
             f"INSERT INTO game_commands (game_id, seq, command, created_at) VALUES ({self.marks(4)})"
         )
         self.clock = f"UPDATE games SET timers = {m} WHERE id = {m}"
+        self.clock_static = f"UPDATE games SET timers = {m}, timers_static = {m} WHERE id = {m}"
         self.beat = f"UPDATE bot_state SET value = {m}, updated_at = {m} WHERE key = {m}"
         self.beat_first = f"INSERT INTO bot_state (value, updated_at, key) VALUES ({m}, {m}, {m})"
         # A command alone (a click when the bot is not busy), on PostgreSQL: its game's row locked if it is
@@ -404,6 +424,9 @@ class GamesMixin(StorageBase):
         if sql.alone and len(commands) == 1 and not (timers or over or ledger or beat):
             return self._append_alone(sql, *commands[0], now)
 
+        known = self._writer.statics  # (read and changed under the writers' lock)
+        statics: dict[int, str] = {}  # the static parts this transaction writes
+
         def transaction(connection: sa.Connection, driver: Any) -> BatchResult:
             cursor = driver.cursor()
             status: dict[int, str] = {}
@@ -441,12 +464,22 @@ class GamesMixin(StorageBase):
                 if ended:  # the game's last command and its status "over" commit together
                     connection.execute(_OVER, {"ids": sorted(ended)})
             clocks_refused = {g: r for g in timers if (r := refusal(g, GameStatus.LIVE)) is not None}
-            clocks = [
-                (sql.json(value), game_id)
-                for game_id, value in timers.items()
-                if game_id not in clocks_refused
-            ]
+            clocks: list[tuple[Any, int]] = []
+            whole: list[tuple[Any, Any, int]] = []
+            statics.clear()
+            for game_id, value in timers.items():
+                if game_id in clocks_refused:
+                    continue
+                moving = {k: v for k, v in value.items() if k not in SETTLED}
+                static = {k: v for k, v in value.items() if k in SETTLED}
+                text = json_text(static)
+                if known.get(game_id) == text:
+                    clocks.append((sql.json(moving), game_id))
+                else:
+                    whole.append((sql.json(moving), sql.json(static), game_id))
+                    statics[game_id] = text
             _execute(cursor, sql.clock, clocks)
+            _execute(cursor, sql.clock_static, whole)
             write_ledger(connection, ledger, now)
             if beat is not None:
                 key, wall = beat
@@ -457,7 +490,7 @@ class GamesMixin(StorageBase):
             kill_point("mid_transaction")  # the rows are written, not committed: they must not survive
             return seqs, clocks_refused
 
-        return self._writing(transaction)
+        return self._writing(transaction, committed=lambda: known.update(statics))
 
     def _append_alone(
         self, sql: _BatchSql, game_id: int, command: dict[str, Any], now: datetime
@@ -501,10 +534,24 @@ class GamesMixin(StorageBase):
 
     def set_timers(self, game_id: int, timers: dict[str, Any]) -> None:
         """Replace the running game's timer state (phase deadline as ISO text, paused flag, …)."""
-        with self._session() as session:
+        with self._forgetting_static(game_id), self._session() as session:
             game = self._running_game(session, game_id)
             game.timers = dict(timers)
+            game.timers_static = {}
             session.add(game)
+
+    @contextmanager
+    def _forgetting_static(self, game_id: int) -> Iterator[None]:
+        """Around a transaction that sets the game's clock whole (its static part too): the group commit
+        forgets the static part it stored, before and after (the next clock it writes is whole)."""
+        writer = self._writer
+        with writer.lock:
+            writer.statics.pop(game_id, None)
+        try:
+            yield
+        finally:
+            with writer.lock:
+                writer.statics.pop(game_id, None)
 
     # --- the end -------------------------------------------------------------------------------------
 
@@ -546,6 +593,7 @@ class GamesMixin(StorageBase):
         game.ended_at = now
         game.end_reason = reason
         game.timers = {}
+        game.timers_static = {}
         session.add(game)
         give_back_game(session, game_id, now)  # the voice ledger: the same transaction as the status
         session.flush()
@@ -560,6 +608,7 @@ class GamesMixin(StorageBase):
             give_back_game(session, game_id, game.ended_at)  # the voice ledger, with the status
             game.end_reason = reason[:200]
             game.timers = {}
+            game.timers_static = {}
             session.add(game)
             session.flush()
             return game

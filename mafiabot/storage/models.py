@@ -118,6 +118,16 @@ class Game(SQLModel, table=True):
         nullable=False,
         sa_column_kwargs={"server_default": sa.text("'{}'")},
     )
+    # The part of a running game's clock that rarely changes (its language, timers, members' own voice
+    # states and nicknames, …: games.SETTLED), stored apart from the step's few moving values in
+    # ``timers`` and only when it changes (revision 0008, issue 18). Read back into ``timers`` (the
+    # storage's load of a game); a game stored before it has it all in ``timers`` and this empty.
+    timers_static: dict[str, Any] = Field(
+        default_factory=dict,
+        sa_type=sa.JSON,
+        nullable=False,
+        sa_column_kwargs={"server_default": sa.text("'{}'")},
+    )
 
 
 class GameCommand(SQLModel, table=True):

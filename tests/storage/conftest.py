@@ -70,7 +70,11 @@ def storage(migrated_engine: sa.Engine, clock: FakeClock) -> Storage:
         else:
             for table in tables:
                 connection.execute(table.delete())
-    return Storage(migrated_engine, clock)
+    storage = Storage(migrated_engine, clock)
+    # (The group commit's note of the clocks' static parts it stored, by game, is the engine's: the
+    # games it names are gone and their ids are given again.)
+    storage._writer.statics.clear()
+    return storage
 
 
 @pytest.fixture

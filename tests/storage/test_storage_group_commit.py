@@ -4,6 +4,7 @@ one turn of the bot's loop share a transaction; each write is refused or stored 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import threading
 from pathlib import Path
@@ -12,9 +13,11 @@ from typing import Any
 import pytest
 from storage_helpers import GUILD
 
+from mafiabot import chaos as chaos_module
 from mafiabot.game import group_commit
 from mafiabot.game.group_commit import BatchFailed, GroupCommit
 from mafiabot.storage import NotFound, Storage, StorageError
+from mafiabot.storage import games as games_module
 from mafiabot.storage.ledger import Hold, Release
 
 
@@ -308,3 +311,93 @@ def test_a_click_s_transaction_is_one_read_and_one_insert(tmp_path: Path) -> Non
         assert storage.command_log(game.id) == [{"i": 0}, {"i": 1}]
     finally:
         storage.close()
+
+
+def _raw_clock(storage: Storage, game_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The game's two clock columns as stored (``timers``, ``timers_static``)."""
+    with storage.engine.connect() as connection:
+        moving, static = connection.exec_driver_sql(
+            f"SELECT CAST(timers AS TEXT), CAST(timers_static AS TEXT) FROM games WHERE id = {game_id}"
+        ).one()
+    return json.loads(moving), json.loads(static)
+
+
+def test_a_clock_s_static_part_is_written_when_it_changes_and_read_back_whole(
+    storage: Storage, new_game
+) -> None:
+    """Issue 18: of a running game's clock (Table.timer_state, ≈ 920 bytes at ten players) only the step's
+    few values move from step to step; the rest (its language, timers, members' own voice states and
+    nicknames, …) is written apart, when it changed, and every read gives the clock whole."""
+    game = new_game()
+    static = {"language": "ru", "dealt": True, "voice_original": {"1": False}, "nicknames": {"1": None}}
+    first = {"serial": 1, "left": 60.0, "running": True, **static}
+    storage.write_batch([], {game.id: first})
+    assert _raw_clock(storage, game.id) == ({"serial": 1, "left": 60.0, "running": True}, static)
+    assert storage.game(game.id).timers == first
+    # The next step, the same static part: only the moving part is written.
+    storage.write_batch([], {game.id: {**first, "serial": 2, "left": 30.0}})
+    moving, _ = _raw_clock(storage, game.id)
+    assert moving == {"serial": 2, "left": 30.0, "running": True}
+    with storage.engine.begin() as connection:  # (a mark: a whole clock's write would replace it)
+        connection.exec_driver_sql(
+            f"""UPDATE games SET timers_static = '{{"language": "ru", "marked": 1}}' WHERE id = {game.id}"""
+        )
+    storage.write_batch([], {game.id: {**first, "serial": 3}})
+    assert _raw_clock(storage, game.id)[1] == {"language": "ru", "marked": 1}
+    # A member's own voice state changes: the static part is written again.
+    changed = {**first, "serial": 4, "voice_original": {"1": False, "2": True}}
+    storage.write_batch([], {game.id: changed})
+    assert _raw_clock(storage, game.id)[1] == {**static, "voice_original": {"1": False, "2": True}}
+    assert storage.game(game.id).timers == changed
+    assert storage.running_games()[0].timers == changed  # (what a restart reads)
+    # set_timers replaces the clock whole, and the next clock written is whole again.
+    storage.set_timers(game.id, {"serial": 9})
+    assert storage.game(game.id).timers == {"serial": 9}
+    storage.write_batch([], {game.id: changed})
+    assert storage.game(game.id).timers == changed
+    storage.abort_game(game.id, "stopped")
+    assert storage.game(game.id).timers == {}
+    assert _raw_clock(storage, game.id) == ({}, {})
+
+
+def test_a_game_stored_with_its_clock_whole_reads_and_goes_on_as_before(storage: Storage, new_game) -> None:
+    """A game whose clock was stored before revision 0008 (all of it in ``timers``) reads as it was, and
+    its next clock is written in two parts (the process that stored the old one is gone: nothing is
+    known of its static part)."""
+    game = new_game()
+    whole = {"serial": 5, "left": 12.5, "running": False, "language": "en", "voice_original": {"7": True}}
+    with storage.engine.begin() as connection:
+        connection.exec_driver_sql(
+            f"UPDATE games SET timers = '{json.dumps(whole)}', timers_static = '{{}}' WHERE id = {game.id}"
+        )
+    assert storage.game(game.id).timers == whole
+    assert storage.running_games()[0].timers == whole
+    storage._writer.statics.clear()  # (a restarted process)
+    storage.write_batch([], {game.id: {**whole, "serial": 6}})
+    assert _raw_clock(storage, game.id) == (
+        {"serial": 6, "left": 12.5, "running": False},
+        {"language": "en", "voice_original": {"7": True}},
+    )
+    assert storage.game(game.id).timers == {**whole, "serial": 6}
+
+
+def test_a_static_part_whose_transaction_failed_is_written_again(
+    storage: Storage, new_game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the group commit knows it stored is what was committed: a transaction that failed leaves
+    the next clock to carry its static part."""
+    game = new_game()
+    clock = {"serial": 1, "left": 60.0, "language": "ru"}
+    boom = RuntimeError("the commit failed")
+
+    def failing(*args: Any, **kwargs: Any) -> None:
+        raise boom
+
+    monkeypatch.setattr(chaos_module, "kill_point", failing)
+    monkeypatch.setattr(games_module, "kill_point", failing)
+    with pytest.raises(RuntimeError):
+        storage.write_batch([], {game.id: clock})
+    monkeypatch.undo()
+    assert storage._writer.statics.get(game.id) is None
+    storage.write_batch([], {game.id: {**clock, "serial": 2}})
+    assert storage.game(game.id).timers == {**clock, "serial": 2}

@@ -34,7 +34,7 @@ TABLES = {
 }
 JUDGING = {"judge_awards", "game_protocols", "signing_keys", "tournaments", "tournament_games"}
 SCHEDULES = {"tournament_schedules", "tournament_seats"}
-HEAD = "0007_bot_state"
+HEAD = "0008_timers_static"
 
 
 def table_names(url: str) -> set[str]:
@@ -234,3 +234,44 @@ def test_foreign_keys_are_enforced_after_migrating(scratch_url: str) -> None:
             )
     finally:
         storage.close()
+
+
+def test_a_running_game_s_whole_clock_of_revision_0007_resumes_and_goes_back_whole(scratch_url: str) -> None:
+    """Revision 0008 stores a running clock's static part apart (issue 18): a game whose clock was stored
+    whole before it resumes with that clock, and a downgrade puts a two-part clock back whole."""
+    storage = Storage.open(scratch_url)
+    try:
+        game = storage.create_game(
+            guild_id=GUILD, voice_channel_id=1, text_channel_id=2, ruleset_id="classic", seed=1
+        )
+        other = storage.create_game(
+            guild_id=GUILD, voice_channel_id=3, text_channel_id=2, ruleset_id="classic", seed=2
+        )
+    finally:
+        storage.close()
+    downgrade(scratch_url, "0007_bot_state")
+    whole = {"serial": 4, "left": 20.5, "running": False, "language": "ru", "voice_original": {"9": False}}
+    engine = make_engine(scratch_url)
+    with engine.begin() as connection:
+        connection.execute(
+            sa.text("UPDATE games SET timers = :t WHERE id = :id"), {"t": json.dumps(whole), "id": game.id}
+        )
+    engine.dispose()
+    storage = Storage.open(scratch_url)  # the bot's start: migrates to head
+    try:
+        assert current_revision(scratch_url) == HEAD
+        resumed = {g.id: g.timers for g in storage.running_games()}
+        assert resumed[game.id] == whole
+        storage.write_batch([], {other.id: {**whole, "serial": 7}})  # (two parts)
+        assert storage.game(other.id).timers == {**whole, "serial": 7}
+    finally:
+        storage.close()
+    downgrade(scratch_url, "0007_bot_state")
+    engine = make_engine(scratch_url)
+    try:
+        with engine.connect() as connection:
+            rows = dict(connection.execute(sa.text("SELECT id, timers FROM games")).all())
+    finally:
+        engine.dispose()
+    loaded = {k: json.loads(v) if isinstance(v, str) else v for k, v in rows.items()}
+    assert loaded == {game.id: whole, other.id: {**whole, "serial": 7}}
