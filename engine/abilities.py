@@ -292,7 +292,7 @@ def act(s: Draft, seat: int, targets: tuple[int, ...], act_name: str, out: Out) 
     actions = s.ledger.actions
     if seat in map(_SEAT, actions):  # his earlier choice at this step gives way
         actions = _others(actions, seat)
-    actions = (*actions, (seat, ab.act, targets))
+    actions = actions + ((seat, ab.act, targets),)  # noqa: RUF005 (no list built and converted)
     if seat in s.ledger.skipped:
         put_ledger(s, actions=actions, skipped=s.ledger.skipped - {seat})
     else:
@@ -354,7 +354,7 @@ def propose(s: Draft, seat: int, target: int, out: Out) -> None:
     proposals = s.ledger.proposals
     if seat in map(_SEAT, proposals):  # his earlier proposal gives way
         proposals = _others(proposals, seat)
-    proposals = (*proposals, (seat, target))
+    proposals = proposals + ((seat, target),)  # noqa: RUF005 (no list built and converted)
     put_ledger_field(s, "proposals", proposals)
     # FIIM D-FI5: where each member shoots alone, nobody sees another member's pick.
     seen_by = to_seats(seat) if s.ruleset.params.get("private_picks") else to_seats(*members)

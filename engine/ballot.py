@@ -180,7 +180,7 @@ def vote(s: Draft, c: Vote, out: Out) -> None:
     if seat == candidate and not s.ruleset.voting.self_vote:
         refuse(s, seat, "self_vote", IllegalTarget("Нельзя голосовать за себя.", key="no-vote-for-self"), out)
         return
-    s.ballots = (*s.ballots, (seat, candidate))
+    s.ballots = s.ballots + ((seat, candidate),)  # noqa: RUF005 (no list built and converted)
     try:
         found = _VOTED[candidate][seat]
     except KeyError:

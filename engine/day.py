@@ -181,7 +181,7 @@ def nominate(s: Draft, seat: int, target: int, out: Out) -> None:
             "[voting] nominations_per_player (its rulebook sets no number)"
         )
         raise refusal
-    s.nominations = (*s.nominations, (seat, target))
+    s.nominations = s.nominations + ((seat, target),)  # noqa: RUF005 (no list built and converted)
     phrase = s.ruleset.phrases.get("nominated")
     try:
         found = _NOMINATED[phrase][target][seat]
