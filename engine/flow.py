@@ -198,7 +198,8 @@ def next_night_step(s: Draft, out: Out) -> None:
                     out.append(Event("in_jail", to_seats(*jailed), {"seats": jailed}, phrase))
             if revives:
                 _show_revive_list(s, actors, out)
-            _tell_unable(s, step, awake, actors, prompt, out)
+            if step.kind == "act" and (prompt is not None or len(actors) < len(awake)):
+                _tell_unable(s, step, awake, actors, prompt, out)  # asked only where it has something to say
         return
     s.agenda = agenda
     next_phase(s, out)

@@ -48,7 +48,8 @@ def resolve_step(s: Draft, step: StepDef, out: Out) -> bool:
         flush_pending(s)
     actions = s.ledger.actions
     if not actions:  # nobody acted: the ledger stays as it is (nothing chosen)
-        _idle_actors(s, step, index, out)
+        if step.id in s.ruleset.idle_steps():
+            _idle_actors(s, step, index, out)
         return False
     chosen = list(s.ledger.chosen)
     for seat, act_name, targets in actions:
@@ -74,15 +75,15 @@ def resolve_step(s: Draft, step: StepDef, out: Out) -> bool:
             continue
         ABILITY_KINDS[ab.kind](s, seat, ab, targets, index, out)
     put_ledger_field(s, "chosen", tuple(chosen))
-    _idle_actors(s, step, index, out)
+    if step.id in s.ruleset.idle_steps():
+        _idle_actors(s, step, index, out)
     return False
 
 
 def _idle_actors(s: GameState, step: StepDef, index: int, out: Out) -> None:
     """An actor who neither acted nor skipped: the kind named by his ability's ``if_idle`` applies
-    (city D-C17: a sheriff, agent or doctor who does not wake up leaves the table)."""
-    if step.id not in s.ruleset.idle_steps():
-        return  # no ability of this step says what happens to an idle actor
+    (city D-C17: a sheriff, agent or doctor who does not wake up leaves the table). Asked only at a step
+    whose ability says what happens to an idle actor (``Ruleset.idle_steps``)."""
     led = s.ledger
     for seat in actors_of_step(s, step):
         if seat in led.skipped or seat in map(_ACTOR, led.actions):  # he acted or skipped
