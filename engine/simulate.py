@@ -33,6 +33,8 @@ MAX_COMMANDS = 20_000
 _TWO_64_INT = 1 << 64
 _ADVANCE = Advance()  # commands are immutable: every Advance of the simulator is this one
 _PASSES: dict[int, Pass] = {}  # one Pass per seat
+_PASS_ALONE: dict[int, tuple[Command]] = {}  # (Pass,) per seat
+_ADVANCE_ALONE = (_ADVANCE,)
 _PICKS: dict[type[Command], dict[int, dict[int, Command]]] = {}  # [kind][seat][other] (see _pick)
 _PROPOSALS = _PICKS[Propose] = {}  # [seat][target]
 _NOMINATIONS = _PICKS[Nominate] = {}  # [seat][target]
@@ -49,6 +51,14 @@ def _pass(seat: int) -> Pass:
     found = _PASSES.get(seat)
     if found is None:
         found = _PASSES[seat] = Pass(seat=seat)
+    return found
+
+
+def _pass_alone(seat: int) -> tuple[Command]:
+    """``(_pass(seat),)``, made once per seat: a speech that ends in a pass and nothing else."""
+    found = _PASS_ALONE.get(seat)
+    if found is None:
+        found = _PASS_ALONE[seat] = (_pass(seat),)
     return found
 
 
@@ -303,9 +313,15 @@ class RandomPlayers:
         step = s.step
         speaker = step.seat
         v = (rnd._left or rnd._refill()).pop()
-        end = (_PASSES.get(speaker) or _pass(speaker)) if v & _LOW32 < _AT32_30 else _ADVANCE
+        end: Command
+        alone: tuple[Command]
+        if v & _LOW32 < _AT32_30:
+            end = _PASSES.get(speaker) or _pass(speaker)
+            alone = _PASS_ALONE.get(speaker) or _pass_alone(speaker)
+        else:
+            end, alone = _ADVANCE, _ADVANCE_ALONE
         if step.round != "day":
-            return (end,)  # a tuple: most calls send one command
+            return alone  # a tuple made once: most calls send one command
         nominate = None
         nominations = s.nominations
         high = v >> 32
@@ -342,7 +358,7 @@ class RandomPlayers:
                     target = others[(w * len(others)) // _AT[0.1]]
                     permit = Permit(seat=speaker, target=target, allow=target not in step.permitted)
                     return (permit,) if nominate is None else (nominate, permit)
-        return (end,) if nominate is None else (nominate, end)
+        return alone if nominate is None else (nominate, end)
 
     def _nominations(self, s: GameState, rnd: Rng) -> list[Command]:
         """Each living seat nominates a uniform free seat with the chance 0.25."""
