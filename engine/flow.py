@@ -40,7 +40,8 @@ def enter_phase(s: Draft, out: Out, after_steps: bool) -> None:
 
 
 def next_phase(s: Draft, out: Out) -> None:
-    after_steps = not s.ruleset.talks(s.phase_name)
+    rules = s.ruleset  # not talks(s.phase_name): a day or a night ends here, never the setup or the end
+    after_steps = rules.phase_kinds[rules.phase_at(s.position)] != "talk"
     s.position = s.position + 1
     enter_phase(s, out, after_steps)
 
@@ -185,7 +186,7 @@ def next_night_step(s: Draft, out: Out) -> None:
             aud = to_team(step.team, awake) if step.team else to_seats(*awake)
             data = {"step": step.id, "seats": awake, "actors": actors}
             out.append(
-                event_of(("awake", aud, data, None, dict(data)))
+                event_of(("awake", aud, data, None, data.copy()))
             )  # event(out, "awake", …), written out
             if step.kind == "meet" and step.team:
                 _introduce_team(s, step.team, awake, out)

