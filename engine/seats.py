@@ -23,12 +23,16 @@ def speech_lost(s: GameState, seat: int) -> bool:
 
 
 def holders_of(s: GameState, step: StepDef, living_only: bool = True) -> list[int]:
+    # The deal's memo (Ruleset.seating), the last deal told by identity without the call.
+    rules, roles = s.ruleset, s.roles
+    last = rules.last_deal[0]
+    memo = last[1] if roles is last[0] else rules.seating(roles)
     if step.team:
         if s.team_joins:
             return s.team_members(step.team, living_only)
-        seats = s.ruleset.seats_by_team(s.roles).get(step.team, ())  # team_members without joins
+        seats = memo[1].get(step.team, ())  # team_members without joins
     else:
-        seats = s.ruleset.seats_by_role(s.roles).get(step.role, ())
+        seats = memo[0].get(step.role, ())
     if not living_only:
         return list(seats)
     return list(filter(s.alive.__contains__, seats))  # the living ones, without a comprehension's frame

@@ -156,7 +156,8 @@ class Ruleset:
     # The deal looked up last with its memo, [(roles, DealMemo)]: a game asks about its own deal ≈ 60 times,
     # and the tuple of its roles (the state's, the same object all game) is told by identity, without the
     # hash of a dozen strings that the memo's key costs (≈ 1,400 instructions a lookup, measured).
-    _last_deal: list[Any] = field(
+    # engine.seats.holders_of reads it itself (a call less at every night step).
+    last_deal: list[Any] = field(
         default_factory=lambda: [(None, None)], init=False, repr=False, compare=False
     )
 
@@ -277,14 +278,14 @@ class Ruleset:
 
     def seats_by_role(self, roles: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
         """The seats (ascending) dealt each role of ``roles`` (roles[i] is seat i + 1's role)."""
-        last = self._last_deal[0]
+        last = self.last_deal[0]
         if roles is last[0]:
             return last[1][0]  # type: ignore[no-any-return]
         return self._seating(roles)[0]
 
     def seats_by_team(self, roles: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
         """The seats (ascending) whose dealt role wakes with each team (a joined werewolf not counted)."""
-        last = self._last_deal[0]
+        last = self.last_deal[0]
         if roles is last[0]:
             return last[1][1]  # type: ignore[no-any-return]
         return self._seating(roles)[1]
@@ -292,10 +293,17 @@ class Ruleset:
     def deal_facts(self, roles: tuple[str, ...]) -> dict[str, Any]:
         """A scratch memo for facts that follow from the ruleset and the deal alone (the roles dealt never
         change during a game): the engine stores such facts here under names of its own."""
-        last = self._last_deal[0]
+        last = self.last_deal[0]
         if roles is last[0]:
             return last[1][2]  # type: ignore[no-any-return]
         return self._seating(roles)[2]
+
+    def seating(self, roles: tuple[str, ...]) -> DealMemo:
+        """The deal's memo: the seats of each role and of each team, and its other facts (deal_facts)."""
+        last = self.last_deal[0]
+        if roles is last[0]:
+            return last[1]  # type: ignore[no-any-return]
+        return self._seating(roles)
 
     def _seating(self, roles: tuple[str, ...]) -> DealMemo:
         deals: list[tuple[str, ...]] | None = self._memo.get("deals")
@@ -320,5 +328,5 @@ class Ruleset:
                 deals.clear()
             deals.append(roles)
             self._memo[roles] = found
-        self._last_deal[0] = (roles, found)  # one store: a reader sees the old pair or the new one
+        self.last_deal[0] = (roles, found)  # one store: a reader sees the old pair or the new one
         return found
