@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import select
 import threading
 from pathlib import Path
 from typing import Any
@@ -173,6 +174,13 @@ def test_a_write_after_the_database_dropped_the_kept_connection_is_stored(
                 " WHERE datname = current_database() AND pid <> pg_backend_pid()"
             ).scalar()
         assert dropped
+        # (pg_terminate_backend only asks: wait until the server has told the kept connection. A command
+        # alone sent before that, as the server goes, fails and is not sent again: it might have been
+        # committed. The click is then refused, never stored twice.)
+        kept = storage._writer.connection
+        assert kept is not None
+        socket = kept.connection.driver_connection.fileno()  # type: ignore[union-attr]
+        assert select.select([socket], [], [], 10.0)[0]
     else:  # (no server: the kept connection's file handle is closed under it)
         kept = storage._writer.connection
         assert kept is not None
@@ -311,6 +319,40 @@ def test_a_click_s_transaction_is_one_read_and_one_insert(tmp_path: Path) -> Non
         assert storage.command_log(game.id) == [{"i": 0}, {"i": 1}]
     finally:
         storage.close()
+
+
+def test_a_busy_turn_s_commands_and_clocks_are_a_statement_each_on_postgresql(
+    storage: Storage, new_game, backend: str, tmp_path: Path
+) -> None:
+    """Issue 18: the commands of several games, and a heartbeat's clocks, were written by psycopg's
+    pipelined executemany, a statement a row; they are one statement each (the rows' values in one),
+    at about half the CPU in the bot and in the server. Counted in libpq's trace (its Execute messages)."""
+    if backend != "postgresql":
+        pytest.skip("PostgreSQL's statements (sqlite3's executemany is one call of the driver)")
+    games = [new_game() for _ in range(3)]
+    static = {"language": "ru", "voice_original": {"1": False}}
+    storage.write_batch([], {g.id: {"serial": 0, **static} for g in games})  # (their static parts known)
+    kept = storage._writer.connection
+    assert kept is not None
+    driver: Any = kept.connection.driver_connection
+    trace = tmp_path / "trace"
+    driver.pgconn.trace(os.open(trace, os.O_WRONLY | os.O_CREAT))
+    try:
+        seqs, refused = storage.write_batch(
+            [(g.id, {"i": n}) for n, g in enumerate(games)] + [(games[0].id, {"i": 3})],
+            {g.id: {"serial": 1, "left": 9.5, **static} for g in games},
+        )
+    finally:
+        driver.pgconn.untrace()
+    executes = [line for line in trace.read_bytes().splitlines() if b"\tF\t" in line and b"\tExecute" in line]
+    assert len(executes) == 3  # the games' status, the commands, the clocks
+    assert (seqs, refused) == ([0, 0, 0, 1], {})
+    assert storage.command_log(games[0].id) == [{"i": 0}, {"i": 3}]
+    assert [storage.command_log(g.id) for g in games[1:]] == [[{"i": 1}], [{"i": 2}]]
+    assert all(storage.game(g.id).timers == {"serial": 1, "left": 9.5, **static} for g in games)
+    storage._writer.statics.clear()  # (the static parts written again, in one statement too)
+    storage.write_batch([], {g.id: {"serial": 2, **static, "language": "en"} for g in games})
+    assert all(storage.game(g.id).timers == {"serial": 2, **static, "language": "en"} for g in games)
 
 
 def _raw_clock(storage: Storage, game_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
