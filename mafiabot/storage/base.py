@@ -38,9 +38,9 @@ class _Writer:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.connection: sa.Connection | None = None
-        # The static part of each game's clock as this process's group commit last committed it (its JSON),
-        # by game: a clock whose static part is the same is written without it (games.SETTLED).
-        self.statics: dict[int, str] = {}
+        # The static part of each game's clock as this process's group commit last committed it, by game:
+        # a clock whose static part is equal is written without it (games.SETTLED).
+        self.statics: dict[int, dict[str, Any]] = {}
 
     def close(self) -> None:
         with self.lock:

@@ -443,3 +443,15 @@ def test_a_static_part_whose_transaction_failed_is_written_again(
     assert storage._writer.statics.get(game.id) is None
     storage.write_batch([], {game.id: {**clock, "serial": 2}})
     assert storage.game(game.id).timers == {**clock, "serial": 2}
+
+
+def test_a_static_part_changed_in_place_by_its_giver_is_written_again(storage: Storage, new_game) -> None:
+    """The group commit compares a clock's static part with the one it wrote as it was then: a giver that
+    changes the same dictionaries in place (a member's own voice state noted) still has it written."""
+    game = new_game()
+    originals = {"1": False}
+    clock = {"serial": 1, "voice_original": originals}
+    storage.write_batch([], {game.id: clock})
+    originals["2"] = True
+    storage.write_batch([], {game.id: {**clock, "serial": 2}})
+    assert storage.game(game.id).timers == {"serial": 2, "voice_original": {"1": False, "2": True}}
