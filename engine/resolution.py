@@ -41,7 +41,9 @@ def immediate(s: GameState) -> bool:
 
 def resolve_step(s: Draft, step: StepDef, out: Out) -> bool:
     """Apply the step's actions to the ledger. True when the step opens again (a team's extra shot)."""
-    index = s.ruleset.step_index(step.id)
+    index = s.ruleset.night_index.get(step.id)
+    if index is None:
+        index = s.ruleset.step_index(step.id)  # fills the table on first use
     if step.team:
         return _resolve_team(s, step, index, out)
     if s.ledger.pending:
