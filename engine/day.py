@@ -258,10 +258,10 @@ def ask_nominees(s: GameState, seat: int, out: Out) -> None:
 def end_speech(s: Draft, out: Out) -> None:
     step = s.step
     seat, queue, round_name = step.seat, step.queue, step.round
-    out.append(
-        _SPEECH_ENDED.get(seat)
-        or interned(_SPEECH_ENDED, seat, ("speech_ended", EVERYONE, {"seat": seat}, None, NO_PARAMS))
-    )
+    try:
+        out.append(_SPEECH_ENDED[seat])
+    except KeyError:
+        out.append(interned(_SPEECH_ENDED, seat, ("speech_ended", EVERYONE, {"seat": seat}, None, NO_PARAMS)))
     if round_name == "day" and seat in s.no_speech and not s.ruleset.conduct.daily_reset:
         s.no_speech = s.no_speech - {seat}  # FIIM D-FI12: the lost speech is lost once
     if queue and round_name not in PARTING_ROUNDS:
@@ -270,7 +270,12 @@ def end_speech(s: Draft, out: Out) -> None:
             queue = tuple(filter(alive.__contains__, queue))  # in C: no cells for s and alive
     if queue:
         # A day speech made shorter for its speaker (FIIM's 30 s or 10 s turns) leaves the next one whole.
-        seconds = s.ruleset.timer("speech") if round_name == "day" else step.seconds
+        if round_name == "day":
+            seconds = s.ruleset.seconds.get("speech")
+            if seconds is None:
+                seconds = s.ruleset.timer("speech")
+        else:
+            seconds = step.seconds
         put_next_speaker(s, queue, seconds)
         announce_speech(s, out)
         return

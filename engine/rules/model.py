@@ -153,6 +153,8 @@ class Ruleset:
     # close and its acts read them without the method's call.
     night_by_id: dict[str, StepDef] = field(default_factory=dict, init=False, repr=False, compare=False)
     intro_by_id: dict[str, StepDef] = field(default_factory=dict, init=False, repr=False, compare=False)
+    # timer's answers by key (a speech's end reads the next speech's length there, without the call).
+    seconds: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     # step_index's answers: each night step's position in the night order (filled on first use).
     night_index: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     # The deal looked up last with its memo, [(roles, DealMemo)]: a game asks about its own deal ≈ 60 times,
@@ -177,7 +179,9 @@ class Ruleset:
         return self.phrases.get(key)
 
     def timer(self, key: str) -> int:
-        return int(self.timers.get(key, 30))
+        """The timer ``key`` in whole seconds (30 where the preset names none), kept in ``seconds``."""
+        found = self.seconds[key] = int(self.timers.get(key, 30))
+        return found
 
     def ability_for_step(self, role_id: str, step_id: str) -> tuple[AbilityDef, ...]:
         table: dict[tuple[str, str], tuple[AbilityDef, ...]] | None = self._memo.get("abilities")
