@@ -180,7 +180,9 @@ class Ruleset:
 
     def timer(self, key: str) -> int:
         """The timer ``key`` in whole seconds (30 where the preset names none), kept in ``seconds``."""
-        found = self.seconds[key] = int(self.timers.get(key, 30))
+        found = self.seconds.get(key)
+        if found is None:
+            found = self.seconds[key] = int(self.timers.get(key, 30))
         return found
 
     def ability_for_step(self, role_id: str, step_id: str) -> tuple[AbilityDef, ...]:
