@@ -75,7 +75,9 @@ class Budget:
         now = self._clock()
         if max(self.resting.get(guild_id, 0.0), self.resting.get(None, 0.0)) > now:
             return 0
-        sent = self._sent.setdefault(guild_id, deque())
+        sent = self._sent.get(guild_id)
+        if sent is None:  # (no edit here yet: no deque made for asking)
+            return USABLE
         while sent and now - sent[0] >= WINDOW:
             sent.popleft()
         return max(0, USABLE - len(sent))

@@ -315,10 +315,12 @@ class VoiceController:
         self.update()
 
     async def _edit(self, member: discord.Member, mute: bool) -> bool:
-        if member.voice is None or member.voice.channel is None or member.voice.channel.id != self.channel_id:
+        voice = member.voice  # (a lookup in the guild's voice states each time it is read)
+        channel = voice.channel if voice is not None else None
+        if channel is None or channel.id != self.channel_id:
             return False  # never touch a member outside the game channel
         me = self.guild.me
-        if me is not None and not member.voice.channel.permissions_for(me).mute_members:
+        if me is not None and not channel.permissions_for(me).mute_members:
             # Known refused: asking anyway costs a 403 per member and step, and Discord bans a bot's
             # address for a while after 10,000 refusals in ten minutes (every server it is on).
             if self._on_forbidden is not None:
