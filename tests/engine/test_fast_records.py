@@ -10,6 +10,7 @@ import copy
 import inspect
 import pickle
 from dataclasses import MISSING, fields
+from typing import Any
 
 import pytest
 
@@ -271,6 +272,21 @@ def test_an_interned_table_is_bounded() -> None:
     table: dict[int, Event] = {}
     for n in range(5000):
         assert interned(table, n, ("x", EVERYONE, {"n": n}, None, NO_PARAMS)) == Event("x", data={"n": n})
+    assert len(table) <= 4096
+
+
+def test_a_table_of_tables_hands_out_one_event_per_path_and_key_and_is_bounded() -> None:
+    """events.interned_in: the event kept at table[a][b][key] (read there by subscripts), the same object
+    for the same path and key, another for another; the outer table is emptied past the bound as well."""
+    from engine.events import interned_in
+
+    table: dict[Any, Any] = {}
+    first = interned_in(table, ("p", 3), 5, ("x", EVERYONE, {"n": 5}, "p", NO_PARAMS))
+    assert table["p"][3][5] is first == Event("x", EVERYONE, {"n": 5}, "p")
+    assert interned_in(table, ("p", 4), 5, ("x", EVERYONE, {"n": 6}, "p", NO_PARAMS)) is table["p"][4][5]
+    assert table["p"][3][5] is first and len(table["p"]) == 2
+    for n in range(5000):
+        interned_in(table, (n,), 0, ("x", EVERYONE, {"n": n}, None, NO_PARAMS))
     assert len(table) <= 4096
 
 
