@@ -193,6 +193,7 @@ def test_a_write_after_the_database_dropped_the_kept_connection_is_stored(
     assert storage.game(game.id).timers == ({} if alone else {"serial": 2})
 
 
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)  # (SQLite: the test below)
 def test_a_command_alone_is_one_round_trip_on_postgresql(
     storage: Storage, new_game, backend: str, tmp_path: Path
 ) -> None:
@@ -200,8 +201,6 @@ def test_a_command_alone_is_one_round_trip_on_postgresql(
     PostgreSQL (BEGIN, the game's status and last command, the insert, COMMIT), each costing the bot and
     the server CPU; it is one statement, committed alone. Counted in libpq's own trace (each answer of
     the server ends with ReadyForQuery). Its refusals are those of the batch."""
-    if backend != "postgresql":
-        pytest.skip("PostgreSQL's round trips (SQLite's statements: the test below)")
     game, ended = new_game(), new_game()
     storage.abort_game(ended.id, "stopped")
     assert storage.append_command(game.id, {"i": 0}) == 0  # (the kept connection exists)
@@ -321,14 +320,13 @@ def test_a_click_s_transaction_is_one_read_and_one_insert(tmp_path: Path) -> Non
         storage.close()
 
 
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)  # (sqlite3's executemany: one call)
 def test_a_busy_turn_s_commands_and_clocks_are_a_statement_each_on_postgresql(
     storage: Storage, new_game, backend: str, tmp_path: Path
 ) -> None:
     """Issue 18: the commands of several games, and a heartbeat's clocks, were written by psycopg's
     pipelined executemany, a statement a row; they are one statement each (the rows' values in one),
     at about half the CPU in the bot and in the server. Counted in libpq's trace (its Execute messages)."""
-    if backend != "postgresql":
-        pytest.skip("PostgreSQL's statements (sqlite3's executemany is one call of the driver)")
     games = [new_game() for _ in range(3)]
     static = {"language": "ru", "voice_original": {"1": False}}
     storage.write_batch([], {g.id: {"serial": 0, **static} for g in games})  # (their static parts known)
