@@ -46,6 +46,7 @@ import zlib
 from collections.abc import Callable
 from typing import Any
 
+import aiohappyeyeballs
 import aiohttp
 import httptools
 import yarl
@@ -53,6 +54,7 @@ from aiohttp.client_reqrep import ConnectionKey
 from multidict import CIMultiDict, CIMultiDictProxy
 
 KEEPALIVE = 15.0  # seconds an idle connection is kept (aiohttp's default)
+HAPPY_EYEBALLS = 0.25  # seconds before the host's next address is tried beside the last (aiohttp's default)
 SWEEP_EVERY = 1.0  # seconds between two checks of the deadlines and the idle connections
 IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"})
 _NO_LENGTH = frozenset({"GET", "HEAD", "OPTIONS", "TRACE", "CONNECT"})  # no Content-Length: 0 when empty
@@ -359,13 +361,19 @@ class _Host:
             timeout = self.session.connect_timeout
             try:
                 async with asyncio.timeout(timeout):
-                    await loop.create_connection(
-                        lambda: conn,
-                        self.host,
-                        self.port,
-                        ssl=tls,
-                        server_hostname=self.host if tls else None,
-                    )
+                    # The host's addresses tried as aiohttp does (RFC 8305's happy eyeballs: the next one
+                    # 0.25 s after the last began, not after it failed): a host whose IPv6 route swallows
+                    # the SYN still reaches the API by IPv4, where trying the addresses one after the
+                    # other (uvloop's create_connection) waited out the connect timeout on the first.
+                    found = await self.session.addresses(self.host, self.port)
+                    sock = await aiohappyeyeballs.start_connection(found, happy_eyeballs_delay=HAPPY_EYEBALLS)
+                    try:
+                        await loop.create_connection(
+                            lambda: conn, sock=sock, ssl=tls, server_hostname=self.host if tls else None
+                        )
+                    except BaseException:
+                        sock.close()
+                        raise
             except TimeoutError as error:
                 raise aiohttp.ConnectionTimeoutError(
                     f"Connection timeout to host {self.scheme}://{self.host}:{self.port}"
@@ -475,6 +483,10 @@ class LeanSession:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._session, name)
+
+    async def addresses(self, host: str, port: int) -> list[Any]:
+        """The host's addresses, in the resolver's order (a test puts its own in their place)."""
+        return await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
 
     @property
     def closed(self) -> bool:

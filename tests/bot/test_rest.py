@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import socket
 import ssl
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -529,3 +530,40 @@ async def test_the_sessions_timeout_is_a_timeout_error() -> None:
                 await fetch(lean, "GET", base + "/api/v10/users/@me")
         finally:
             await lean.close()
+
+
+async def test_a_host_whose_first_address_swallows_the_connect_is_reached_by_the_next() -> None:
+    """Discord's API has IPv6 and IPv4 addresses; where the first one's route swallows the SYN, aiohttp
+    tries the next 0.25 s later (happy eyeballs, RFC 8305) and the request goes through. The lean client
+    does the same: here the first address is a listener whose backlog is full (the kernel drops the
+    SYN), and without the next attempt the request fails at the connect timeout."""
+
+    async def ok(_request: bytes, writer: asyncio.StreamWriter) -> bool:
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+        await writer.drain()
+        return True
+
+    async with served(ok) as (server, base):
+        port = int(base.rsplit(":", 1)[1])
+        swallowing = socket.socket()
+        swallowing.bind(("127.0.0.2", port))
+        swallowing.listen(0)
+        filler = socket.create_connection(("127.0.0.2", port))  # (the backlog's one place, taken)
+        session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30, sock_connect=10))
+        lean = LeanSession(session, api=f"http://discord.test:{port}/api/v10")
+
+        async def addresses(host: str, at: int) -> list[Any]:
+            assert (host, at) == ("discord.test", port)
+            tcp = (socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "")
+            return [(*tcp, ("127.0.0.2", port)), (*tcp, ("127.0.0.1", port))]
+
+        lean.addresses = addresses  # type: ignore[method-assign]
+        try:
+            status, _, _, body = await fetch(lean, "GET", f"http://discord.test:{port}/api/v10/users/@me")
+        finally:
+            await lean.close()
+            filler.close()
+            swallowing.close()
+        assert (status, body) == (200, b"{}")
+        assert lean.lean == 1 and len(server.requests) == 1
+        assert server.requests[0].startswith(b"GET /api/v10/users/@me HTTP/1.1\r\nHost: discord.test:")
