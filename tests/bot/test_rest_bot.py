@@ -8,8 +8,8 @@ import io
 
 import aiohttp
 import discord
+import test_game_full  # (the module: its test imported by name would be collected here a second time)
 from fakediscord import Club, FakeDiscord
-from test_game_full import test_classic_seven_players_town_wins
 
 from mafiabot.bot import MafiaBot
 from mafiabot.config import load_settings
@@ -23,7 +23,9 @@ def session_of(client: discord.Client) -> object:
 async def test_a_whole_games_requests_go_through_the_lean_client_and_the_game_ends_as_before(
     bot: MafiaBot, fake: FakeDiscord, club: Club
 ) -> None:
-    await test_classic_seven_players_town_wins(bot, fake, club)  # (every check of that game, as before)
+    await test_game_full.test_classic_seven_players_town_wins(
+        bot, fake, club
+    )  # (every check of that game, as before)
     session = session_of(bot)
     assert isinstance(session, LeanSession)
     uploads = [
