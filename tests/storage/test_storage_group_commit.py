@@ -8,6 +8,8 @@ import json
 import os
 import select
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -193,6 +195,19 @@ def test_a_write_after_the_database_dropped_the_kept_connection_is_stored(
     assert storage.game(game.id).timers == ({} if alone else {"serial": 2})
 
 
+@contextmanager
+def libpq_trace(storage: Storage, path: Path) -> Iterator[Path]:
+    """libpq's own trace of the group commit's kept PostgreSQL connection, written to ``path`` inside."""
+    kept = storage._writer.connection
+    assert kept is not None
+    driver: Any = kept.connection.driver_connection
+    driver.pgconn.trace(os.open(path, os.O_WRONLY | os.O_CREAT))
+    try:
+        yield path
+    finally:
+        driver.pgconn.untrace()
+
+
 @pytest.mark.parametrize("backend", ["postgresql"], indirect=True)  # (SQLite: the test below)
 def test_a_command_alone_is_one_round_trip_on_postgresql(
     storage: Storage, new_game, backend: str, tmp_path: Path
@@ -204,15 +219,8 @@ def test_a_command_alone_is_one_round_trip_on_postgresql(
     game, ended = new_game(), new_game()
     storage.abort_game(ended.id, "stopped")
     assert storage.append_command(game.id, {"i": 0}) == 0  # (the kept connection exists)
-    kept = storage._writer.connection
-    assert kept is not None
-    driver: Any = kept.connection.driver_connection
-    trace = tmp_path / "trace"
-    driver.pgconn.trace(os.open(trace, os.O_WRONLY | os.O_CREAT))
-    try:
+    with libpq_trace(storage, tmp_path / "trace") as trace:
         assert storage.write_batch([(game.id, {"i": 1})], {}) == ([1], {})
-    finally:
-        driver.pgconn.untrace()
     answers = [line for line in trace.read_bytes().splitlines() if b"\tB\t" in line]
     assert sum(b"\tReadyForQuery" in line for line in answers) == 1
     assert storage.command_log(game.id) == [{"i": 0}, {"i": 1}]
@@ -330,18 +338,11 @@ def test_a_busy_turn_s_commands_and_clocks_are_a_statement_each_on_postgresql(
     games = [new_game() for _ in range(3)]
     static = {"language": "ru", "voice_original": {"1": False}}
     storage.write_batch([], {g.id: {"serial": 0, **static} for g in games})  # (their static parts known)
-    kept = storage._writer.connection
-    assert kept is not None
-    driver: Any = kept.connection.driver_connection
-    trace = tmp_path / "trace"
-    driver.pgconn.trace(os.open(trace, os.O_WRONLY | os.O_CREAT))
-    try:
+    with libpq_trace(storage, tmp_path / "trace") as trace:
         seqs, refused = storage.write_batch(
             [(g.id, {"i": n}) for n, g in enumerate(games)] + [(games[0].id, {"i": 3})],
             {g.id: {"serial": 1, "left": 9.5, **static} for g in games},
         )
-    finally:
-        driver.pgconn.untrace()
     executes = [line for line in trace.read_bytes().splitlines() if b"\tF\t" in line and b"\tExecute" in line]
     assert len(executes) == 3  # the games' status, the commands, the clocks
     assert (seqs, refused) == ([0, 0, 0, 1], {})

@@ -45,6 +45,17 @@ def table_names(url: str) -> set[str]:
         engine.dispose()
 
 
+def pairs_after_downgrade(url: str, revision: str, sql: str) -> dict[object, object]:
+    """The database downgraded to ``revision``, then ``sql``'s rows of two columns as a dictionary."""
+    downgrade(url, revision)
+    engine = make_engine(url)
+    try:
+        with engine.connect() as connection:
+            return dict(connection.execute(sa.text(sql)).tuples().all())
+    finally:
+        engine.dispose()
+
+
 def test_empty_database_to_head(scratch_url: str) -> None:
     assert current_revision(scratch_url) is None
     upgrade(scratch_url)
@@ -188,13 +199,7 @@ def test_a_downgrade_before_0005_keeps_no_lobby_and_runs_an_over_game(scratch_ur
         storage.append_command(game.id, {"type": "abort"}, over=True)
     finally:
         storage.close()
-    downgrade(scratch_url, "0004_judging")
-    engine = make_engine(scratch_url)
-    try:
-        with engine.connect() as connection:
-            statuses = dict(connection.execute(sa.text("SELECT id, status FROM games")).all())
-    finally:
-        engine.dispose()
+    statuses = pairs_after_downgrade(scratch_url, "0004_judging", "SELECT id, status FROM games")
     assert statuses == {game.id: "running"} and lobby.id not in statuses
 
 
@@ -266,12 +271,6 @@ def test_a_running_game_s_whole_clock_of_revision_0007_resumes_and_goes_back_who
         assert storage.game(other.id).timers == {**whole, "serial": 7}
     finally:
         storage.close()
-    downgrade(scratch_url, "0007_bot_state")
-    engine = make_engine(scratch_url)
-    try:
-        with engine.connect() as connection:
-            rows = dict(connection.execute(sa.text("SELECT id, timers FROM games")).all())
-    finally:
-        engine.dispose()
+    rows = pairs_after_downgrade(scratch_url, "0007_bot_state", "SELECT id, timers FROM games")
     loaded = {k: json.loads(v) if isinstance(v, str) else v for k, v in rows.items()}
     assert loaded == {game.id: whole, other.id: {**whole, "serial": 7}}
