@@ -61,23 +61,3 @@ class MafiaLayoutView(_TableViewBehaviour, discord.ui.LayoutView):
 def stop_all_views() -> None:
     for view in list(_open_views):
         view.stop()
-
-
-def dismantle(view: discord.ui.View | discord.ui.LayoutView) -> None:
-    """Unlink a view that nothing will use again from its items, so that reference counting frees them.
-
-    A discord.py view and its items refer to each other (the view lists its items, each item names its
-    view and its parent container or row), so a view dropped as it is becomes *cyclic* garbage, freed
-    only by the garbage collector. The panel is drawn afresh at every click: at a thousand tables,
-    hundreds of such views a second, which the collector's walks paid for (issue 18,
-    mafiabot/gcpolicy.py). A view discord.py's store keeps (one with an interactive item that is not a
-    dynamic item, which it dispatches by the item itself) is left as it is; a fully dynamic view is kept
-    by nobody once sent: its items' classes are what dispatches a click."""
-    items = list(view.walk_children())
-    dynamic = discord.ui.DynamicItem
-    if any(item.is_dispatchable() and not isinstance(item, dynamic) for item in items):
-        return  # discord.py's view store may hold it
-    view.clear_items()  # the view's list, and every item's reference to the view
-    for item in items:
-        if isinstance(item, discord.ui.Container | discord.ui.ActionRow | discord.ui.Section):
-            item.clear_items()  # a container's list of its children (each still names its parent)

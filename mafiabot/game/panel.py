@@ -171,7 +171,7 @@ class DrawnPanel(discord.ui.LayoutView):
     """The panel as the components Discord reads (Components V2), drawn without discord.py's `ui` items:
     the panel is drawn at every click and twice a speech that runs out, and its items (a container, text
     displays, separators, rows, GameItems around buttons and selects) were ≈ 40 µs a drawing to make, turn
-    into these dicts twice (to compare, to send) and dismantle (issue 18). It has no items of its own:
+    into these dicts twice (to compare, to send) and take apart (issue 18). It has no items of its own:
     nothing discord.py would dispatch by it (its controls are reached by their custom ids, GameItem), so
     no view is stored for it, and nothing for the collector to walk."""
 

@@ -391,7 +391,7 @@ class Table:
         key = PanelKey(self.session)
         if self.panel is not None and key == self._panel_key:
             return  # nothing the panel shows changed since it was drawn: not drawn again (nor moved)
-        view = panel_layout(self.session)  # (its components alone: nothing to dismantle, DrawnPanel)
+        view = panel_layout(self.session)  # (its components alone, DrawnPanel: nothing to take apart)
         self.panels_drawn += 1
         await self._send_panel(view, key, click, once)
 

@@ -1,8 +1,8 @@
 """The cyclic garbage a click leaves (issue 18, mafiabot/gcpolicy.py): what reference counting frees never
 costs the garbage collector a walk, and at a thousand tables the collector's pauses were the click's tail.
 
-The bot's own per-click objects must not form cycles: the panel drawn at every click (a discord.py view,
-whose items and view refer to each other) is unlinked once used (mafiabot.views.dismantle), and a click on
+The bot's own per-click objects must not form cycles: the panel drawn at every click is its components'
+dicts alone (mafiabot.game.panel.DrawnPanel: no discord.py items that refer to their view), and a click on
 a game's item goes to the game without the view discord.py would build around it (MafiaBot takes it from
 INTERACTION_CREATE). What discord.py itself leaves cyclic (an Interaction
 and its InteractionResponse refer to each other) is its own, and not counted here."""
