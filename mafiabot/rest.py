@@ -55,6 +55,7 @@ from multidict import CIMultiDict, CIMultiDictProxy
 
 KEEPALIVE = 15.0  # seconds an idle connection is kept (aiohttp's default)
 HAPPY_EYEBALLS = 0.25  # seconds before the host's next address is tried beside the last (aiohttp's default)
+CLOSE_WAIT = 2.0  # seconds a session's close waits for its sockets to close (each takes one turn of the loop)
 SWEEP_EVERY = 1.0  # seconds between two checks of the deadlines and the idle connections
 IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"})
 _NO_LENGTH = frozenset({"GET", "HEAD", "OPTIONS", "TRACE", "CONNECT"})  # no Content-Length: 0 when empty
@@ -233,6 +234,7 @@ class _Connection(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
+        self.pool.session.connected.add(self)
 
     def send(self, data: bytes, exchange: _Exchange) -> None:
         self.exchange = exchange
@@ -262,6 +264,7 @@ class _Connection(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
         self.pool.lost(self)
+        self.pool.session.gone(self)
         exchange = self.exchange
         if exchange is None or exchange.waiter.done():
             return
@@ -391,6 +394,10 @@ class _Host:
             self._next()
             raise
         self.opening -= 1
+        if self.session._closed:  # (the session closed while this one was opening)
+            conn.close()
+            self._next()
+            raise aiohttp.ClientConnectionError("Session is closed")
         self.all.add(conn)
         if conn.closed:  # (closed before it was handed out)
             self.all.discard(conn)
@@ -478,6 +485,8 @@ class LeanSession:
         self._calls: dict[asyncio.Future[None], float] = {}  # answers awaited, with their deadlines
         self._sweeper: asyncio.TimerHandle | None = None
         self._closed = False
+        self.connected: set[_Connection] = set()  # every connection made and not yet lost
+        self._all_gone: asyncio.Future[None] | None = None  # (at close: when the last one is lost)
         self.lean = 0  # requests sent here (tests, benchmarks)
         self.passed = 0  # requests passed to the aiohttp session
 
@@ -643,7 +652,19 @@ class LeanSession:
         for host in self._hosts.values():
             host.close()
         self._hosts.clear()
+        for conn in list(self.connected):  # (those closed just before, and those still opening)
+            conn.close()
+        if self.connected:
+            # Each socket is closed on the loop's next turn; waited for as aiohttp's connector does, so
+            # that nothing of the session is open once its close returns (a bot's close, a test's check).
+            self._all_gone = asyncio.get_running_loop().create_future()
+            await asyncio.wait((self._all_gone,), timeout=CLOSE_WAIT)
         await self._session.close()
+
+    def gone(self, conn: _Connection) -> None:
+        self.connected.discard(conn)
+        if not self.connected and self._all_gone is not None and not self._all_gone.done():
+            self._all_gone.set_result(None)
 
 
 class _Call:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import os
 import socket
 import ssl
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -490,15 +491,60 @@ async def test_connections_are_capped_and_the_requests_past_them_wait_in_order()
         assert order[3:] == sorted(order[3:])  # (those that waited went in their order)
 
 
+def _sockets() -> set[str]:
+    found = set()
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:"):
+            found.add(target)
+    return found
+
+
 async def test_close_leaves_no_connection_open() -> None:
     ok = b"HTTP/1.1 204 No Content\r\n\r\n"
     async with served(answer_with(ok)) as (server, base):
+        before = _sockets()
         async with client("lean", base) as s:
             await asyncio.gather(*(fetch(s, "GET", base + "/api/v10/users/@me") for _ in range(5)))
             assert server.open == 5
+            assert len(_sockets() - before) == 10  # (both ends of each)
+        # Its close returns once its own ends are closed, as aiohttp's does (not a turn of the loop later).
+        assert len(_sockets() - before) == 5 and not s.connected
         await asyncio.sleep(0.05)
         assert server.open == 0
         assert s.closed
+
+
+async def test_a_connection_that_opens_while_the_session_closes_is_closed_and_its_request_fails() -> None:
+    """A helper bot closed (its token refused, the bot stopping) while one of its requests was still
+    connecting: the connection made after the close is not kept (nothing would ever close it), and the
+    request fails as aiohttp's does when its connector closed under it."""
+    ok = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
+    async with served(answer_with(ok)) as (server, base):
+        session = aiohttp.ClientSession()
+        lean = LeanSession(session, api=base + "/api/v10")
+        resolving = asyncio.Event()
+        resolved = asyncio.Event()
+        port = int(base.rsplit(":", 1)[1])
+
+        async def addresses(_host: str, _port: int) -> list[Any]:
+            resolving.set()
+            await resolved.wait()
+            return [(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", ("127.0.0.1", port))]
+
+        lean.addresses = addresses  # type: ignore[method-assign]
+        request = asyncio.ensure_future(fetch(lean, "GET", base + "/api/v10/users/@me"))
+        await resolving.wait()
+        await lean.close()
+        resolved.set()
+        with pytest.raises(aiohttp.ClientConnectionError, match="closed"):
+            await request
+        await asyncio.sleep(0.05)
+        assert server.connections == 1 and server.open == 0 and not server.requests
+        assert not lean.connected
 
 
 async def test_what_it_does_not_fit_goes_to_aiohttp() -> None:
