@@ -422,13 +422,6 @@ class GamesMixin(StorageBase):
             raise result
         return result
 
-    def append_commands(
-        self, batch: Sequence[tuple[int, dict[str, Any]]], *, at: datetime | None = None
-    ) -> list[int | StorageError]:
-        """Append commands of several games in one transaction; for each, its position in its game's
-        log, or why it was refused (an unknown game, or one no longer running: the others are stored)."""
-        return self.write_batch(batch, {}, at=at)[0]
-
     def write_batch(
         self,
         commands: Sequence[tuple[int, dict[str, Any]]],
