@@ -29,7 +29,9 @@ It behaves as aiohttp 3.14 does where discord.py and the bot look:
 - at most `per_host` connections to a host (`quota.CONNECTIONS`), a request past them waiting in order for
   the next one free; an idle connection is closed after 15 s (aiohttp's keep-alive), one the server closed
   is dropped, and an answer with `Connection: close` (or HTTP/1.0 without keep-alive) closes its own;
-- `close()` closes every connection and then the aiohttp session.
+- `close()` closes every connection, waits for their sockets to be closed, then closes the aiohttp session;
+  a connection that finishes opening after it is closed at once and its request fails with
+  `ClientConnectionError`, as when aiohttp's connector closed under a request.
 """
 
 from __future__ import annotations
@@ -331,6 +333,8 @@ class _Host:
             self.release(conn, False)  # (closed by the server while it was handed over: nothing sent)
 
     async def _acquire(self) -> _Connection:
+        if self.session._closed:  # (an idempotent request's second try after the close broke its first)
+            raise aiohttp.ClientConnectionError("Session is closed")
         while self.idle:
             conn = self.idle.pop()  # the most recently used (the one least likely closed meanwhile)
             if not conn.closed:

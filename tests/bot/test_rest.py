@@ -547,6 +547,31 @@ async def test_a_connection_that_opens_while_the_session_closes_is_closed_and_it
         assert not lean.connected
 
 
+async def test_a_request_under_way_when_the_session_closes_fails_and_is_not_sent_again() -> None:
+    """The bot stopping while a DELETE waits for its answer: the request fails as aiohttp's does, and its
+    second try (an idempotent method's) opens no connection on the closed session."""
+
+    async def never(_request: bytes, _writer: asyncio.StreamWriter) -> bool:
+        await asyncio.sleep(30)
+        return False
+
+    outcome = {}
+    for kind in KINDS:
+        async with served(never) as (server, base):
+            session = aiohttp.ClientSession()
+            used: Any = session if kind == "aiohttp" else LeanSession(session, api=base + "/api/v10")
+            request = asyncio.ensure_future(fetch(used, "DELETE", base + "/api/v10/channels/1/messages/2"))
+            while not server.requests:
+                await asyncio.sleep(0.01)
+            await used.close()
+            with pytest.raises(aiohttp.ClientConnectionError) as failed:
+                await request
+            await asyncio.sleep(0.05)
+            outcome[kind] = (failed.type, server.connections, len(server.requests))
+    assert outcome["lean"][0] is outcome["aiohttp"][0] is aiohttp.ClientConnectionError
+    assert outcome["lean"][1:] == (1, 1)  # (aiohttp's second try connects, then drops it unused: (2, 1))
+
+
 async def test_what_it_does_not_fit_goes_to_aiohttp() -> None:
     """Form data (uploads), another host: aiohttp's session as before."""
     ok = b"HTTP/1.1 204 No Content\r\n\r\n"
