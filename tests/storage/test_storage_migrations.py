@@ -51,7 +51,7 @@ def pairs_after_downgrade(url: str, revision: str, sql: str) -> dict[object, obj
     engine = make_engine(url)
     try:
         with engine.connect() as connection:
-            return dict(connection.execute(sa.text(sql)).tuples().all())
+            return dict(connection.execute(sa.text(sql)).all())
     finally:
         engine.dispose()
 
