@@ -294,12 +294,21 @@ class LobbyCog(commands.Cog, name="Lobby"):
         role_id = (await server_settings(self.games.storage, member.guild.id)).host_role_id
         return bool(role_id) and any(r.id == role_id for r in member.roles)
 
+    def _lobby_here(self, interaction: discord.Interaction[Any], voice_channel_id: int) -> Lobby:
+        """The lobby a button names, if it is on the server the click came from: its id names only a voice
+        channel, and a click forged on another server (whose manager moderates nothing here) or in a
+        private chat must not reach it."""
+        if not isinstance(interaction.user, discord.Member) or interaction.guild is None:
+            raise UserFacingError("error-server-only")
+        lobby = self.games.lobbies.get(voice_channel_id)
+        if lobby is None or lobby.guild_id != interaction.guild.id:
+            raise UserFacingError("lobby-closed")
+        return lobby
+
     async def on_button(
         self, interaction: discord.Interaction[Any], voice_channel_id: int, action: str
     ) -> None:
-        lobby = self.games.lobbies.get(voice_channel_id)
-        if lobby is None:
-            raise UserFacingError("lobby-closed")
+        lobby = self._lobby_here(interaction, voice_channel_id)
         member = interaction.user
         assert isinstance(member, discord.Member) and interaction.guild is not None
         if action in ("cancel", "settings", "start") and not await self.may_moderate(member, lobby):
@@ -362,9 +371,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
     async def set_options(
         self, interaction: discord.Interaction[Any], voice_channel_id: int, chosen: tuple[str, ...]
     ) -> None:
-        lobby = self.games.lobbies.get(voice_channel_id)
-        if lobby is None:
-            raise UserFacingError("lobby-closed")
+        lobby = self._lobby_here(interaction, voice_channel_id)
         member = interaction.user
         if not isinstance(member, discord.Member) or not await self.may_moderate(member, lobby):
             raise UserFacingError("lobby-moderators-only")
