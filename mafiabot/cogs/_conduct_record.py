@@ -130,7 +130,7 @@ class FoulRecords:
     async def forgive(self, interaction: discord.Interaction[Any], game_id: int, seat: int) -> str:
         """A moderator lifts the −5 of a player who left (D-F4); the removal itself stands."""
         table = self.games.table_by_id(game_id)
-        if table is None:
+        if table is None or table.guild.id != interaction.guild_id:  # (a button forged on another server)
             raise UserFacingError("conduct-over")
         member = interaction.user
         if not isinstance(member, discord.Member) or not await is_moderator(member, self.games, table):

@@ -115,3 +115,24 @@ async def test_a_lobby_button_clicked_in_a_private_chat_is_answered(
     answer = await _forge_select(fake, player, said, f"mafia:lobbyopt:{home.voice.id}", [])
     assert answer.ephemeral and answer.content, answer.callback
     assert d.games.lobbies.get(home.voice.id) is lobby and lobby.players == [d.players[0].id]
+
+
+async def test_another_servers_manager_cannot_lift_a_leaving_penalty_in_a_game_here(
+    bot: MafiaBot, fake: FakeDiscord, clubs: list[Club]
+) -> None:
+    """«Снять штраф за уход» names the game and the seat (``mafia:left:<game>:<seat>``): forged on another
+    server by its manager, it neither changes the game's record nor posts at the table."""
+    home, own = clubs
+    d = TableDriver(fake, home, bot, home.players[:7])
+    table = await d.start("classic")
+    attacker = _owner(own)
+    await fake.join_voice(attacker, own.voice)
+    mine = await fake.slash(attacker, "mafia new", channel=own.text, ruleset="classic")
+    public = len(fake.messages(home.text))
+    for seat in (1, 7):
+        answer = await _forge_click(fake, attacker, mine.message, f"mafia:left:{table.game_id}:{seat}")
+        assert answer.ephemeral, answer.callback
+        assert answer.content != text("ru", "conduct-forgiven"), answer.content
+    await d.settled()
+    said = [m.content for m in fake.messages(home.text)[public:]]
+    assert not any("Штраф за уход снят" in line for line in said), said
