@@ -247,7 +247,11 @@ def _current_step(s: GameState) -> StepDef:
 
 
 def act(s: Draft, seat: int, targets: tuple[int, ...], act_name: str, out: Out) -> None:
-    step = _current_step(s)
+    now = s.step
+    if s.phase == "night" and now.kind == "night":  # _current_step(s), without the call where it is kept
+        step = s.ruleset.night_by_id.get(now.night_step) or _current_step(s)
+    else:
+        step = _current_step(s)  # refuses
     if seat not in s.alive:
         raise DeadPlayer(f"Игрок {seat} выбыл и не может действовать.", key="out-no-act", seat=seat)
     if step.team or s.roles[seat - 1] != step.role:  # s.role_of(seat), without the call
@@ -341,7 +345,11 @@ def skip(s: Draft, seat: int, out: Out) -> None:
 
 
 def propose(s: Draft, seat: int, target: int, out: Out) -> None:
-    step = _current_step(s)
+    now = s.step
+    if s.phase == "night" and now.kind == "night":  # _current_step(s), without the call where it is kept
+        step = s.ruleset.night_by_id.get(now.night_step) or _current_step(s)
+    else:
+        step = _current_step(s)  # refuses
     if not step.team:
         raise NotYourTurn("Сейчас не ход команды.", key="not-team-turn")
     members = actors_of_step(s, step)  # a proposal does not change who acts

@@ -40,12 +40,12 @@ def line(s: GameState, out: Out, key: str) -> None:
     every call of say makes, found in the preset's own table by its key (Ruleset.lines)."""
     found = s.ruleset.lines.get(key)
     if found is None:
-        found = _line_of(s, key)
+        found = line_of(s, key)
     if found:
         out.append(found)
 
 
-def _line_of(s: GameState, key: str) -> Event | tuple[()]:
+def line_of(s: GameState, key: str) -> Event | tuple[()]:
     """The event of line(s, out, key), kept in the preset's table (the one say makes, events.interned), or
     () where the preset has no phrase for ``key``."""
     phrase = s.ruleset.phrases.get(key)

@@ -11,7 +11,7 @@ import math
 from operator import countOf, itemgetter
 from typing import Any
 
-from engine.announce import Out, line, say
+from engine.announce import Out, line_of, say
 from engine.commands import Vote
 from engine.conduct import give_foul
 from engine.errors import AlreadyActed, DeadPlayer, IllegalCommand, IllegalTarget, NotYourTurn, WrongPhase
@@ -210,9 +210,14 @@ def close_candidate(s: Draft, out: Out) -> None:
     if not step.queue and s.ruleset.voting.abstain == "last_candidate":
         _add_abstainers(s, step, out)
     count = countOf(map(_CANDIDATE, s.ballots), step.seat)
-    line(s, out, "vote_count")
+    rules = s.ruleset
+    found = rules.lines.get("vote_count")  # line(s, out, "vote_count"), written out
+    if found is None:
+        found = line_of(s, "vote_count")
+    if found:
+        out.append(found)
     seat, round_name = step.seat, step.round
-    phrase = s.ruleset.phrases.get("vote_result")
+    phrase = rules.phrases.get("vote_result")
     try:
         found = _VOTE_COUNT[phrase][round_name][count][seat]
     except KeyError:
@@ -229,9 +234,21 @@ def close_candidate(s: Draft, out: Out) -> None:
             ),
         )
     out.append(found)
-    if step.queue and not (s.ruleset.params.get("stop_when_decided") and _decided(s)):
+    if step.queue and not (rules.params.get("stop_when_decided") and _decided(s)):
         put_next_in_queue(s)
-        _announce_candidate(s, out)
+        # _announce_candidate(s, out), written out (a ballot calls ≈ 3 candidates): the next one called
+        seat = step.queue[0]
+        phrase = rules.phrases.get("vote_candidate")
+        try:
+            found = _BALLOT[phrase][round_name][seat]
+        except KeyError:
+            found = interned_in(
+                _BALLOT,
+                (phrase, round_name),
+                seat,
+                ("ballot", EVERYONE, {"candidate": seat, "round": round_name}, phrase, {"seat": seat}),
+            )
+        out.append(found)
         return
     if step.queue:
         data = {"skipped": list(step.queue), "round": step.round}

@@ -277,6 +277,17 @@ def end_speech(s: Draft, out: Out) -> None:
         else:
             seconds = step.seconds
         put_next_speaker(s, queue, seconds)
+        # announce_speech(s, out), written out for its common case (a speech ends ≈ 40 times a game): the
+        # next speaker, who has not lost his speech, is called by the preset's own event.
+        seat = queue[0]
+        if seat not in s.no_speech:
+            try:
+                found = s.ruleset.speeches[round_name][seconds][seat]
+            except KeyError:
+                pass
+            else:
+                out.append(found)
+                return
         announce_speech(s, out)
         return
     if round_name == "tie_word":

@@ -25,21 +25,23 @@ def eliminate(s: Draft, seat: int, how: str, out: Out, reveal: bool, phrase: str
     s.alive = s.alive - {seat}
     data: dict[str, Any] = {"seat": seat, **extra}
     params: dict[str, Any] = {"seat": seat}
-    by_role = not reveal and s.ruleset.roles[s.role_of(seat)].reveal_on_leave
+    rules = s.ruleset
+    phrases = rules.phrases  # rules.phrase(key) is phrases.get(key): read without the method's call
+    role = s.roles[seat - 1]  # s.role_of(seat), without the call
+    by_role = not reveal and rules.roles[role].reveal_on_leave
     if reveal or by_role:
-        role = s.role_of(seat)
         data["role"] = role
-        data["role_name"] = params["role"] = s.ruleset.roles[role].display
+        data["role_name"] = params["role"] = rules.roles[role].display
         s.revealed = s.revealed | {seat}
     phrase_key = _LEAVING_PHRASES[how]
-    if how == "killed" and s.ruleset.phrase("player_killed_neutral") and _several_killers(s):
+    if how == "killed" and phrases.get("player_killed_neutral") and _several_killers(s):
         phrase_key = "player_killed_neutral"
-    if how == "executed" and not reveal and s.ruleset.phrase("executed_hidden"):
+    if how == "executed" and not reveal and phrases.get("executed_hidden"):
         phrase_key = "executed_hidden"
     phrase_key = phrase or phrase_key
-    if by_role and s.ruleset.phrase(f"{phrase_key}_revealed"):
+    if by_role and phrases.get(f"{phrase_key}_revealed"):
         phrase_key = f"{phrase_key}_revealed"
-    out.append(Event(how, EVERYONE, data, s.ruleset.phrase(phrase_key), params))
+    out.append(Event(how, EVERYONE, data, phrases.get(phrase_key), params))
     if by_role:
         say(s, out, "revealed_left", seat=seat, role=params["role"])
     _werewolf_trigger(s, seat, out)

@@ -431,7 +431,15 @@ _NO_CHOICES: dict[str, Any] = {"actions": (), "skipped": frozenset(), "proposals
 def clear_choices(state: Draft) -> None:
     """``put_ledger(state, actions=(), skipped=frozenset(), proposals=(), team_target=0)``: the choices of
     a night step are cleared for the next one."""
-    _own_ledger(state).update(_NO_CHOICES)
+    ledger = state.ledger
+    if ledger.__class__ is LedgerDraft:  # _own_ledger, written out
+        ledger.__dict__.update(_NO_CHOICES)
+        return
+    fresh = ledger.__dict__.copy()
+    fresh.update(_NO_CHOICES)
+    ledger = _new(LedgerDraft)
+    _set(ledger, "__dict__", fresh)
+    state.ledger = ledger
 
 
 def step_of(
