@@ -99,6 +99,16 @@ def actors_of_step(s: GameState, step: StepDef, awake: list[int] | None = None) 
                 found.append(x)
         return found
     step_id, actors = step.id, []  # a loop, not a comprehension: no function made at every step
+    try:  # every holder has the step's role: where its abilities are plain tonight, they are each one's
+        abilities, plain_from = s.ruleset.abilities_now[step.role][step_id]  # (abilities_now's first answer)
+    except KeyError:
+        plain_from = _NEVER_PLAIN
+    if plain_from <= s.night:
+        if abilities:
+            for x in holders:
+                if x not in jailed:
+                    actors.append(x)
+        return actors
     for x in holders:
         if x not in jailed and abilities_now(s, x, step_id):
             actors.append(x)
@@ -260,7 +270,13 @@ def act(s: Draft, seat: int, targets: tuple[int, ...], act_name: str, out: Out) 
         )
     if s.ruleset.blocks_known and seat in s.ledger.blocked:
         raise NotYourTurn("Вы заблокированы этой ночью.", key="blocked")
-    options = abilities_now(s, seat, step.id)
+    options: Sequence[AbilityDef]
+    try:  # abilities_now(s, seat, step.id), without the call where they are plain tonight
+        options, plain_from = s.ruleset.abilities_now[step.role][step.id]
+        if plain_from > s.night:
+            options = abilities_now(s, seat, step.id)
+    except KeyError:
+        options = abilities_now(s, seat, step.id)
     if not options:
         refusal = IllegalCommand(
             f"Игрок {seat} не может использовать способность этой ночью.", key="no-ability-tonight", seat=seat

@@ -42,9 +42,13 @@ def enter_phase(s: Draft, out: Out, after_steps: bool) -> None:
 
 def next_phase(s: Draft, out: Out) -> None:
     rules = s.ruleset  # not talks(s.phase_name): a day or a night ends here, never the setup or the end
-    after_steps = rules.phase_kinds[rules.phase_at(s.position)] != "talk"
-    s.position = s.position + 1
-    enter_phase(s, out, after_steps)
+    position, intro_phases = s.position, rules.intro_phases
+    if position < len(intro_phases):  # rules.phase_at(position), without the call
+        name = intro_phases[position]
+    else:
+        name = rules.loop_phases[(position - len(intro_phases)) % len(rules.loop_phases)]
+    s.position = position + 1
+    enter_phase(s, out, rules.phase_kinds[name] != "talk")
 
 
 def _continue_steps(s: Draft, out: Out, name: str) -> None:

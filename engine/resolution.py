@@ -35,8 +35,7 @@ def effective(s: GameState, seat: int) -> bool:
     )
 
 
-def immediate(s: GameState) -> bool:
-    return s.ruleset.night_deaths == "immediate"
+_NOTHING_KEPT: dict[str, Any] = {}  # no role's abilities kept yet (Ruleset.abilities_now)
 
 
 def resolve_step(s: Draft, step: StepDef, out: Out) -> bool:
@@ -54,8 +53,12 @@ def resolve_step(s: Draft, step: StepDef, out: Out) -> bool:
             _idle_actors(s, step, index, out)
         return False
     chosen = list(s.ledger.chosen)
+    plain = s.ruleset.abilities_now.get(step.role, _NOTHING_KEPT).get(step.id)  # the role's, where kept
     for seat, act_name, targets in actions:
-        for ab in abilities_now(s, seat, step.id):  # the ability acted with (a loop: no generator made)
+        # abilities_now(s, seat, step.id), without the call where they are plain tonight (the actor has the
+        # step's role: act refuses any other)
+        now = plain[0] if plain is not None and plain[1] <= s.night else abilities_now(s, seat, step.id)
+        for ab in now:  # the ability acted with (a loop: no generator made)
             if ab.act == act_name:
                 break
         else:
@@ -113,7 +116,7 @@ def _count_use(s: Draft, seat: int, step_id: str, targets: tuple[int, ...]) -> N
 def _leader_pick(s: GameState, leader: str, tied: list[int]) -> int:
     """A tie broken by the leader's proposal: his pick where it is among the tied, else 0 (a function of
     its own: the comprehension would make _resolve_team's names cells at every team's step)."""
-    leader_pick = [t for x, t in s.ledger.proposals if s.role_of(x) == leader]
+    leader_pick = [t for x, t in s.ledger.proposals if s.roles[x - 1] == leader]
     return leader_pick[0] if leader_pick and leader_pick[0] in tied else 0
 
 
@@ -164,8 +167,13 @@ def _resolve_team(s: Draft, step: StepDef, index: int, out: Out) -> bool:
 def _extra_shot(s: Draft, step: StepDef, target: int, out: Out) -> bool:
     """D-H7: «Если убит мафией, мафия может застрелить ещё одного игрока» — only when the team's own shot
     killed its impostor, once a night; the step opens again at once."""
-    role = s.ruleset.roles[s.role_of(target)]
-    if not (immediate(s) and role.impostor and role.team == step.team and target in s.ledger.pending):
+    role = s.ruleset.roles[s.roles[target - 1]]
+    if not (
+        s.ruleset.night_deaths == "immediate"
+        and role.impostor
+        and role.team == step.team
+        and target in s.ledger.pending
+    ):
         return False
     if step.team in s.ledger.extra_shots:
         return False
@@ -189,7 +197,7 @@ def _designated(s: GameState, leader: str, members: list[int]) -> int:
     """City D-C10: while the leader (the don) lives only his pick counts; without him every living member
     must pick, and only identical picks make a target."""
     picks = dict(s.ledger.proposals)
-    leaders = [m for m in members if s.role_of(m) == leader]
+    leaders = [m for m in members if s.roles[m - 1] == leader]
     if leaders:
         return picks.get(leaders[0], 0)
     chosen = {picks.get(m, 0) for m in members}
@@ -200,7 +208,7 @@ def attempt(s: Draft, target: int, source: str, index: int) -> None:
     """A kill attempt. End-of-night presets resolve every attempt at dawn; where deaths are immediate it
     is resolved now, so that a player killed at this step is ineffective at the later ones."""
     put_ledger_field(s, "attempts", (*s.ledger.attempts, (target, source, index)))
-    if immediate(s):
+    if s.ruleset.night_deaths == "immediate":
         _strike(s, target, group=source in s.ruleset.teams)
 
 
@@ -217,7 +225,7 @@ def _strike(s: Draft, target: int, group: bool) -> None:
     led = s.ledger
     if not _living_tonight(s, target) or target in led.pending:
         return
-    if target in led.protected or s.ruleset.roles[s.role_of(target)].night_immune:
+    if target in led.protected or s.ruleset.roles[s.roles[target - 1]].night_immune:
         return
     for guard, ward in led.guards:
         if ward != target or guard == target or guard not in s.alive:
@@ -242,7 +250,7 @@ def _survives(s: Draft, target: int) -> bool:
     """A role with several lives (blood's ghoul, D-B6: «Может быть убит только со второй попытки») lives
     through its first attempts of the game; an attempt stopped by a protection or a guard never gets
     here, so it does not count («Если упырь защищён …, считается, что покушения на него не было»)."""
-    lives = s.ruleset.roles[s.role_of(target)].lives
+    lives = s.ruleset.roles[s.roles[target - 1]].lives
     if lives < 2:
         return False
     mark = f"survived:{target}:"
@@ -260,7 +268,7 @@ def flush_pending(s: Draft) -> None:
 
 def resolve_attempts(s: Draft) -> list[int]:
     """Dawn: every attempt meets the protections; returns the victims in ascending seat order (D-G11)."""
-    if immediate(s):
+    if s.ruleset.night_deaths == "immediate":
         flush_pending(s)
         s.tiebreaker = 0
         s.last_targets = s.ledger.chosen
@@ -269,7 +277,7 @@ def resolve_attempts(s: Draft) -> list[int]:
     for target, _source, index in s.ledger.attempts:
         if target not in s.alive or target in s.ledger.protected:
             continue
-        if s.ruleset.roles[s.role_of(target)].night_immune:
+        if s.ruleset.roles[s.roles[target - 1]].night_immune:
             continue
         victims[target] = max(index, victims.get(target, -1))
     tiebreaker, roles, dealt = 0, s.ruleset.roles, s.roles
@@ -289,8 +297,8 @@ def _kill(s: Draft, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: 
     """«может «убить» любого игрока» — a kill attempt that protections may stop."""
     spare = ab.params.get("spare_roles", [])
     for t in targets:
-        if s.role_of(t) not in spare:
-            attempt(s, t, s.role_of(seat), index)
+        if s.roles[t - 1] not in spare:
+            attempt(s, t, s.roles[seat - 1], index)
 
 
 @ability_kind("protect")
@@ -307,12 +315,12 @@ def _block(s: Draft, seat: int, ab: AbilityDef, targets: tuple[int, ...], index:
     put_ledger_field(s, "blocked", s.ledger.blocked | set(targets))
     for t in targets:
         for tid, team in s.ruleset.teams.items():
-            if team.leader and s.role_of(t) == team.leader:
+            if team.leader and s.roles[t - 1] == team.leader:
                 put_ledger(s, team_miss=s.ledger.team_miss | {tid})
 
 
 def status_seen(s: GameState, target: int, ab: AbilityDef) -> str:
-    role = s.role_of(target)
+    role = s.roles[target - 1]
     seen: dict[str, str] = dict(ab.params.get("seen_as", {}))
     if role in seen:
         return seen[role]
@@ -340,7 +348,7 @@ def seen_role(s: GameState, target: int) -> str:
     for seat, shown in s.ledger.framed:
         if seat == target:
             return shown
-    return s.role_of(target)
+    return s.roles[target - 1]
 
 
 @ability_kind("check_role", informs=True)
@@ -349,7 +357,7 @@ def _check_role(s: Draft, seat: int, ab: AbilityDef, targets: tuple[int, ...], i
     ролью проверяемого игрока»); a framed target shows the frame's card."""
     target = targets[0]
     role = seen_role(s, target)
-    if role == s.role_of(target):
+    if role == s.roles[target - 1]:
         s.knowledge = s.knowledge | {(seat, target)}
     data = {"seat": seat, "target": target, "result": role}
     params = {"seat": target, "role": s.ruleset.roles[role].display}

@@ -266,11 +266,17 @@ class RandomPlayers:
             actors = self.by_role.get(night_step.role, ())
             if self.blocks_known and s.ledger.blocked:
                 actors = list(filterfalse(s.ledger.blocked.__contains__, actors))  # in C: no cells
-        alive = s.alive
+        alive, roles, night = s.alive, s.roles, s.night
+        kept = s.ruleset.abilities_now  # abilities.abilities_now's table: (abilities, plain from night)
         for seat in actors:
             if seat not in alive:
                 continue
-            now = abilities.abilities_now(s, seat, step_id)
+            try:  # abilities.abilities_now(s, seat, step_id), without the call where they are plain tonight
+                now, plain_from = kept[roles[seat - 1]][step_id]
+                if plain_from > night:
+                    now = abilities.abilities_now(s, seat, step_id)
+            except KeyError:
+                now = abilities.abilities_now(s, seat, step_id)
             if not now:
                 continue
             if len(now) == 1:  # the common case: with the chance 0.2 an optional one is skipped
@@ -290,7 +296,11 @@ class RandomPlayers:
                     continue
                 name, count = ab.act, ab.targets
                 if count == 1:
-                    out.append(_act1(seat, targets[(v * len(targets)) // span], name))
+                    target = targets[(v * len(targets)) // span]
+                    try:
+                        out.append(_ACTS1[name][seat][target])
+                    except KeyError:
+                        out.append(_act1(seat, target, name))
                     continue
             else:
                 chosen = _choose_ability(s, rnd, seat, now)
