@@ -39,7 +39,7 @@ from engine.outcome import check_win
 from engine.registry import STEP_KINDS
 from engine.rules import Ruleset
 from engine.seats import PARTING_ROUNDS
-from engine.state import Draft, GameState, Step, evolve, freeze, fresh_state, same_step
+from engine.state import Draft, GameState, Step, evolve, freeze, fresh_state, same_step, set_state_dict
 
 # events.interned: a role dealt by (seat, role, phrase, the role's name and description)
 _DEALT: dict[tuple[int, str, str | None, str, str], Event] = {}
@@ -134,14 +134,14 @@ def deal(ruleset: Ruleset, players: int, seed: int) -> list[str]:
     return seats[:players]
 
 
-_new, _set = object.__new__, object.__setattr__
+_new = object.__new__
 
 
 def apply(state: GameState, command: Command) -> tuple[GameState, list[Event]]:
     """Apply one command. Raises :class:`IllegalCommand` (and leaves ``state`` as it was) if the rules
     do not allow it now."""
     s = _new(Draft)  # thaw(state), written out: this runs for every command
-    _set(s, "__dict__", state.__dict__.copy())
+    set_state_dict(s, state.__dict__.copy())
     out: list[Event] = []
     apply_in_place(s, (command,), out)
     return freeze(s), out  # the draft itself becomes the finished state
@@ -154,7 +154,7 @@ def apply_all(state: GameState, commands: Sequence[Command], out: list[Event]) -
     is copied once for all of them, not once per command; an IllegalCommand leaves ``state`` and
     ``out`` as they were."""
     s = _new(Draft)  # thaw(state), written out
-    _set(s, "__dict__", state.__dict__.copy())
+    set_state_dict(s, state.__dict__.copy())
     start = len(out)
     try:
         done = apply_in_place(s, commands, out)

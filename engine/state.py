@@ -48,9 +48,8 @@ class Step:
     ) -> None:
         # The generated __init__ of a frozen record sets the fields one by one; a step is made at almost
         # every turn of the game, so its fields are set as one dictionary (tests check both agree).
-        _set(
+        _set_step(
             self,
-            "__dict__",
             {
                 "kind": kind,
                 "seat": seat,
@@ -103,6 +102,13 @@ def _defaults_off_the_class(cls: type) -> None:
 
 _defaults_off_the_class(Step)
 _defaults_off_the_class(NightLedger)
+
+# A record's fields are set as its __dict__ through the __dict__ descriptor of its class, called directly:
+# ``object.__setattr__(record, "__dict__", fields)`` looks the descriptor up and copies its arguments at every
+# call, ≈ 450 instructions more a record (≈ 3,100 against ≈ 3,550 a step made and released, measured under
+# cachegrind). A draft's class is a subclass of its record's, whose descriptor it shares.
+_set_step = Step.__dict__["__dict__"].__set__
+_set_ledger = NightLedger.__dict__["__dict__"].__set__
 
 
 # The ledger of a night before its first step (records are never changed). Its fields are set as one
@@ -211,6 +217,7 @@ class GameState:
 
 
 _defaults_off_the_class(GameState)
+set_state_dict = GameState.__dict__["__dict__"].__set__  # see _set_step
 
 
 class Draft(GameState):
@@ -284,14 +291,14 @@ def fresh_state(**given: Any) -> Draft:
     values = _STATE_DEFAULTS.copy()  # every field in the order of the fields, as the __init__ would set
     values.update(given)
     new = object.__new__(Draft)
-    _set(new, "__dict__", values)
+    set_state_dict(new, values)
     return new
 
 
 def thaw(state: GameState) -> Draft:
     """A private copy of ``state`` that the rules may change; callers never see it before it is done."""
     new = object.__new__(Draft)
-    _set(new, "__dict__", state.__dict__.copy())  # twice as fast as filling the new instance's own dict
+    set_state_dict(new, state.__dict__.copy())  # twice as fast as filling the new instance's own dict
     return new
 
 
@@ -350,7 +357,7 @@ def put_step(state: Draft, **changes: Any) -> None:
     fresh = state.step.__dict__.copy()
     fresh.update(changes)
     step = object.__new__(Step)
-    _set(step, "__dict__", fresh)
+    _set_step(step, fresh)
     state.step = step
 
 
@@ -372,7 +379,7 @@ def _own_ledger(state: Draft) -> dict[str, Any]:
         return ledger.__dict__
     fresh = ledger.__dict__.copy()
     ledger = _new(LedgerDraft)
-    _set(ledger, "__dict__", fresh)
+    _set_ledger(ledger, fresh)
     state.ledger = ledger
     return fresh
 
@@ -395,7 +402,7 @@ def put_next_in_queue(state: Draft) -> None:
     fresh["seat"] = queue[0]
     fresh["queue"] = queue[1:]
     step = _new(Step)
-    _set(step, "__dict__", fresh)
+    _set_step(step, fresh)
     state.step = step
 
 
@@ -408,7 +415,7 @@ def put_next_speaker(state: Draft, queue: tuple[int, ...], seconds: int) -> None
     fresh["permitted"] = ()
     fresh["seconds"] = seconds
     step = _new(Step)
-    _set(step, "__dict__", fresh)
+    _set_step(step, fresh)
     state.step = step
 
 
@@ -421,7 +428,7 @@ def put_ledger_field(state: Draft, name: str, value: Any) -> None:
     fresh = ledger.__dict__.copy()
     fresh[name] = value
     ledger = _new(LedgerDraft)
-    _set(ledger, "__dict__", fresh)
+    _set_ledger(ledger, fresh)
     state.ledger = ledger
 
 
@@ -438,7 +445,7 @@ def clear_choices(state: Draft) -> None:
     fresh = ledger.__dict__.copy()
     fresh.update(_NO_CHOICES)
     ledger = _new(LedgerDraft)
-    _set(ledger, "__dict__", fresh)
+    _set_ledger(ledger, fresh)
     state.ledger = ledger
 
 
@@ -462,7 +469,7 @@ def step_of(
     fields["round"] = round
     fields["seconds"] = seconds
     step = _new(Step)
-    _set(step, "__dict__", fields)
+    _set_step(step, fields)
     return step
 
 
