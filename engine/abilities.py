@@ -12,8 +12,10 @@ from pathlib import PurePath
 from typing import Any, TypeVar
 
 from engine.announce import Out
+from engine.commands import Act, Propose
 from engine.errors import DeadPlayer, IllegalCommand, IllegalTarget, NotYourTurn, WrongPhase
 from engine.events import HOST_ONLY, NO_PARAMS, Event, event_of, interned, interned_in, to_seats
+from engine.registry import STEP_KINDS
 from engine.rules.model import AbilityDef, StepDef
 from engine.seats import holders_of
 from engine.state import Draft, GameState, put_ledger, put_ledger_field
@@ -256,7 +258,13 @@ def _current_step(s: GameState) -> StepDef:
     )  # the method where not yet kept
 
 
-def act(s: Draft, seat: int, targets: tuple[int, ...], act_name: str, out: Out) -> None:
+def act(s: Draft, c: Act, out: Out) -> None:
+    """An Act: a seat's choice at its night step, or a day ability (the judge's acquittal) where the day's
+    step kind has one. The command's own handler (engine.game dispatches to it, a call less an act)."""
+    if s.phase == "day" and hasattr(STEP_KINDS.get(s.step.kind), "act"):
+        STEP_KINDS[s.step.kind].act(s, c.seat, tuple(c.targets), out)  # a day ability (acquittal)
+        return
+    seat, targets, act_name = c.seat, tuple(c.targets), c.act
     now = s.step
     if s.phase == "night" and now.kind == "night":  # _current_step(s), without the call where it is kept
         step = s.ruleset.night_by_id.get(now.night_step) or _current_step(s)
@@ -360,7 +368,9 @@ def skip(s: Draft, seat: int, out: Out) -> None:
     out.append(Event("action_skipped", to_seats(seat), {"seat": seat}, s.ruleset.phrase("action_skipped")))
 
 
-def propose(s: Draft, seat: int, target: int, out: Out) -> None:
+def propose(s: Draft, c: Propose, out: Out) -> None:
+    """A Propose: a team member's proposal of the team's target (the command's own handler)."""
+    seat, target = c.seat, c.target
     now = s.step
     if s.phase == "night" and now.kind == "night":  # _current_step(s), without the call where it is kept
         step = s.ruleset.night_by_id.get(now.night_step) or _current_step(s)

@@ -11,11 +11,12 @@ from operator import countOf, itemgetter
 
 from engine.announce import Out, line, say
 from engine.ballot import after_elimination, candidates, no_elimination, refuse, start_ballot, vote_threshold
+from engine.commands import Nominate
 from engine.errors import AlreadyActed, DeadPlayer, IllegalCommand, IllegalTarget, NotYourTurn, WrongPhase
 from engine.events import EVERYONE, NO_PARAMS, Event, interned, interned_in, to_seats
 from engine.flow import announce_speech, begin_speeches, next_day_step
 from engine.outcome import check_win, eliminate
-from engine.registry import day_step
+from engine.registry import WITHDRAWALS, day_step
 from engine.seats import PARTING_ROUNDS, first_speaker_order
 from engine.state import Draft, GameState, Step, put_next_speaker, put_step
 
@@ -119,7 +120,12 @@ def victim_nominates(s: GameState, seat: int) -> bool:
     )
 
 
-def nominate(s: Draft, seat: int, target: int, out: Out) -> None:
+def nominate(s: Draft, c: Nominate, out: Out) -> None:
+    """A Nominate (the command's own handler: engine.game dispatches to it, a call less a nomination)."""
+    seat, target = c.seat, c.target
+    withdraw = s.ruleset.params.get("withdraw")
+    if withdraw is not None and withdraw in WITHDRAWALS:  # FIIM D-FI8: the earlier nomination gives way
+        WITHDRAWALS[withdraw](s, seat, target, out)
     if s.phase != "day":
         raise WrongPhase("Выдвигать кандидатуры можно только днём.", key="nominate-day-only")
     step = s.step

@@ -259,29 +259,12 @@ def _pass(s: Draft, c: Pass, out: list[Event]) -> None:
     day.end_speech(s, out)
 
 
-def _act(s: Draft, c: Act, out: list[Event]) -> None:
-    if s.phase == "day" and hasattr(STEP_KINDS.get(s.step.kind), "act"):
-        STEP_KINDS[s.step.kind].act(s, c.seat, tuple(c.targets), out)  # a day ability (acquittal)
-        return
-    abilities.act(s, c.seat, tuple(c.targets), c.act, out)
-
-
 def _skip(s: Draft, c: Skip, out: list[Event]) -> None:
     abilities.skip(s, c.seat, out)
 
 
-def _propose(s: Draft, c: Propose, out: list[Event]) -> None:
-    abilities.propose(s, c.seat, c.target, out)
-
-
 def _team_act(s: Draft, c: TeamAct, out: list[Event]) -> None:
     abilities.team_act(s, c.team, c.target, out)
-
-
-def _nominate(s: Draft, c: Nominate, out: list[Event]) -> None:
-    if s.ruleset.params.get("withdraw") == "auto":  # FIIM D-FI8
-        fiim_day.auto_withdraw(s, c.seat, c.target, out)
-    day.nominate(s, c.seat, c.target, out)
 
 
 def _withdraw(s: Draft, c: Withdraw, out: list[Event]) -> None:
@@ -432,11 +415,11 @@ _STEP_ENDS: dict[str, Callable[[Draft, list[Event]], None]] = {
 _HANDLERS: dict[type[Command], Callable[[Draft, Any, list[Event]], None]] = {
     Advance: _advance,
     Pass: _pass,
-    Act: _act,
+    Act: abilities.act,
     Skip: _skip,
-    Propose: _propose,
+    Propose: abilities.propose,
     TeamAct: _team_act,
-    Nominate: _nominate,
+    Nominate: day.nominate,
     Vote: ballot.vote,  # a preset's own vote (lift), the tiebreaker's choice or a hand in the ballot
     Unvote: _unvote,
     Answer: _answer,

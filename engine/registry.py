@@ -29,6 +29,10 @@ STEP_KINDS: dict[str, Any] = {}
 # Called at the end of every game, after ``game_over`` (classic bets are settled there, D-CL14); each
 # hook looks at the ruleset itself and does nothing where its variant is not played.
 GAME_OVER_HOOKS: list[Callable[..., Any]] = []
+# What a nomination does first where the preset's ``params.withdraw`` names it (FIIM's ``"auto"``: the
+# speaker's earlier nomination gives way, D-FI8): ``hook(s, seat, target, out)``, before the nomination is
+# checked.
+WITHDRAWALS: dict[str, Callable[..., Any]] = {}
 # Composition pickers: a preset whose table has ranges names one in ``params.composer``.
 COMPOSERS: dict[str, Callable[..., Any]] = {}
 # The book's rules on who may sit at the table, by composer: a game record's seats are checked against

@@ -11,7 +11,7 @@ from engine.announce import Out
 from engine.errors import AlreadyActed, IllegalCommand, IllegalTarget, NotYourTurn, WrongPhase
 from engine.events import EVERYONE, Event
 from engine.flow import begin_speeches
-from engine.registry import day_step
+from engine.registry import WITHDRAWALS, day_step
 from engine.state import Draft, GameState
 
 _CLOSER = "fiim_closer:"  # flag: the seat that spoke last in the previous day's round
@@ -93,11 +93,11 @@ def _take_back(s: Draft, seat: int, target: int, out: Out) -> None:
     )
 
 
-def auto_withdraw(s: Draft, seat: int, target: int, out: Out) -> None:
+def _auto_withdraw(s: Draft, seat: int, target: int, out: Out) -> None:
     """``withdraw = "auto"``: «Отзывание игрока не обязательно для выставления другого игрока. Оно
     происходит автоматически при следующем выставлении» — called before the new nomination is checked;
     a refused nomination leaves the old one (the engine drops the whole command). Called only where the
-    preset's ``withdraw`` is ``"auto"`` (engine.game._nominate asks, sparing every other preset the call)."""
+    preset's ``withdraw`` is ``"auto"`` (engine.day.nominate asks, sparing every other preset the call)."""
     if s.phase != "day":
         return
     step = s.step
@@ -107,6 +107,9 @@ def auto_withdraw(s: Draft, seat: int, target: int, out: Out) -> None:
     nominated = {t for _, t in s.nominations}
     if own and target != own[-1] and target not in nominated and target in s.alive:
         _take_back(s, seat, own[-1], out)
+
+
+WITHDRAWALS["auto"] = _auto_withdraw
 
 
 # -- colours left on record ------------------------------------------------------------------------
