@@ -321,9 +321,10 @@ def condemn(s: Draft, seat: int, out: Out) -> None:
 
 def execute(s: Draft, seat: int, out: Out) -> None:
     eliminate(s, seat, "executed", out, reveal=s.ruleset.reveal_on_vote)
-    if s.ruleset.timer("farewell") > 0 and not s.over:
+    farewell = s.ruleset.timer("farewell")
+    if farewell > 0 and not s.over:
         announce_decided(s, out)  # issue 13: the result first, then the farewell
-        s.step = step_of("speech", seat, round="farewell", seconds=s.ruleset.timer("farewell"))
+        s.step = step_of("speech", seat, round="farewell", seconds=farewell)
         announce_speech(s, out)
         return
     after_elimination(s, out)

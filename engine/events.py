@@ -58,6 +58,11 @@ HOST_ONLY = Audience(HOST)
 _SEATS: dict[tuple[int, ...], Audience] = {}  # audiences are immutable: one per group of seats will do
 
 
+# The audiences of groups of seats by the seats (to_seats's table): a caller that holds the seats in order
+# reads ``AUDIENCES.get(seats) or to_seats(*seats)``, without the call where the group is kept.
+AUDIENCES = _SEATS
+
+
 def to_seats(*seats: int) -> Audience:
     found = _SEATS.get(seats)
     if found is None:

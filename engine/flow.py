@@ -14,7 +14,17 @@ from typing import Any
 from engine.abilities import actors_of_step, victims_so_far
 from engine.announce import Out, event, line, say
 from engine.conduct import RESTRICTIONS, end_of_day, start_of_day
-from engine.events import EVERYONE, NO_PARAMS, Event, event_of, interned, interned_in, to_seats, to_team
+from engine.events import (
+    AUDIENCES,
+    EVERYONE,
+    NO_PARAMS,
+    Event,
+    event_of,
+    interned,
+    interned_in,
+    to_seats,
+    to_team,
+)
 from engine.outcome import check_win
 from engine.registry import DAY_STEPS, NIGHT_RESOLUTIONS
 from engine.resolution import resolve_attempts, resolve_step
@@ -194,7 +204,10 @@ def next_night_step(s: Draft, out: Out) -> None:
             clear_choices(s)
         out.append(called)
         if awake:
-            aud = to_team(step.team, awake) if step.team else to_seats(*awake)
+            # to_seats(*awake) without the call where the group is kept
+            aud = (
+                to_team(step.team, awake) if step.team else (AUDIENCES.get(tuple(awake)) or to_seats(*awake))
+            )
             data = {"step": step.id, "seats": awake, "actors": actors}
             out.append(
                 event_of(("awake", aud, data, None, data.copy()))

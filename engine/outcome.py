@@ -11,7 +11,7 @@ from itertools import filterfalse
 from typing import Any
 
 from engine.announce import Out, event, line, say
-from engine.events import EVERYONE, Event, to_seats
+from engine.events import EVERYONE, Event, event_of, to_seats
 from engine.registry import GAME_OVER_HOOKS, WIN_CHECKS
 from engine.state import Draft, GameState, Step, step_of
 
@@ -41,7 +41,7 @@ def eliminate(s: Draft, seat: int, how: str, out: Out, reveal: bool, phrase: str
     phrase_key = phrase or phrase_key
     if by_role and phrases.get(f"{phrase_key}_revealed"):
         phrase_key = f"{phrase_key}_revealed"
-    out.append(Event(how, EVERYONE, data, phrases.get(phrase_key), params))
+    out.append(event_of((how, EVERYONE, data, phrases.get(phrase_key), params)))  # Event(…), in C
     if by_role:
         say(s, out, "revealed_left", seat=seat, role=params["role"])
     _werewolf_trigger(s, seat, out)
@@ -96,11 +96,14 @@ def _count_killers(s: GameState) -> int:
 def _werewolf_trigger(s: Draft, seat: int, out: Out) -> None:
     """D-CL7: the first elimination of a clan member turns a dormant werewolf into that clan's member
     «ближайшей же ночью»."""
+    joining = s.ruleset.joining_roles()
+    if not joining:
+        return  # the preset has no role that joins a team (asked first: one call where it has none)
     team = s.team_of(seat)
     if not team or not s.ruleset.teams[team].kill_step:
         return
     dealt = s.ruleset.seats_by_role(s.roles)
-    if not any(map(dealt.__contains__, s.ruleset.joining_roles())):
+    if not any(map(dealt.__contains__, joining)):
         return  # nobody at the table joins a team
     for other in s.living():
         role = s.ruleset.roles[s.role_of(other)]

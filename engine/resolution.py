@@ -49,7 +49,10 @@ def resolve_step(s: Draft, step: StepDef, out: Out) -> bool:
         flush_pending(s)
     actions = s.ledger.actions
     if not actions:  # nobody acted: the ledger stays as it is (nothing chosen)
-        if step.id in s.ruleset.idle_steps():
+        idle = s.ruleset.idle_kept[0]  # s.ruleset.idle_steps(), without the call once kept
+        if idle is None:
+            idle = s.ruleset.idle_steps()
+        if step.id in idle:
             _idle_actors(s, step, index, out)
         return False
     chosen = list(s.ledger.chosen)
@@ -80,7 +83,10 @@ def resolve_step(s: Draft, step: StepDef, out: Out) -> bool:
             continue
         ABILITY_KINDS[ab.kind](s, seat, ab, targets, index, out)
     put_ledger_field(s, "chosen", tuple(chosen))
-    if step.id in s.ruleset.idle_steps():
+    idle = s.ruleset.idle_kept[0]  # s.ruleset.idle_steps(), without the call once kept
+    if idle is None:
+        idle = s.ruleset.idle_steps()
+    if step.id in idle:
         _idle_actors(s, step, index, out)
     return False
 

@@ -116,8 +116,10 @@ def city_dawn(s: Draft) -> list[int]:
         if team.kill_step and tid not in shot and tid not in led.team_miss and s.team_members(tid):
             _mark(s, MISSED)
     for seat, step, targets in led.chosen:
-        abilities = s.ruleset.ability_for_step(s.role_of(seat), step)
-        if seat in dead and any(a.params.get("link") for a in abilities):
+        if seat not in dead:  # only a dead actor's link takes his target with him
+            continue
+        abilities = s.ruleset.ability_for_step(s.roles[seat - 1], step)
+        if any(a.params.get("link") for a in abilities):
             for t in targets:
                 if t in s.alive and t not in healed and t not in dead:
                     dead.add(t)
@@ -137,8 +139,16 @@ def city_win(s: GameState) -> Any:
     alive = s.alive
     if not alive:
         return ()
-    mafia = len(alive.intersection(seats_of_side(s, "mafia")))  # the dealt roles' sides, once per deal
-    solo = len(alive.intersection(seats_of_side(s, "solo")))
+    # The dealt roles' sides, worked out once per deal: seats_of_side's memo, read once for both sides.
+    facts = s.ruleset.deal_facts(s.roles)
+    mafia_seats = facts.get("side:mafia")
+    if mafia_seats is None:
+        mafia_seats = seats_of_side(s, "mafia")
+    solo_seats = facts.get("side:solo")
+    if solo_seats is None:
+        solo_seats = seats_of_side(s, "solo")
+    mafia = len(alive.intersection(mafia_seats))
+    solo = len(alive.intersection(solo_seats))
     if not mafia and not solo:
         return ("town",)
     if mafia and mafia >= len(alive) - mafia:

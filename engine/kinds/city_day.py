@@ -44,7 +44,8 @@ def city_morning(s: Draft, out: Out) -> bool:
     if missed:
         out.append(Event("mafia_missed", EVERYONE, {}, s.ruleset.phrase("mafia_missed")))
     killed = [x for x in s.last_night_victims if x in s.alive]
-    asleep = [x for x in s.living() if has_mark(s, "asleep", x) and x not in killed]
+    marks = s.ledger.marks  # has_mark(s, "asleep", x), without a call for each living seat
+    asleep = [x for x in s.living() if ("asleep", x) in marks and x not in killed]
     for seat in sorted(killed + asleep):
         if seat in killed:
             eliminate(s, seat, "killed", out, reveal=False)

@@ -164,6 +164,8 @@ class Ruleset:
     last_deal: list[Any] = field(
         default_factory=lambda: [(None, None)], init=False, repr=False, compare=False
     )
+    # idle_steps' answer once worked out ([None] before): a night step's resolution reads it without the call.
+    idle_kept: list[Any] = field(default_factory=lambda: [None], init=False, repr=False, compare=False)
 
     def phase_at(self, position: int) -> str:
         """The name of the ``position``-th phase of a game (0: the first intro phase)."""
@@ -223,9 +225,9 @@ class Ruleset:
 
     def idle_steps(self) -> frozenset[str]:
         """Ids of the night steps with an ability that names what happens to an idle actor (``if_idle``)."""
-        found: frozenset[str] | None = self._memo.get("idle_steps")
+        found: frozenset[str] | None = self.idle_kept[0]
         if found is None:
-            found = self._memo["idle_steps"] = frozenset(
+            found = self.idle_kept[0] = frozenset(
                 a.step for r in self.roles.values() for a in r.abilities if a.params.get("if_idle")
             )
         return found
