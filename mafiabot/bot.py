@@ -38,6 +38,7 @@ from mafiabot.game.service import GameService
 from mafiabot.gcpolicy import CollectorPolicy
 from mafiabot.i18n import text
 from mafiabot.logs import bind, hidden
+from mafiabot.options_check import forged_option
 from mafiabot.quota import Quota
 from mafiabot.views import stop_all_views
 
@@ -433,6 +434,13 @@ class MafiaBot(commands.Bot):
         super().dispatch(event_name, *args, **kwargs)
 
     def _interaction_create(self, data: Any) -> None:
+        if data.get("type") == 2 and (option := forged_option(self.tree, data)) is not None:
+            # (2: a command's) An option Discord's client would not have sent: refused, never run.
+            refusal = discord.Interaction(data=data, state=self._connection)
+            task = asyncio.create_task(self._refuse_forged(refusal, option), name=f"refuse {refusal.id}")
+            self._clicks.add(task)
+            task.add_done_callback(self._clicks.discard)
+            return
         inner = data.get("data") if data.get("type") == 3 else None  # (3: a component's)
         match = GAME_ITEM.fullmatch(str(inner.get("custom_id", ""))) if isinstance(inner, dict) else None
         if match is None or GameItem not in self._connection._view_store._dynamic_items.values():
@@ -464,6 +472,19 @@ class MafiaBot(commands.Bot):
         task.add_done_callback(self._clicks.discard)
         self.game_clicks_direct += 1
         self.dispatch("interaction", interaction)
+
+    @staticmethod
+    async def _refuse_forged(interaction: discord.Interaction[MafiaBot], option: str) -> None:
+        bind(guild_id=interaction.guild_id, channel_id=interaction.channel_id, user_id=interaction.user.id)
+        log.info("A command with a forged option refused: %s", option)
+        try:
+            await reply_ephemeral(
+                interaction, text(language_of(interaction), "error-forged-option", option=option)
+            )
+        except discord.HTTPException as error:
+            if not expired(error):
+                raise
+            note_expired(interaction)
 
     @staticmethod
     async def _game_click(interaction: discord.Interaction[MafiaBot], match: re.Match[str]) -> None:

@@ -12,6 +12,7 @@ error-server-only = This command works only on a server.
 error-not-here = This command cannot be used here.
 error-game-over = This game is over: the button no longer works.
 error-not-playing = You are not playing in this game.
+error-forged-option = The command came with an invalid value of «{ $option }» and was not run.
 # The engine's refusals on a server whose language the rulebook's own sentence is not in: by its kind.
 illegal-kind = The rules do not allow that now.
 illegal-kind-WrongPhase = This is not the time for that.
