@@ -205,6 +205,12 @@ def user_message(error: app_commands.AppCommandError, language: str = DEFAULT) -
     if isinstance(error, app_commands.MissingPermissions):
         names = permission_names(error.missing_permissions, language)
         return text(language, "error-your-permissions", names=names)
+    if isinstance(error, app_commands.TransformerError):
+        # A value Discord sent but the command cannot take: most often a user option naming somebody
+        # who is not (or no longer) a member of the server, where the command wants a member.
+        if error.type in (discord.AppCommandOptionType.user, discord.AppCommandOptionType.mentionable):
+            return text(language, "error-not-a-member")
+        return text(language, "error-bad-value")
     if isinstance(error, app_commands.NoPrivateMessage):
         return text(language, "error-server-only")
     if isinstance(error, app_commands.CheckFailure):

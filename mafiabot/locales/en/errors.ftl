@@ -13,6 +13,8 @@ error-not-here = This command cannot be used here.
 error-game-over = This game is over: the button no longer works.
 error-not-playing = You are not playing in this game.
 error-forged-option = The command came with an invalid value of «{ $option }» and was not run.
+error-not-a-member = That user is not a member of this server.
+error-bad-value = That value of the command's option does not fit here.
 # The engine's refusals on a server whose language the rulebook's own sentence is not in: by its kind.
 illegal-kind = The rules do not allow that now.
 illegal-kind-WrongPhase = This is not the time for that.

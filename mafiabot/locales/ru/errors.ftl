@@ -13,6 +13,8 @@ error-not-here = Эту команду здесь использовать не�
 error-game-over = Эта игра уже закончилась: кнопка больше не действует.
 error-not-playing = Вы не играете в этой партии.
 error-forged-option = Команда пришла с недопустимым значением «{ $option }» и не выполнена.
+error-not-a-member = Этого пользователя нет на сервере.
+error-bad-value = Это значение параметра команды здесь не подходит.
 # The engine's refusals on a server whose language the rulebook's own sentence is not in: by its kind.
 illegal-kind = Сейчас так нельзя по правилам игры.
 illegal-kind-WrongPhase = Сейчас не время для этого.
