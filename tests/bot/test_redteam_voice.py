@@ -1,0 +1,53 @@
+"""Red team: members moving between voice channels mid-phase.
+
+A server mute is the server's, not the channel's: a player the bot muted who moves (not leaves) to another
+voice channel of the server keeps it there. Once the table has let him go (the grace period over), the bot
+must lift its mute where he is now, without waiting for him to reconnect."""
+
+from __future__ import annotations
+
+from fakediscord import Club, FakeDiscord
+from game_driver import MEMBER_EDIT, TableDriver
+
+from mafiabot.bot import MafiaBot
+
+
+async def test_a_muted_player_who_moves_to_another_channel_is_unmuted_there_when_the_table_lets_him_go(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    d.games.presence.leave_grace = 0.2
+    await d.start("classic")
+    mover = d.member(4)
+    assert fake.voice_state(mover).mute  # type: ignore[union-attr]
+    lounge = await fake.add_channel(club, "Курилка", type=2)
+    await fake.move_voice(mover, lounge)
+    await d.until(lambda: 4 not in d.state.alive, "the grace period to run out")
+    await fake.wait_for(lambda: not fake.voice_state(mover).mute, what="the mute lifted in the lounge")  # type: ignore[union-attr]
+    await d.settled()
+    assert d.muted_seats() == d.all_seats() - {4} - d.expected_speakers()  # the table's own, untouched
+
+
+async def test_a_player_who_moves_away_and_back_within_the_grace_period_plays_on_muted(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    d.games.presence.leave_grace = 30.0
+    await d.start("classic")
+    table = d.table
+    assert table is not None
+    mover = d.member(3)
+    lounge = await fake.add_channel(club, "Курилка", type=2)
+    await fake.move_voice(mover, lounge)
+    await fake.wait_for(lambda: mover.id in table.leave_timers, what="the grace period to start")
+    await fake.move_voice(mover, club.voice)
+    await fake.wait_for(lambda: mover.id not in table.leave_timers, what="the grace timer cancelled")
+    await d.settled()
+    assert 3 in d.state.alive
+    d.assert_mutes()
+    while d.state.step.seat != 3:
+        await d.pass_speech()
+    d.assert_mutes()
+    assert not fake.voice_state(mover).mute  # type: ignore[union-attr]
