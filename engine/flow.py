@@ -168,9 +168,10 @@ def next_night_step(s: Draft, out: Out) -> None:
         step_id, agenda = agenda[0], agenda[1:]
         entry = plan.get(step_id) or _plan_step(s, step_id)
         step, undealt, opened, seconds, wake, revives, prompt, called = entry
-        # step_in_play, written out, keeping the holders for the step's call.
-        if step.from_night > s.night or (not step.team and not undealt and step.role not in s.roles):
-            continue  # not yet, or the role was not dealt (and the table may know it, D-CL16)
+        # step_in_play, written out, keeping the holders for the step's call: a role not dealt has no
+        # holders (below: skipped unless the table may know it, D-CL16).
+        if step.from_night > s.night:
+            continue  # not yet
         # holders_of(s, step, False), written out: the deal's seats of the step's role or team, living or not
         if step.team and s.team_joins:
             holders: Sequence[int] = s.team_members(step.team, False)

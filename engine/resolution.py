@@ -68,7 +68,13 @@ def resolve_step(s: Draft, step: StepDef, out: Out) -> bool:
             raise StopIteration
         _count_use(s, seat, step.id, targets)
         chosen.append((seat, step.id, targets))
-        if not effective(s, seat):
+        led = s.ledger  # effective(s, seat), written out (an act is resolved ≈ 15 times a game)
+        if (
+            seat not in s.alive
+            or seat in led.blocked
+            or seat in led.dead_tonight
+            or (s.jail and seat in s.prisoners())
+        ):
             if (
                 ab.kind in INFORMING_KINDS
                 and s.ruleset.params.get("ineffective_check_feedback") == "true_result"

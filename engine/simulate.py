@@ -632,7 +632,7 @@ def play_random_game(
         except IllegalCommand:
             _name_the_illegal(ruleset, roles, seed, log, commands)
             raise
-        log += commands  # whole: only the last batch can be cut short by the game's end (below)
+        log.extend(commands)  # whole: only the last batch can be cut short by the game's end (below)
         if len(log) > MAX_COMMANDS:
             raise AssertionError(f"game with seed {seed} did not end after {MAX_COMMANDS} commands")
     del log[len(log) - len(commands) + done :]  # the commands of the last batch after the game ended
