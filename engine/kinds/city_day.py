@@ -8,7 +8,7 @@ together. An alibi (agent's or lawyer's) keeps a condemned player at the table.
 
 from __future__ import annotations
 
-from engine.announce import Out, say
+from engine.announce import Out, line, say
 from engine.ballot import candidates, may_vote, refuse, start_ballot, tie_speeches
 from engine.errors import AlreadyActed, DeadPlayer, NotYourTurn, WrongPhase
 from engine.events import EVERYONE, Event
@@ -26,7 +26,7 @@ def city_morning(s: Draft, out: Out) -> bool:
     """D-C15: «Ведущий не называет роли покинувших стол игроков, за исключением Маньяка»; the miss line,
     then each departure in seat order, or the "nobody" line. D-C14: night victims get thirty seconds, in
     which they «могут назвать свою роль»; players who slept through their step leave silently (D-C17)."""
-    say(s, out, "day_breaks")
+    line(s, out, "day_breaks")
     if s.night == 1 and s.ruleset.intro_night:
         if s.immune:
             seats = sorted(s.immune)
@@ -52,7 +52,7 @@ def city_morning(s: Draft, out: Out) -> bool:
         else:
             eliminate(s, seat, "removed", out, reveal=False, phrase="player_killed", reason="asleep")
     if not killed and not asleep and not missed:
-        say(s, out, "nobody_killed")
+        line(s, out, "nobody_killed")
     if check_win(s, out):
         return True
     return begin_speeches(s, out, killed, "night_words", s.ruleset.timer("night_words"))
@@ -114,7 +114,7 @@ class AlibiCheck:
 
     @staticmethod
     def offer(s: Draft, seat: int, out: Out) -> bool:
-        say(s, out, "vote_accepted")
+        line(s, out, "vote_accepted")
         if not _alibi(s, seat, out):
             return False
         next_day_step(s, out)
@@ -127,7 +127,7 @@ def car_crash(s: Draft, tied: list[int], out: Out) -> None:
     даются поочерёдно оправдательные 30 секунд, после чего город приступает к повторному голосованию.
     При повторной автокатастрофе начинается голосование за то, чтобы игроки вместе покинули игровой
     стол, или остались.»"""
-    say(s, out, "vote_accepted")
+    line(s, out, "vote_accepted")
     first = s.step.round == "main"
     out.append(Event("tie", EVERYONE, {"seats": tied, "round": s.step.round}))
     tied = sorted(tied)
@@ -175,12 +175,12 @@ class LiftVote:
     def advance(s: Draft, out: Out) -> None:
         if s.step.kind != "lift":
             raise WrongPhase("Сейчас нет голосования.", key="no-vote-now")
-        say(s, out, "vote_thanks")
+        line(s, out, "vote_thanks")
         tied = [x for x in s.step.candidates if x in s.alive]
         eligible = [x for x in s.living() if may_vote(s, x)]
         leave = len(s.ballots)
         passed = 2 * leave > len(eligible)
-        say(s, out, "vote_accepted")
+        line(s, out, "vote_accepted")
         data = {"seats": tied, "count": leave, "eligible": len(eligible), "passed": passed}
         out.append(Event("lift_count", EVERYONE, data))
         if not passed:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.announce import Out, say
+from engine.announce import Out, line
 from engine.ballot import candidates
 from engine.errors import AlreadyActed, IllegalCommand, IllegalTarget, NotYourTurn
 from engine.events import EVERYONE, Event, to_seats
@@ -121,7 +121,7 @@ def _bets(s: Draft, out: Out) -> bool:
     if not s.ruleset.params.get("bets"):
         return False
     s.step = Step("bets", seconds=_timer(s, "bets", 60))
-    say(s, out, "bets_open")
+    line(s, out, "bets_open")
     return True
 
 
@@ -219,7 +219,7 @@ def _reduced_start(s: Draft, out: Out) -> bool:
     мафией, проголосовать за него и «убить»»; two players play the hidden-card game instead."""
     if s.n_seats == 2:
         return TwoCards.start(s, out)
-    say(s, out, "small_day_start")
+    line(s, out, "small_day_start")
     return False
 
 
@@ -255,7 +255,7 @@ class TwoCards:
     def start(s: Draft, out: Out) -> bool:
         s.ballots = ()
         s.step = Step("two_cards", seconds=_timer(s, "discussion", 300))
-        say(s, out, "two_players_start")
+        line(s, out, "two_players_start")
         for seat in s.living():
             out.append(
                 Event("prompt", to_seats(seat), {"seat": seat}, s.ruleset.phrase("two_players_buttons"))

@@ -10,7 +10,7 @@ D-FI11; the lift itself is the city's ``lift`` step) and the draw after three qu
 
 from __future__ import annotations
 
-from engine.announce import Out, say
+from engine.announce import Out, line, say
 from engine.ballot import candidates, execute, no_elimination, start_ballot, tie_speeches
 from engine.conduct import MUTE_NEXT_DAY, REMOVED
 from engine.errors import IllegalTarget, NotYourTurn, WrongPhase
@@ -52,7 +52,7 @@ def best_move(s: GameState) -> tuple[int, tuple[int, ...]] | None:
 def fiim_morning(s: Draft, out: Out) -> bool:
     """F.9, F.10: the judge says only who left (never the role, never whether it was a miss). The victim
     of the first shooting night may first name his best move (D-FI13); then his minute of last words."""
-    say(s, out, "day_breaks")
+    line(s, out, "day_breaks")
     _lost_speech_today(s)
     if s.night == 1 and s.ruleset.intro_night:
         return False  # after the «договорка» nobody can have left
@@ -61,7 +61,7 @@ def fiim_morning(s: Draft, out: Out) -> bool:
     for seat in killed:
         eliminate(s, seat, "killed", out, reveal=False)
     if not killed:
-        say(s, out, "nobody_killed")
+        line(s, out, "nobody_killed")
         return False
     announce_decided(s, out)  # D-FI14: the result is fixed at the kill, told before his last word
     if len(killed) == 1 and shot_night(s) == 1 and _best_move_due(s, gone_before):
@@ -158,7 +158,7 @@ def fiim_vote(s: Draft, out: Out) -> bool:
         out.append(Event("no_elimination", EVERYONE, {"reason": "no_vote"}, s.ruleset.phrase("no_vote")))
         return False
     if len(cands) == 1:
-        say(s, out, "vote_accepted")
+        line(s, out, "vote_accepted")
         out.append(Event("lone_nominee", EVERYONE, {"seat": cands[0]}))
         execute(s, cands[0], out)
         return True

@@ -9,7 +9,7 @@ and the judge's once-a-day acquittal.
 from __future__ import annotations
 
 from engine import rng
-from engine.announce import Out, say
+from engine.announce import Out, line, say
 from engine.ballot import condemn, execute, may_vote, no_elimination, start_ballot
 from engine.errors import AlreadyActed, IllegalTarget, NotYourTurn
 from engine.events import EVERYONE, Event, to_seats
@@ -89,7 +89,7 @@ def _vote(s: Draft, out: Out) -> bool:
         cands = _others(s)
         if cands:
             s.flags = s.flags | {ALL_LIVING}
-            say(s, out, "no_nominations")
+            line(s, out, "no_nominations")
     if not cands:
         return _most_voted_today(s, out)
     _tell_followers(s, out)
