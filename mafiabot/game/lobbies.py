@@ -98,6 +98,8 @@ class Lobbies(dict[int, Lobby]):
         return lobby
 
     async def join(self, lobby: Lobby, member: discord.Member) -> None:
+        if lobby.starting:
+            raise UserFacingError("lobby-starting")
         if (
             member.voice is None
             or member.voice.channel is None
@@ -111,6 +113,8 @@ class Lobbies(dict[int, Lobby]):
             raise UserFacingError("lobby-full", count=counts[-1])
         if lobby.game_id is not None:
             await self._store("join_lobby", lobby.game_id, member.id, member.display_name)
+            if lobby.starting:  # the start took the players while the join was being stored
+                raise UserFacingError("lobby-starting")
         if member.id not in lobby.players:  # (a double click stored once)
             lobby.players.append(member.id)
         lobby.names[member.id] = member.display_name
@@ -118,6 +122,8 @@ class Lobbies(dict[int, Lobby]):
     async def leave(self, lobby: Lobby, user_id: int) -> None:
         """A player leaves; the last one closes the lobby. The creator's place as the lobby's host goes
         to the next player in join order: the lobby goes on without him."""
+        if lobby.starting:
+            raise UserFacingError("lobby-starting")
         if user_id not in lobby.players:
             raise UserFacingError("lobby-not-in")
         rest = [u for u in lobby.players if u != user_id]
@@ -134,6 +140,8 @@ class Lobbies(dict[int, Lobby]):
             lobby.creator_id = lobby.players[0]
 
     async def set_options(self, lobby: Lobby, chosen: tuple[str, ...]) -> None:
+        if lobby.starting:
+            raise UserFacingError("lobby-starting")
         if lobby.game_id is not None:
             await self._store("update_lobby", lobby.game_id, options=chosen)
         lobby.options = chosen

@@ -41,6 +41,10 @@ class Lobby:
     mute_spectators: bool = True  # the server's setting (`/mafia-admin spectators`)
     # The stored lobby (the game row it becomes at the start); None without a database.
     game_id: int | None = None
+    # A start is under way (not stored: a restart reopens the lobby unstarted): a join, a leave or a change
+    # of the variants meanwhile would not be in the game its answer showed them in, and a second start
+    # (a double click) would start it twice.
+    starting: bool = False
 
     @property
     def base_ruleset(self) -> engine.Ruleset:

@@ -28,7 +28,7 @@ import engine
 from engine.commands import Abort, Advance, Command
 from mafiabot.chaos import kill_point
 from mafiabot.config import Settings
-from mafiabot.errors import NotStored, language_of, reply_ephemeral
+from mafiabot.errors import NotStored, UserFacingError, language_of, reply_ephemeral
 from mafiabot.game.actions import ACTIONS
 from mafiabot.game.clock import ClockKeeper, shard_label
 from mafiabot.game.crew import Crew
@@ -300,6 +300,16 @@ class GameService:
 
     async def start(self, lobby: Lobby, guild: discord.Guild, by: int) -> Table:
         check_start(lobby, guild, by)
+        if lobby.starting:
+            raise UserFacingError("lobby-starting")
+        lobby.starting = True
+        try:
+            return await self._start(lobby, guild)
+        except BaseException:
+            lobby.starting = False  # (refused: the lobby is as it was, and may be started again)
+            raise
+
+    async def _start(self, lobby: Lobby, guild: discord.Guild) -> Table:
         ruleset = lobby.ruleset
         n = len(lobby.players)
         text_channel = guild.get_channel(lobby.text_channel_id)

@@ -13,6 +13,7 @@ lobby-missing = ⚠️ The bot lacks permissions — { $missing }. The game cann
 lobby-counts = needs { $low } to { $high } players
 lobby-whole-deck = the whole deck is shuffled ({ $cards } cards): who gets what is a secret
 lobby-started = **The game has started.**
+lobby-starting = The game is starting already: the lobby is closed.
 timer-intro_speech = introduction
 timer-speech = speech
 timer-discussion = discussion

@@ -13,6 +13,7 @@ lobby-missing = ⚠️ Боту не хватает прав — { $missing }. �
 lobby-counts = нужно от { $low } до { $high } игроков
 lobby-whole-deck = вся колода перетасована ({ $cards } карт): кому что достанется — тайна
 lobby-started = **Игра началась.**
+lobby-starting = Игра уже начинается: набор закрыт.
 timer-intro_speech = знакомство
 timer-speech = речь
 timer-discussion = обсуждение
