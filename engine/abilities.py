@@ -165,7 +165,7 @@ def _why_not(s: GameState, seat: int, ab: AbilityDef, target: int) -> str:
         return "D-CL8 variant 2: the doctor «is shown the list of this night's victims» and revives one"
     if target not in s.alive:
         return "D-G6: «Убитые не могут никаким образом участвовать в игре» — nor be chosen"
-    if s.role_of(target) in ab.params.get("barred_roles", ()):
+    if s.roles[target - 1] in ab.params.get("barred_roles", ()):
         return "D-CL9: the judges are known to all; the checkers may not pick them"
     if target == seat and (PurePath(s.ruleset.source).name[:3], ab.step) == ("004", "putana"):
         return "D-S9: the putana invites another player, not herself («приглашая его к себе»; D-G4)"
@@ -190,7 +190,7 @@ _NOT_TWICE = {
 def _why_no_ability(s: GameState, seat: int, step_id: str) -> str:
     """The rule that leaves the seat without an ability tonight (for a record's --explain): the night it
     starts from, the uses it has, or the shot before it (city D-C8)."""
-    for ab in s.ruleset.ability_for_step(s.role_of(seat), step_id):
+    for ab in s.ruleset.ability_for_step(s.roles[seat - 1], step_id):
         if ab.from_night > s.night:
             return (
                 f"the ability is used from night {ab.from_night} of the game on, every night of the script "
@@ -353,7 +353,7 @@ def skip(s: Draft, seat: int, out: Out) -> None:
     step = _current_step(s)
     if (
         seat not in s.alive
-        or (step.role and s.role_of(seat) != step.role)
+        or (step.role and s.roles[seat - 1] != step.role)
         or (step.team and seat not in actors_of_step(s, step))
     ):
         raise NotYourTurn(f"Игрок {seat} сейчас не действует.", key="not-acting", seat=seat)
@@ -438,6 +438,6 @@ def victims_so_far(s: GameState) -> list[int]:
 
 def hit_tonight(s: GameState, target: int) -> bool:
     """D-CL4: successfully hit by a kill resolved so far tonight, and not night-immune."""
-    if s.ruleset.roles[s.role_of(target)].night_immune:
+    if s.ruleset.roles[s.roles[target - 1]].night_immune:
         return False
     return any(t == target for t, _, _ in s.ledger.attempts)

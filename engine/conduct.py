@@ -139,9 +139,9 @@ def award_victory(s: Draft, seat: int, reason: str, out: Out) -> None:
         )
     if not 1 <= seat <= s.n_seats:
         raise IllegalCommand(f"Нет игрока {seat}.", key="no-player", seat=seat)
-    own = s.ruleset.roles[s.role_of(seat)].side
+    own = s.ruleset.roles[s.roles[seat - 1]].side
     order = list(s.ruleset.sides)
-    living = {s.ruleset.roles[s.role_of(x)].side for x in s.alive} - {own}
+    living = {s.ruleset.roles[s.roles[x - 1]].side for x in s.alive} - {own}
     dealt = {s.ruleset.roles[r].side for r in s.roles} - {own}
     winners = tuple(x for x in order if x in (living or dealt))
     names: dict[str, str] = dict(s.ruleset.params.get("side_names", {}))

@@ -168,8 +168,7 @@ def next_night_step(s: Draft, out: Out) -> None:
         step_id, agenda = agenda[0], agenda[1:]
         entry = plan.get(step_id) or _plan_step(s, step_id)
         step, undealt, opened, seconds, wake, revives, prompt, called = entry
-        # step_in_play, written out, keeping the holders for the step's call: a role not dealt has no
-        # holders (below: skipped unless the table may know it, D-CL16).
+        # step_in_play, written out, keeping the holders for the step's call.
         if step.from_night > s.night:
             continue  # not yet
         # holders_of(s, step, False), written out: the deal's seats of the step's role or team, living or not
@@ -179,12 +178,12 @@ def next_night_step(s: Draft, out: Out) -> None:
             last = rules.last_deal[0]
             memo = last[1] if s.roles is last[0] else rules.seating(s.roles)
             holders = memo[1].get(step.team, ()) if step.team else memo[0].get(step.role, ())
+        if not holders and not undealt:
+            continue  # a role not dealt (its step has no holders), where the table may not know it (D-CL16)
         alive = s.alive
         awake = list(
             filter(alive.__contains__, holders)
         )  # holders_of(s, step): nothing below changes who lives
-        if not holders and not undealt:
-            continue
         if holders and not (awake or rules.call_dead_roles):
             continue
         if step.team and awake and not rules.call_dead_roles and _impostors_only(s, awake):
@@ -321,7 +320,7 @@ def _tell_idle(s: GameState, step: StepDef, idle: list[int], out: Out) -> None:
     for seat in idle:
         if step.team:
             continue
-        for ab in s.ruleset.ability_for_step(s.role_of(seat), step.id):
+        for ab in s.ruleset.ability_for_step(s.roles[seat - 1], step.id):
             if ab.params.get("unavailable_phrase"):
                 phrase = str(ab.params["unavailable_phrase"])
                 out.append(Event("cannot_act", to_seats(seat), {"seat": seat, "step": step.id}, phrase))

@@ -106,7 +106,7 @@ def _werewolf_trigger(s: Draft, seat: int, out: Out) -> None:
     if not any(map(dealt.__contains__, joining)):
         return  # nobody at the table joins a team
     for other in s.living():
-        role = s.ruleset.roles[s.role_of(other)]
+        role = s.ruleset.roles[s.roles[other - 1]]
         if not role.joins_team_on_loss or any(j[0] == other for j in s.team_joins):
             continue
         pending = _pending_join(s, other)
@@ -163,9 +163,9 @@ def _result_event(s: GameState, winners: tuple[str, ...], kind: str) -> Event:
     if not winners:
         return Event(kind, EVERYONE, {"winners": [], "draw": True}, s.ruleset.phrase("draw"))
     params: dict[str, Any] = {}
-    loners = [x for x in s.living() if s.ruleset.roles[s.role_of(x)].side == "solo"]
+    loners = [x for x in s.living() if s.ruleset.roles[s.roles[x - 1]].side == "solo"]
     if winners == ("solo",) and len(loners) == 1:  # «Победил одиночка — {role}!»
-        params = {"seat": loners[0], "role": s.ruleset.roles[s.role_of(loners[0])].display}
+        params = {"seat": loners[0], "role": s.ruleset.roles[s.roles[loners[0] - 1]].display}
     return Event(kind, EVERYONE, {"winners": list(winners)}, s.ruleset.phrase(f"win_{winners[0]}"), params)
 
 
@@ -193,7 +193,7 @@ def check_win(s: Draft, out: Out) -> bool:
 
 def _maniac(s: GameState) -> int:
     """The living maniac's seat (a function of its own: a generator in check_win makes s a cell)."""
-    return next(x for x in s.living() if s.role_of(x) == "maniac")
+    return next(x for x in s.living() if s.roles[x - 1] == "maniac")
 
 
 def finish(s: Draft, out: Out, winners: tuple[str, ...], announced: bool = False) -> None:

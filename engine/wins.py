@@ -64,7 +64,7 @@ def _members(s: GameState, seats: Iterable[int]) -> dict[str, list[int]]:
 
 def _dormant(s: GameState) -> list[int]:
     joined = {x for x, _ in s.team_joins}
-    return [x for x in s.living() if s.ruleset.roles[s.role_of(x)].joins_team_on_loss and x not in joined]
+    return [x for x in s.living() if s.ruleset.roles[s.roles[x - 1]].joins_team_on_loss and x not in joined]
 
 
 @win_check("classic_clans")

@@ -24,7 +24,7 @@ def blood(s: GameState) -> Any:
     living = s.living()
     if not living:
         return ()
-    sides = [s.ruleset.roles[s.role_of(x)].side for x in living]
+    sides = [s.ruleset.roles[s.roles[x - 1]].side for x in living]
     hunters, werewolf = sides.count("hunters"), sides.count("solo")
     vampires = len(living) - hunters - werewolf
     if werewolf and werewolf == len(living):

@@ -56,7 +56,7 @@ def _is_role(s: Draft, seat: int, ab: AbilityDef, targets: tuple[int, ...], inde
     """Don: «Ищет шерифа. Ведущий показывает ему, является ли проверяемый доном игрок шерифом.»"""
     target = targets[0]
     wanted = str(ab.params["role"])
-    result = s.role_of(target) == wanted
+    result = s.roles[target - 1] == wanted
     if result:
         s.knowledge = s.knowledge | {(seat, target)}
     phrases: dict[str, Any] = dict(ab.params.get("phrases", {}))

@@ -268,6 +268,6 @@ def classic_judges(s: GameState) -> Any:
     if verdict is not None:
         return verdict
     living, seated = judges(s), judges(s, living_only=False)
-    if len(living) == 1 and len(seated) - 1 >= 2 and s.role_of(living[0]) == "tribunal_judge_mafia":
+    if len(living) == 1 and len(seated) - 1 >= 2 and s.roles[living[0] - 1] == "tribunal_judge_mafia":
         return ("mafia",)
     return None

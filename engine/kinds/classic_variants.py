@@ -187,7 +187,7 @@ def _settle_bets(s: GameState, out: Out) -> None:
         return
     right = []
     for seat, target in bets:
-        role = s.ruleset.roles[s.role_of(target)]
+        role = s.ruleset.roles[s.roles[target - 1]]
         if role.side in ("mafia", "yakuza") and role.counts_for_win:
             right.append(seat)
     phrase = s.ruleset.phrase("bets_result") if right else None
@@ -285,7 +285,7 @@ class TwoCards:
         if len(targets) != 1 or targets[0] not in TwoCards.targets(s, seat):
             raise IllegalTarget("Обвинить можно только соперника.", key="accuse-rival-only")
         out.append(Event("accused", EVERYONE, {"seat": seat, "target": targets[0]}))
-        TwoCards._open(s, targets[0], s.role_of(targets[0]), out)
+        TwoCards._open(s, targets[0], s.roles[targets[0] - 1], out)
 
     @staticmethod
     def vote(s: Draft, seat: int, candidate: int, out: Out) -> None:

@@ -183,13 +183,13 @@ def score_game(
     named = best_move(state)
     if named:
         victim, seats = named
-        if roles[state.role_of(victim)].side == "town":
-            blacks = sum(1 for x in seats if roles[state.role_of(x)].side == "mafia")
+        if roles[state.roles[victim - 1]].side == "town":
+            blacks = sum(1 for x in seats if roles[state.roles[x - 1]].side == "mafia")
             move[victim] = float(prof.get(f"best_move_{blacks}", 0.0))
     first = set(first_night_victims(events))
     out = []
     for seat in range(1, state.n_seats + 1):
-        role = state.role_of(seat)
+        role = state.roles[seat - 1]
         side = roles[role].side
         won = side in winners
         out.append(

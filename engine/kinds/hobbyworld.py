@@ -60,7 +60,7 @@ def _link_vote(s: Draft, seat: int, ab: AbilityDef, targets: Targets, index: int
 def _card(s: Draft, seat: int, target: int, out: Out) -> str:
     """Show the role card as a check sees it (a frame shows «Мафиози», D-H14); returns the role seen."""
     role = seen_role(s, target)
-    if role == s.role_of(target):
+    if role == s.roles[target - 1]:
         s.knowledge = s.knowledge | {(seat, target)}
     data = {"seat": seat, "target": target, "result": role}
     params = {"seat": target, "role": s.ruleset.roles[role].display}
@@ -152,7 +152,7 @@ def hobbyworld(s: GameState) -> Any:
     living = s.living()
     if not living:
         return ()
-    sides = [s.ruleset.roles[s.role_of(x)].side for x in living]
+    sides = [s.ruleset.roles[s.roles[x - 1]].side for x in living]
     mafia, yakuza, loner = sides.count("mafia"), sides.count("yakuza"), sides.count("solo")
     town = len(living) - mafia - yakuza - loner
     if loner and loner == len(living):

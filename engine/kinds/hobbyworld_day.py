@@ -212,7 +212,7 @@ class Acquittal:
             return []
         roles = s.ruleset.params.get("acquitters", [])
         jailed = s.prisoners()
-        return [x for x in s.living() if s.role_of(x) in roles and x not in jailed and x not in s.no_vote]
+        return [x for x in s.living() if s.roles[x - 1] in roles and x not in jailed and x not in s.no_vote]
 
     @staticmethod
     def offer(s: Draft, condemned: int, out: Out) -> bool:
