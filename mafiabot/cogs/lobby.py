@@ -427,6 +427,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
             limit = minutes[lobby.guild_id]
             if (
                 now - lobby.opened_at < limit * 60
+                or lobby.starting
                 or self.games.lobbies.get(lobby.voice_channel_id) is not lobby
             ):
                 continue

@@ -159,6 +159,8 @@ class Lobbies(dict[int, Lobby]):
 
     async def close(self, lobby: Lobby) -> None:
         """The lobby will not start (cancelled, empty): it is forgotten, stored first."""
+        if lobby.starting:  # (a cancel racing the start: the game it is becoming runs)
+            raise UserFacingError("lobby-starting")
         if lobby.game_id is not None:
             await self._store("close_lobby", lobby.game_id)
         if self.get(lobby.voice_channel_id) is lobby:

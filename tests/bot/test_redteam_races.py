@@ -112,3 +112,34 @@ async def test_a_join_that_races_the_start_is_seated_or_refused_never_shown_unse
     if not seated:
         assert joined.ephemeral, joined.callback  # told privately that he is not in
         assert late.user.username not in d.lobby_message().content, d.lobby_message().content
+
+
+@pytest.mark.club(players=8)
+async def test_a_cancel_that_races_the_start_leaves_one_clear_outcome(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    d.without_host_voice()
+    await d.seat_everyone()
+    await d.open_lobby("classic")
+    for p in d.players[1:]:
+        await fake.click(p, d.lobby_message(), label=d.t("lobby-button-join"))
+    message = d.lobby_message()
+    creator = d.players[0]
+    started = await fake.click(creator, message, label=d.t("lobby-button-start"), wait=False)
+    cancelled = await fake.click(creator, message, label=d.t("lobby-button-cancel"), wait=False)
+    for record in (started, cancelled):
+        await fake.wait_for(lambda r=record: r.callback is not None, what="both answered")
+    await fake.wait_for(
+        lambda: club.voice.id in d.games.tables or club.voice.id not in d.games.lobbies, what="an outcome"
+    )
+    storage = d.games.storage
+    assert storage is not None
+    if club.voice.id in d.games.tables:
+        d.table = d.games.tables[club.voice.id]
+        await d.settled()
+        assert cancelled.ephemeral, cancelled.callback  # the game runs: the cancel is refused privately
+        assert len(storage.running_games()) == 1
+    else:
+        assert storage.running_games() == [] and not d.muted_seats()
