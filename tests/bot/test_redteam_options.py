@@ -143,3 +143,44 @@ async def test_forged_option_values_are_answered_and_never_logged_as_failures(
     assert not public, public
     # Every command sent had a forged option: none of them ran.
     assert (len(session.log), session.serial, d.muted_seats(), len(fake.messages(club.text))) == before
+
+
+@pytest.mark.club(players=8)
+async def test_every_command_sent_from_a_private_chat_is_answered_and_runs_nothing(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """The commands are the server's (Discord offers them only there); a script sends them in its private
+    chat with the bot all the same, with plausible options, while a game runs."""
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic")
+    session = d.table.session if d.table is not None else None
+    assert session is not None
+    before = (len(session.log), session.serial, d.muted_seats(), len(fake.messages(club.text)))
+    creator = d.players[0]  # the game's moderator, in his private chat with the bot
+    dm = fake.world.dm_channel(creator.user)
+    player = club.players[1]
+    sent, unanswered = 0, []
+    definitions = [c for c in fake.commands.get(None, []) if c.get("type", 1) == 1]
+    for definition in definitions:
+        for names, leaf in _leaves(definition):
+            specs = leaf.get("options", [])
+            if any(s["type"] == ATTACHMENT and s.get("required") for s in specs):
+                continue
+            options = [
+                {"name": s["name"], "type": s["type"], "value": _plausible(s, club, player)}
+                for s in specs
+                if s.get("required")
+            ]
+            data = _payload(fake, definition, names, options, club, player)
+            sent += 1
+            try:
+                record = await fake._interact(creator, dm, APPLICATION_COMMAND, data, wait=True)
+            except TimeoutError:
+                unanswered.append(" ".join(names))
+                continue
+            assert record.ephemeral or record.callback_type in (5, 9), (names, record.callback)
+    await d.settled()
+    assert sent > 20, sent
+    assert not unanswered, unanswered
+    assert (len(session.log), session.serial, d.muted_seats(), len(fake.messages(club.text))) == before
