@@ -38,8 +38,12 @@ from engine.state import EMPTY_LEDGER, Draft, GameState, Step, clear_choices, pu
 def enter_phase(s: Draft, out: Out, after_steps: bool) -> None:
     """Start the phase at ``s.position`` of the cycle. Phases of steps that follow each other share one
     ledger (blood: dawn, day and sunset, D-B9); the first talking phase after them resolves it."""
-    name = s.ruleset.phase_at(s.position)
-    if s.ruleset.talks(name):
+    rules, position = s.ruleset, s.position
+    if position < len(rules.intro_phases):  # rules.phase_at(position), without the call
+        name = rules.intro_phases[position]
+    else:
+        name = rules.loop_phases[(position - len(rules.intro_phases)) % len(rules.loop_phases)]
+    if rules.phase_kinds[name] == "talk":  # rules.talks(name)
         if after_steps:
             dawn(s, out)
         else:
@@ -99,7 +103,7 @@ def start_night(s: Draft, out: Out) -> None:
     line(s, out, key)
     if intro:
         line(s, out, "roles_dealing")  # city 5.4: the cards are dealt during the intro night
-    s.agenda = s.ruleset.night_agenda(s.phase_name, intro)
+    s.agenda = s.ruleset.night_agenda(s.ruleset.phase_at(s.position), intro)  # s.phase_name: a night
     next_night_step(s, out)
 
 

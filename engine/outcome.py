@@ -45,21 +45,17 @@ def eliminate(s: Draft, seat: int, how: str, out: Out, reveal: bool, phrase: str
     if by_role:
         say(s, out, "revealed_left", seat=seat, role=params["role"])
     _werewolf_trigger(s, seat, out)
-    _release_prisoners(s, seat, out)
-
-
-def _release_prisoners(s: Draft, seat: int, out: Out) -> None:
-    """D-H15: «Если тюремщик убит, все заключённые выходят на свободу» (their release is announced with
-    his death; at night they were already free from the moment he was killed). A prisoner taken this
-    very night, whose imprisonment the morning («утром ведущий объявляет, кто стал заключённым») has not
-    told yet, is freed without a word: naming him would tell the table what the jailer's check found."""
-    if s.jail:
+    if s.jail:  # asked here: most games jail nobody
         _free_prisoners(s, seat, out)
 
 
 def _free_prisoners(s: Draft, seat: int, out: Out) -> None:
-    """_release_prisoners where somebody is jailed (a function of its own: its comprehensions would make
-    the names cells at every elimination)."""
+    """D-H15: «Если тюремщик убит, все заключённые выходят на свободу» (their release is announced with
+    his death; at night they were already free from the moment he was killed). A prisoner taken this
+    very night, whose imprisonment the morning («утром ведущий объявляет, кто стал заключённым») has not
+    told yet, is freed without a word: naming him would tell the table what the jailer's check found.
+    Called where somebody is jailed (a function of its own: its comprehensions would make eliminate's
+    names cells at every elimination)."""
     freed = sorted(p for j, p in s.jail if j == seat and p in s.alive)
     if any(j == seat for j, _ in s.jail):
         s.jail = tuple(e for e in s.jail if e[0] != seat)

@@ -94,7 +94,14 @@ def simple(s: GameState) -> Any:
     alive = s.alive
     if not alive:
         return ()
-    mafia_seats, maniac_seats = seats_of_side(s, "mafia"), s.ruleset.seats_by_role(s.roles).get("maniac", ())
+    # seats_of_side(s, "mafia") and the maniac's seats, from the deal's memo without the calls once kept
+    rules = s.ruleset
+    last = rules.last_deal[0]
+    memo = last[1] if s.roles is last[0] else rules.seating(s.roles)
+    mafia_seats = memo[2].get("side:mafia")
+    if mafia_seats is None:
+        mafia_seats = seats_of_side(s, "mafia")
+    maniac_seats = memo[0].get("maniac", ())
     mafia = len(alive.intersection(mafia_seats))
     if mafia and mafia >= len(alive) - mafia:
         return ("mafia",)
