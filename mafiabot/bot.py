@@ -537,17 +537,21 @@ class MafiaBot(commands.Bot):
         for guild in self.guilds:  # a new session (INVALID_SESSION): discord.py made new objects
             self.games.guild_seen_again(guild)
 
-    # The bot's permissions may have come back: what the voice ledger owes in the guild is retried.
+    # The bot's permissions may have come back: the running tables' mutes are brought to their steps, and
+    # what the voice ledger owes in the guild is retried.
     async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        self.games.permissions_may_have_changed(after.guild.id)
         await self.games.reconciler.settle(after.guild.id)
 
     async def on_guild_channel_update(
         self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
     ) -> None:
+        self.games.permissions_may_have_changed(after.guild.id)
         await self.games.reconciler.settle(after.guild.id)
 
     async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:
         if self.user is not None and after.id == self.user.id:
+            self.games.permissions_may_have_changed(after.guild.id)
             await self.games.reconciler.settle(after.guild.id)
 
     async def on_voice_state_update(

@@ -130,6 +130,15 @@ class GameService:
         for table in self.tables.in_guild(guild.id):
             table.rebind(guild)
 
+    def permissions_may_have_changed(self, guild_id: int) -> None:
+        """A role, a channel or the bot's own member changed: each running table of the server compares its
+        voice with what its step needs again, so that a mute refused while the bot lacked Mute Members is
+        made (and a speaker left muted is given his voice) when the permission comes back, not only at the
+        next step. Without it still, a convergence sends nothing (VoiceController._edit)."""
+        for table in self.tables.in_guild(guild_id):
+            if not table.closed:
+                table.voice.update()
+
     # -- the one door -------------------------------------------------------------------------------
 
     async def submit(

@@ -7,6 +7,7 @@ must lift its mute where he is now, without waiting for him to reconnect."""
 from __future__ import annotations
 
 from fakediscord import Club, FakeDiscord
+from fakediscord import permissions as perms
 from game_driver import MEMBER_EDIT, TableDriver
 
 from mafiabot.bot import MafiaBot
@@ -51,3 +52,30 @@ async def test_a_player_who_moves_away_and_back_within_the_grace_period_plays_on
         await d.pass_speech()
     d.assert_mutes()
     assert not fake.voice_state(mover).mute  # type: ignore[union-attr]
+
+
+async def test_mute_members_taken_away_and_given_back_mid_game_brings_the_table_to_its_step(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """While the bot may not mute, the speeches go on with the wrong members muted; given the permission
+    back mid-speech, the table is brought to what its step needs at once, and a stop gives everyone back."""
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic")
+    await d.pass_speech()
+    await fake.set_overwrite(club.voice, club.bot_role, deny=perms.MUTE_MEMBERS)
+    for _ in range(3):
+        await d.pass_speech()
+    await d.settled()
+    assert d.state.step.kind == "speech"
+    assert d.muted_seats() != d.all_seats() - d.expected_speakers()  # the speaker is muted, not his turn
+    # Given back within the speech: the table is put right now, not at the next step.
+    await fake.set_overwrite(club.voice, club.bot_role, allow=perms.MUTE_MEMBERS)
+    await fake.wait_for(
+        lambda: d.muted_seats() == d.all_seats() - d.expected_speakers(), what="the step's mutes"
+    )
+    d.assert_mutes()
+    stopped = await fake.slash(d.players[0], "mafia stop", channel=club.text)
+    assert stopped.ephemeral
+    await fake.wait_for(lambda: not d.games.tables, what="the table to close")
+    await fake.wait_for(lambda: not d.muted_seats(), what="everyone given back")
