@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from engine.announce import Out
 from engine.commands import Act, Propose
 from engine.errors import DeadPlayer, IllegalCommand, IllegalTarget, NotYourTurn, WrongPhase
-from engine.events import HOST_ONLY, NO_PARAMS, Event, event_of, interned, interned_in, to_seats
+from engine.events import AUDIENCES, HOST_ONLY, NO_PARAMS, Event, event_of, interned, interned_in, to_seats
 from engine.registry import STEP_KINDS
 from engine.rules.model import AbilityDef, StepDef
 from engine.seats import holders_of
@@ -122,7 +122,12 @@ def legal_targets(s: GameState, seat: int, ab: AbilityDef, living: list[int] | N
     order. ``living``: the living in seat order (``s.living()``), where the caller keeps them."""
     revive = ab.params.get("revive")
     barred = ab.params.get("barred_roles", ())  # publicly known roles it may not pick (judges, D-CL9)
-    last = _last_targets(s, seat, ab.step) if ab.not_same_twice else ()
+    last: tuple[int, ...] = ()
+    if ab.not_same_twice:  # _last_targets(s, seat, ab.step), without the call
+        for x, st, targets in s.last_targets:
+            if x == seat and st == ab.step:
+                last = targets
+                break
     not_self = ab.self_target == "never" or (ab.self_target == "once" and (seat, ab.step) in s.self_used)
     if not revive and not barred:  # the living in seat order, less the barred seats
         if living is not None:  # a copy of the caller's list less a seat or two: no set, no sort
@@ -152,8 +157,14 @@ def _allowed(s: GameState, seat: int, ab: AbilityDef, target: int) -> bool:
     params = ab.params
     if params.get("revive") or params.get("barred_roles", ()):
         return target in legal_targets(s, seat, ab)
-    if target not in s.alive or (ab.not_same_twice and target in _last_targets(s, seat, ab.step)):
+    if target not in s.alive:
         return False
+    if ab.not_same_twice:  # not the target of his last night (_last_targets, without the call)
+        for x, st, last in s.last_targets:
+            if x == seat and st == ab.step:
+                if target in last:
+                    return False
+                break
     if target != seat:
         return True
     return not (ab.self_target == "never" or (ab.self_target == "once" and (seat, ab.step) in s.self_used))
@@ -391,7 +402,10 @@ def propose(s: Draft, c: Propose, out: Out) -> None:
     proposals = proposals + ((seat, target),)  # noqa: RUF005 (no list built and converted)
     put_ledger_field(s, "proposals", proposals)
     # FIIM D-FI5: where each member shoots alone, nobody sees another member's pick.
-    seen_by = to_seats(seat) if s.ruleset.params.get("private_picks") else to_seats(*members)
+    if s.ruleset.params.get("private_picks"):
+        seen_by = to_seats(seat)
+    else:  # to_seats(*members), without the call where the group is kept
+        seen_by = AUDIENCES.get(tuple(members)) or to_seats(*members)
     key = (seat, target, step.team, seen_by.seats)
     out.append(
         _PROPOSAL.get(key)

@@ -40,10 +40,10 @@ def holders_of(s: GameState, step: StepDef, living_only: bool = True) -> list[in
 
 def first_speaker_order(s: GameState) -> list[int]:
     """Living seats clockwise, starting from the seat whose turn it is today (rotating by day)."""
-    living = s.living()
+    living = sorted(s.alive)  # s.living(), without the call
     if not living:
         return []
-    start = (s.day - 1) % s.n_seats + 1
+    start = (s.day - 1) % len(s.roles) + 1  # s.n_seats
     first = living[0]
     for x in living:  # the first living seat from ``start`` on (a loop: no generator made)
         if x >= start:
