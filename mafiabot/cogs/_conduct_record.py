@@ -140,6 +140,11 @@ class FoulRecords:
         storage = self.games.storage
         if storage is None:
             raise UserFacingError("conduct-no-database")
+        # Only from a seat that left and still carries it: a seat forged into the button (still at the
+        # table) or a second click would post at the table a lifting that is untrue or said already.
+        places = await asyncio.to_thread(storage.participants, game_id)
+        if not any(p.seat == seat and p.left for p in places):
+            raise UserFacingError("conduct-not-left", seat=seat)
         await asyncio.to_thread(storage.mark_participant, game_id, seat, left=False)
         table.post(text(table.session.language, "conduct-forgiven-post", seat=seat))
         log.info("Leaving penalty of seat %s lifted by %s", seat, member.id, extra={"game_id": game_id})

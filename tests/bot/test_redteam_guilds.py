@@ -136,3 +136,32 @@ async def test_another_servers_manager_cannot_lift_a_leaving_penalty_in_a_game_h
     await d.settled()
     said = [m.content for m in fake.messages(home.text)[public:]]
     assert not any("Штраф за уход снят" in line for line in said), said
+
+
+async def test_a_leaving_penalty_is_lifted_only_from_a_seat_that_left_and_only_once(
+    bot: MafiaBot, fake: FakeDiscord, clubs: list[Club]
+) -> None:
+    """The button's seat is in its custom id: forged for a seat still at the table, the moderator's click
+    would post at the table that this player left («выбыл без минус пяти баллов»), which is untrue; a second
+    click on a real button would post the lifting twice. Both are refused privately and post nothing."""
+    home, _ = clubs
+    d = TableDriver(fake, home, bot, home.players[:7])
+    table = await d.start("classic")
+    d.games.presence.leave_grace = 0.0
+    await fake.leave_voice(d.member(3))
+    await d.until(lambda: 3 not in d.state.alive, "seat 3 removed for leaving")
+    note = await fake.wait_for_message(home.text, lambda m: "покинул голосовой канал" in m.content)
+    moderator = d.players[0]
+    public = len(fake.messages(home.text))
+    forged = await _forge_click(fake, moderator, note, f"mafia:left:{table.game_id}:5")  # seat 5 stays
+    assert forged.ephemeral and forged.content != text("ru", "conduct-forgiven"), forged.content
+    await d.settled()
+    assert len(fake.messages(home.text)) == public, [m.content for m in fake.messages(home.text)[public:]]
+    lifted = await fake.click(moderator, note, label=text("ru", "conduct-forgive-button"))
+    assert lifted.content == text("ru", "conduct-forgiven")
+    await d.settled()
+    public = len(fake.messages(home.text))
+    again = await fake.click(moderator, note, label=text("ru", "conduct-forgive-button"))
+    assert again.ephemeral and again.content != text("ru", "conduct-forgiven"), again.content
+    await d.settled()
+    assert len(fake.messages(home.text)) == public

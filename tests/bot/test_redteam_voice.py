@@ -79,3 +79,25 @@ async def test_mute_members_taken_away_and_given_back_mid_game_brings_the_table_
     assert stopped.ephemeral
     await fake.wait_for(lambda: not d.games.tables, what="the table to close")
     await fake.wait_for(lambda: not d.muted_seats(), what="everyone given back")
+
+
+async def test_a_player_a_moderator_muted_before_the_game_speaks_in_turn_and_gets_his_mute_back(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """README: everyone's own mute state is given back at the end. A player a human moderator had server-
+    muted before the game is the table's while it runs (he speaks in his turn) and is muted again after."""
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    muted = club.players[3]
+    muted.mute = True  # a moderator's mute, from before the game
+    await d.start("classic")
+    seat = d.seat(muted)
+    while d.state.step.kind == "speech" and d.state.step.seat != seat:
+        await d.pass_speech()
+    assert d.state.step.seat == seat
+    await fake.wait_for(lambda: not fake.voice_state(muted).mute, what="his speech")  # type: ignore[union-attr]
+    d.assert_mutes()
+    stopped = await fake.slash(d.players[0], "mafia stop", channel=club.text)
+    assert stopped.ephemeral
+    await fake.wait_for(lambda: not d.games.tables, what="the table to close")
+    await fake.wait_for(lambda: d.muted_seats() == {seat}, what="the moderator's mute given back alone")

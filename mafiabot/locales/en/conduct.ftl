@@ -4,6 +4,7 @@ conduct-auto-foul = 🤖 An automatic foul for player #{ $seat } ({ $name }): { 
 conduct-auto-foul-record = 🤖 An automatic foul for player #{ $seat } ({ $name }): { $reason }. Record #{ $record }; the host may withdraw it with the button below or `/mafia conduct withdraw`.
 conduct-left = 🚪 Player #{ $seat } ({ $name }) left the voice channel and is removed from the table: minus five rating points.
 conduct-forgiven-post = The penalty for leaving is lifted: player #{ $seat } is out without losing five points.
+conduct-not-left = Seat { $seat } has no penalty for leaving.
 conduct-forgiven = The penalty for leaving is lifted.
 conduct-over = The game is over: the penalty stays in the rating.
 conduct-moderators = Only the one who started the game or a host with the host role may do this.
