@@ -139,7 +139,7 @@ class LobbyOptionsSelect(
         cog = interaction.client.get_cog("Lobby")
         assert isinstance(cog, LobbyCog)
         data: Any = interaction.data or {}
-        chosen = tuple(sorted(v for v in data.get("values", []) if v != "-"))
+        chosen = tuple(sorted({str(v) for v in data.get("values", []) if v != "-"}))  # (each once: forged)
         await answering(interaction, cog.set_options(interaction, self.voice_channel_id, chosen))
 
 
@@ -220,7 +220,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
             ruleset_id = titles.get(ruleset_id.casefold(), ruleset_id)
         if ruleset_id not in known:
             raise UserFacingError("lobby-no-such-rules", name=ruleset_id[:40])
-        chosen = tuple(sorted(o.strip() for o in options.split(",") if o.strip()))
+        chosen = tuple(sorted({o.strip() for o in options.split(",") if o.strip()}))  # each variant once
         lobby = await self.games.lobbies.open(
             guild_id=interaction.guild.id,
             text_channel_id=interaction.channel.id,

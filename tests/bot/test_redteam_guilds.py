@@ -165,3 +165,48 @@ async def test_a_leaving_penalty_is_lifted_only_from_a_seat_that_left_and_only_o
     assert again.ephemeral and again.content != text("ru", "conduct-forgiven"), again.content
     await d.settled()
     assert len(fake.messages(home.text)) == public
+
+
+async def test_forged_variant_values_are_refused_privately_and_change_nothing(
+    bot: MafiaBot, fake: FakeDiscord, clubs: list[Club]
+) -> None:
+    home, _ = clubs
+    d = TableDriver(fake, home, bot, home.players[:7])
+    await d.seat_everyone()
+    await d.open_lobby("classic")
+    lobby = d.games.lobbies[home.voice.id]
+    real = sorted(lobby.base_ruleset.options)
+    custom_id = f"mafia:lobbyopt:{home.voice.id}"
+    for values in (
+        ["nonexistent"],
+        ["x" * 1000],
+        [""],
+        [real[0]] * 30,
+        [*real[:1], "nonexistent"],
+        ["../../etc/passwd"],
+        ["maniac,doctor"],
+        ["٣"],
+    ):
+        before = (lobby.options, d.lobby_message().content)
+        answer = await _forge_select(fake, d.players[0], d.lobby_message(), custom_id, values)
+        assert answer.ephemeral and answer.content, (values, answer.callback)
+        if set(values) - set(real):
+            assert (lobby.options, d.lobby_message().content) == before, values
+        else:
+            assert lobby.options == tuple(sorted(set(values))), lobby.options  # each variant once
+    assert d.games.lobbies.get(home.voice.id) is lobby
+
+
+async def test_a_variant_typed_many_times_opens_the_lobby_with_it_once(
+    bot: MafiaBot, fake: FakeDiscord, clubs: list[Club]
+) -> None:
+    home, _ = clubs
+    d = TableDriver(fake, home, bot, home.players[:7])
+    await d.seat_everyone()
+    await d.open_lobby("classic")
+    lobby = d.games.lobbies[home.voice.id]
+    variant = sorted(lobby.base_ruleset.options)[0]
+    await fake.click(d.players[0], d.lobby_message(), label=d.t("lobby-button-cancel"))
+    opened = await d.open_lobby("classic", ", ".join([variant] * 400))
+    assert not opened.ephemeral, opened.callback
+    assert d.games.lobbies[home.voice.id].options == (variant,)

@@ -143,3 +143,28 @@ async def test_a_cancel_that_races_the_start_leaves_one_clear_outcome(
         assert len(storage.running_games()) == 1
     else:
         assert storage.running_games() == [] and not d.muted_seats()
+
+
+@pytest.mark.club(players=8)
+async def test_moderator_commands_sent_twice_at_once_act_once(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic")
+    creator = d.players[0]
+    assert d.table is not None
+    session = d.table.session
+    serial = session.serial
+    await _twice(fake, lambda wait: fake.slash(creator, "mafia skip", channel=club.text, wait=wait))
+    await d.settled()
+    assert session.serial == serial + 1, "one step skipped, not two"
+    await _twice(fake, lambda wait: fake.slash(creator, "mafia kick", channel=club.text, seat=4, wait=wait))
+    await d.settled()
+    assert 4 not in d.state.alive
+    records = await _twice(fake, lambda wait: fake.slash(creator, "mafia stop", channel=club.text, wait=wait))
+    assert all(r.ephemeral for r in records), [r.callback for r in records]  # type: ignore[attr-defined]
+    await fake.wait_for(lambda: not d.games.tables, what="the table to close")
+    await fake.wait_for(lambda: not d.muted_seats(), what="everyone given back")
+    storage = d.games.storage
+    assert storage is not None and storage.running_games() == []
