@@ -89,7 +89,16 @@ def actors_of_step(s: GameState, step: StepDef, awake: list[int] | None = None) 
         blocked = s.ledger.blocked
         if blocked:  # no new set where nobody is blocked
             jailed = jailed | blocked if jailed else blocked
-    holders = holders_of(s, step) if awake is None else list(awake)  # a fresh list
+    if awake is not None:
+        holders = list(awake)  # a fresh list
+    elif step.team and s.team_joins:
+        holders = holders_of(s, step)
+    else:  # holders_of(s, step), written out: the deal's living seats of the step's role or team
+        rules = s.ruleset
+        last = rules.last_deal[0]
+        memo = last[1] if s.roles is last[0] else rules.seating(s.roles)
+        seats = memo[1].get(step.team, ()) if step.team else memo[0].get(step.role, ())
+        holders = list(filter(s.alive.__contains__, seats))
     if step.team:
         # The extra shot (D-H7) is not offered to the impostor it has just killed.
         dead = s.ledger.pending if s.step.round == "extra" else ()

@@ -162,6 +162,9 @@ def night_step_ended(step_id: str, phrase: str | None) -> Event:
         return interned_in(_NIGHT_STEP_ENDED, (phrase,), step_id, fields)
 
 
+_NOTHING_KEPT: dict[str, Any] = {}  # no role's abilities kept yet (Ruleset.abilities_now)
+
+
 def next_night_step(s: Draft, out: Out) -> None:
     agenda, rules = s.agenda, s.ruleset
     plans: dict[bool, dict[str, StepPlan]] = rules.night_plan  # [intro][step id]
@@ -193,7 +196,16 @@ def next_night_step(s: Draft, out: Out) -> None:
         if step.team and awake and not rules.call_dead_roles and _impostors_only(s, awake):
             continue
         s.agenda = agenda
-        actors = actors_of_step(s, step, awake)
+        if step.kind != "act":
+            actors: list[int] = []  # actors_of_step's first answer, without the call
+        elif step.team or s.jail or rules.blocks_known:
+            actors = actors_of_step(s, step, awake)
+        else:  # a role's step: each living holder acts where the role's abilities are plain tonight
+            kept = rules.abilities_now.get(step.role, _NOTHING_KEPT).get(step.id)
+            if kept is not None and kept[1] <= s.night:
+                actors = list(awake) if kept[0] else []
+            else:
+                actors = actors_of_step(s, step, awake)
         if step.team and wake:
             dealt_wake = _wake_for_deal(s, step.id, wake)
             if dealt_wake != wake:

@@ -66,7 +66,21 @@ def resolve_step(s: Draft, step: StepDef, out: Out) -> bool:
                 break
         else:
             raise StopIteration
-        _count_use(s, seat, step.id, targets)
+        # _count_use(s, seat, step.id, targets), written out: the seat's uses of the step, one more
+        n, kept = (
+            None,
+            [],
+        )  # uses_of (the first entry of the seat and step) and the other entries, in one pass
+        for use in s.uses:
+            if use[0] == seat and use[1] == step.id:
+                if n is None:
+                    n = use[2]
+            else:
+                kept.append(use)
+        kept.append((seat, step.id, (n or 0) + 1))
+        s.uses = tuple(kept)
+        if seat in targets:
+            s.self_used = s.self_used | {(seat, step.id)}
         chosen.append((seat, step.id, targets))
         led = s.ledger  # effective(s, seat), written out (an act is resolved ≈ 15 times a game)
         if (
@@ -109,20 +123,6 @@ def _idle_actors(s: GameState, step: StepDef, index: int, out: Out) -> None:
             if ab.params.get("if_idle"):
                 ABILITY_KINDS[str(ab.params["if_idle"])](s, seat, ab, (), index, out)
                 break
-
-
-def _count_use(s: Draft, seat: int, step_id: str, targets: tuple[int, ...]) -> None:
-    n, kept = None, []  # uses_of (the first entry of the seat and step) and the other entries, in one pass
-    for use in s.uses:
-        if use[0] == seat and use[1] == step_id:
-            if n is None:
-                n = use[2]
-        else:
-            kept.append(use)
-    kept.append((seat, step_id, (n or 0) + 1))
-    s.uses = tuple(kept)
-    if seat in targets:
-        s.self_used = s.self_used | {(seat, step_id)}
 
 
 def _leader_pick(s: GameState, leader: str, tied: list[int]) -> int:

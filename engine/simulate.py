@@ -622,7 +622,11 @@ def play_random_game(
             alive = s.alive
             if alive is not table.alive:
                 table.alive, table.living = alive, sorted(alive)
-            commands = by_kind.get(s.step.kind, preset_step)(s, rnd)
+            try:  # by_kind.get(kind, preset_step), by a subscript (no method call)
+                choose = by_kind[s.step.kind]
+            except KeyError:
+                choose = preset_step
+            commands = choose(s, rnd)
         else:
             table.until_foul = until_foul
             commands = table.commands(s, rnd)
