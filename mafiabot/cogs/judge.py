@@ -36,7 +36,7 @@ from mafiabot.game.actions import ACTIONS
 from mafiabot.game.records import stored_game_record
 from mafiabot.game.service import GameService
 from mafiabot.i18n import DEFAULT, text
-from mafiabot.storage import Storage, StorageError
+from mafiabot.storage import NotFound, Storage, StorageError
 
 _COLOURS = {"ч": "black", "к": "red", "b": "black", "r": "red"}  # i18n: what players type
 MAX_PROTOCOL_BYTES = 2 * 1024 * 1024  # a fiim game's signed protocol is some 50 KB
@@ -118,7 +118,10 @@ class JudgeCog(commands.Cog, name="Judge"):
             if game is None:
                 raise UserFacingError("judge-no-finished-game")
             game_id = game.id
-        record = await asyncio.to_thread(storage.game_record, int(game_id or 0))
+        try:
+            record = await asyncio.to_thread(storage.game_record, int(game_id or 0))
+        except NotFound:  # a number mistyped: no such game anywhere
+            raise UserFacingError("judge-no-such-game", game=str(game_id)) from None
         if record.game.guild_id != guild_id:
             raise UserFacingError("judge-no-such-game", game=str(game_id))
         if record.game.status != "finished":

@@ -312,7 +312,11 @@ class RatingsCog(commands.Cog, name="Ratings"):
 
     @season_group.command(name="new", description="Начать новый сезон (старые рейтинги остаются в истории)")
     @app_commands.describe(name="Название (по умолчанию «Сезон N»)")
-    async def new_season(self, interaction: discord.Interaction[MafiaBot], name: str | None = None) -> None:
+    async def new_season(
+        self,
+        interaction: discord.Interaction[MafiaBot],
+        name: app_commands.Range[str, 1, 100] | None = None,  # (said in the channel: a line of 2,000 at most)
+    ) -> None:
         guild_id = self._guild(interaction)
         await self._require_moderator(interaction)
         season = await asyncio.to_thread(self.storage.start_new_season, guild_id, name)
@@ -328,7 +332,7 @@ class RatingsCog(commands.Cog, name="Ratings"):
         game_id: int,
         player: discord.Member,
         points: app_commands.Range[float, 0.1, 0.5],
-        reason: str,
+        reason: app_commands.Range[str, 1, 200],  # (said in the channel: a line of 2,000 at most)
     ) -> None:
         guild_id = self._guild(interaction)
         await self._require_moderator(interaction)

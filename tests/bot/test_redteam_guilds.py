@@ -210,3 +210,15 @@ async def test_a_variant_typed_many_times_opens_the_lobby_with_it_once(
     opened = await d.open_lobby("classic", ", ".join([variant] * 400))
     assert not opened.ephemeral, opened.callback
     assert d.games.lobbies[home.voice.id].options == (variant,)
+
+
+async def test_hundreds_of_unknown_variants_are_refused_in_one_private_line(
+    bot: MafiaBot, fake: FakeDiscord, clubs: list[Club]
+) -> None:
+    home, _ = clubs
+    d = TableDriver(fake, home, bot, home.players[:7])
+    await d.seat_everyone()
+    typed = ", ".join(f"variant{i}" for i in range(500))[:6000]
+    answer = await fake.slash(d.players[0], "mafia new", channel=home.text, ruleset="classic", options=typed)
+    assert answer.ephemeral and 0 < len(answer.content) <= 2000, answer.callback
+    assert home.voice.id not in d.games.lobbies

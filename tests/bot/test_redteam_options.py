@@ -184,3 +184,55 @@ async def test_every_command_sent_from_a_private_chat_is_answered_and_runs_nothi
     assert sent > 20, sent
     assert not unanswered, unanswered
     assert (len(session.log), session.serial, d.muted_seats(), len(fake.messages(club.text))) == before
+
+
+# Values Discord's client does send: the longest text, odd characters, a number at each bound.
+def _extremes(spec: dict[str, Any]) -> list[Any]:
+    kind = spec["type"]
+    if spec.get("choices") or spec.get("autocomplete"):
+        return []
+    if kind == STRING:
+        longest = spec.get("max_length", 6000)
+        return ["ж" * longest, "\x00\u202e<@&1>@everyone", "`" * min(longest, 2000)]
+    if kind in (INTEGER, NUMBER):
+        low, high = spec.get("min_value", -(2**53) + 1), spec.get("max_value", 2**53 - 1)
+        return [low, high]
+    return []
+
+
+@pytest.mark.club(players=8)
+async def test_the_longest_and_oddest_values_discord_sends_are_answered_without_a_failure(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("classic")
+    owner = club.guild.members[club.guild.owner_id]
+    await fake.join_voice(owner, club.voice)
+    player = club.players[1]
+    sent, unanswered = 0, []
+    definitions = [
+        c for c in fake.commands.get(None, []) + fake.commands.get(club.id, []) if c.get("type", 1) == 1
+    ]
+    for definition in definitions:
+        for names, leaf in _leaves(definition):
+            specs = leaf.get("options", [])
+            if any(s["type"] == ATTACHMENT and s.get("required") for s in specs) or names[-1] == "stop":
+                continue
+            for target in specs:
+                for value in _extremes(target):
+                    options = [
+                        {"name": s["name"], "type": s["type"], "value": _plausible(s, club, player)}
+                        for s in specs
+                        if s.get("required") and s is not target
+                    ]
+                    options.append({"name": target["name"], "type": target["type"], "value": value})
+                    data = _payload(fake, definition, names, options, club, player)
+                    sent += 1
+                    try:
+                        await fake._interact(owner, club.text, APPLICATION_COMMAND, data, wait=True)
+                    except TimeoutError:
+                        unanswered.append((" ".join(names), target["name"], repr(value)[:30]))
+    await d.settled()
+    assert sent > 20, sent
+    assert not unanswered, unanswered
