@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.enums import AppCommandOptionType as Kind
 
 SUBCOMMANDS = (1, 2)  # a subcommand, a group of them
+_MENUS = {2: "users", 3: "messages"}  # a context menu's kind: where Discord resolves its target
 _RESOLVED = {Kind.user: ("users",), Kind.channel: ("channels",), Kind.role: ("roles",),
              Kind.mentionable: ("users", "roles"), Kind.attachment: ("attachments",)}  # fmt: skip
 _LARGEST = 2**53  # Discord's integers are doubles' exact ones
@@ -58,9 +59,17 @@ def _bad_value(parameter: app_commands.Parameter, value: Any, resolved: dict[str
 def forged_option(tree: app_commands.CommandTree[Any], data: Any) -> str | None:
     """The name of the first option of this chat command's interaction (``data``: INTERACTION_CREATE's)
     that Discord would not have sent, or None when they all are as declared (or the command is not the
-    bot's: discord.py answers that itself)."""
+    bot's: discord.py answers that itself); «target» for a context menu's target Discord did not resolve."""
     inner = data.get("data")
-    if not isinstance(inner, dict) or inner.get("type", 1) != 1:
+    if not isinstance(inner, dict):
+        return None
+    if inner.get("type") in _MENUS:  # a context menu: its target, resolved by Discord
+        target, resolved = inner.get("target_id"), inner.get("resolved")
+        found = resolved.get(_MENUS[inner["type"]]) if isinstance(resolved, dict) else None
+        if not isinstance(target, str) or not target.isdigit() or not isinstance(found, dict):
+            return "target"
+        return None if target in found else "target"
+    if inner.get("type", 1) != 1:
         return None
     guild = str(inner.get("guild_id"))
     command: Any = tree.get_command(

@@ -239,3 +239,20 @@ async def test_the_longest_and_oddest_values_discord_sends_are_answered_without_
         await d.settled()
     assert sent > 20, sent
     assert not unanswered, unanswered
+
+
+@pytest.mark.club(players=8)
+async def test_a_forged_context_menu_target_is_answered_and_never_logged_as_a_failure(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """The members' context menu (Apps → …) names its target by id, resolved by Discord; a script sends an
+    id that is no number, or one Discord did not resolve."""
+    menus = [c for c in fake.commands.get(None, []) if c.get("type") == 2]
+    assert menus
+    member = club.players[1]
+    for menu in menus:
+        for target, resolved in (("abc", {}), (str(club.players[2].id), {}), ("", {}), (None, {})):
+            data: dict[str, Any] = {"id": menu["id"], "name": menu["name"], "type": 2, "target_id": target}
+            data["resolved"] = resolved
+            record = await fake._interact(member, club.text, APPLICATION_COMMAND, data, wait=True)
+            assert record.ephemeral and record.content, (target, record.callback)
