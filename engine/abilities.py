@@ -18,7 +18,7 @@ from engine.events import AUDIENCES, HOST_ONLY, NO_PARAMS, Event, event_of, inte
 from engine.registry import STEP_KINDS
 from engine.rules.model import AbilityDef, StepDef
 from engine.seats import holders_of
-from engine.state import Draft, GameState, put_ledger, put_ledger_field
+from engine.state import Draft, GameState, LedgerDraft, put_ledger, put_ledger_field
 
 _NOBODY: frozenset[int] = frozenset()
 _SEAT, _STEP = itemgetter(0), itemgetter(1)  # of an action (seat, act, targets) or a proposal; of a choice
@@ -344,7 +344,11 @@ def act(s: Draft, c: Act, out: Out) -> None:
     if seat in s.ledger.skipped:
         put_ledger(s, actions=actions, skipped=s.ledger.skipped - {seat})
     else:
-        put_ledger_field(s, "actions", actions)
+        led = s.ledger
+        if isinstance(led, LedgerDraft):  # put_ledger_field, without the call where the draft owns it
+            led.actions = actions
+        else:
+            put_ledger_field(s, "actions", actions)
     out.append(
         event_of(
             ("action", HOST_ONLY, {"seat": seat, "step": step.id, "targets": list(targets)}, None, NO_PARAMS)
@@ -409,7 +413,11 @@ def propose(s: Draft, c: Propose, out: Out) -> None:
     if seat in map(_SEAT, proposals):  # his earlier proposal gives way
         proposals = _others(proposals, seat)
     proposals = proposals + ((seat, target),)  # noqa: RUF005 (no list built and converted)
-    put_ledger_field(s, "proposals", proposals)
+    led = s.ledger
+    if isinstance(led, LedgerDraft):  # put_ledger_field, without the call where the draft owns it
+        led.proposals = proposals
+    else:
+        put_ledger_field(s, "proposals", proposals)
     # FIIM D-FI5: where each member shoots alone, nobody sees another member's pick.
     if s.ruleset.params.get("private_picks"):
         seen_by = to_seats(seat)

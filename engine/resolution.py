@@ -18,7 +18,7 @@ from engine.events import HOST_ONLY, Event, to_seats, to_team
 from engine.registry import ABILITY_KINDS, INFORMING_KINDS, ability_kind
 from engine.rules.model import AbilityDef, StepDef
 from engine.seats import holders_of
-from engine.state import Draft, GameState, Step, put_ledger, put_ledger_field
+from engine.state import Draft, GameState, LedgerDraft, Step, put_ledger, put_ledger_field
 
 _ACTOR = itemgetter(0)  # of an action (seat, act, targets)
 
@@ -102,7 +102,11 @@ def resolve_step(s: Draft, step: StepDef, out: Out) -> bool:
                 )
             continue
         ABILITY_KINDS[ab.kind](s, seat, ab, targets, index, out)
-    put_ledger_field(s, "chosen", tuple(chosen))
+    led = s.ledger
+    if isinstance(led, LedgerDraft):  # put_ledger_field, without the call where the draft owns it
+        led.chosen = tuple(chosen)
+    else:
+        put_ledger_field(s, "chosen", tuple(chosen))
     idle = s.ruleset.idle_kept[0]  # s.ruleset.idle_steps(), without the call once kept
     if idle is None:
         idle = s.ruleset.idle_steps()
@@ -219,7 +223,11 @@ def _designated(s: GameState, leader: str, members: list[int]) -> int:
 def attempt(s: Draft, target: int, source: str, index: int) -> None:
     """A kill attempt. End-of-night presets resolve every attempt at dawn; where deaths are immediate it
     is resolved now, so that a player killed at this step is ineffective at the later ones."""
-    put_ledger_field(s, "attempts", (*s.ledger.attempts, (target, source, index)))
+    led = s.ledger
+    if isinstance(led, LedgerDraft):  # put_ledger_field, without the call where the draft owns it
+        led.attempts = (*led.attempts, (target, source, index))
+    else:
+        put_ledger_field(s, "attempts", (*led.attempts, (target, source, index)))
     if s.ruleset.night_deaths == "immediate":
         _strike(s, target, group=source in s.ruleset.teams)
 

@@ -366,10 +366,31 @@ class LedgerDraft(NightLedger):
     change the ledger ≈ 70 times in a simple game; a copy of its twenty fields costs ≈ 4,000 instructions,
     measured under cachegrind). The first change of a draft's ledger copies the shared, frozen NightLedger
     into a LedgerDraft of the draft's own; later changes write it; freeze makes it a NightLedger again, so
-    no state handed out ever holds one. As Draft, its guards are object's own."""
+    no state handed out ever holds one. As Draft, its guards are object's own, and its annotations repeat
+    NightLedger's fields so that the type checker lets the rules write a ledger the draft owns (``if
+    isinstance(led, LedgerDraft): led.actions = …``: put_ledger_field without its call; a test checks that
+    both lists agree)."""
 
     __setattr__ = object.__setattr__
     __delattr__ = object.__delattr__
+
+    blocked: frozenset[int]
+    protected: frozenset[int]
+    attempts: tuple[tuple[int, str, int], ...]
+    dead_tonight: tuple[int, ...]
+    team_miss: frozenset[str]
+    actions: tuple[tuple[int, str, tuple[int, ...]], ...]
+    skipped: frozenset[int]
+    proposals: tuple[tuple[int, int], ...]
+    team_target: int
+    chosen: tuple[tuple[int, str, tuple[int, ...]], ...]
+    marks: frozenset[tuple[str, int]]
+    pending: tuple[int, ...]
+    guards: tuple[tuple[int, int], ...]
+    absorbed: frozenset[int]
+    framed: tuple[tuple[int, str], ...]
+    extra_shots: frozenset[str]
+    next_day: tuple[tuple[str, int, int], ...]
 
 
 def _own_ledger(state: Draft) -> dict[str, Any]:

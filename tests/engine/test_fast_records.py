@@ -189,6 +189,14 @@ def test_draft_declares_every_field_of_the_state() -> None:
     assert Draft.__annotations__ == {f.name: f.type for f in fields(GameState)}
 
 
+def test_ledger_draft_declares_every_field_of_the_ledger() -> None:
+    """The rules write a LedgerDraft's attributes where the draft owns its ledger; its annotations must be
+    NightLedger's fields, in order, with the same types (repeated there for the type checker)."""
+    from engine.state import LedgerDraft, NightLedger
+
+    assert LedgerDraft.__annotations__ == {f.name: f.type for f in fields(NightLedger)}
+
+
 def test_apply_hands_out_frozen_states_only() -> None:
     """apply and new_game change a private Draft and hand out a frozen GameState: a caller cannot
     change it, and the state it was made from is unchanged."""
