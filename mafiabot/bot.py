@@ -38,7 +38,7 @@ from mafiabot.game.service import GameService
 from mafiabot.gcpolicy import CollectorPolicy
 from mafiabot.i18n import text
 from mafiabot.logs import bind, hidden
-from mafiabot.options_check import forged_option
+from mafiabot.options_check import AUTOCOMPLETE, forged_option
 from mafiabot.quota import Quota
 from mafiabot.views import stop_all_views
 
@@ -434,6 +434,12 @@ class MafiaBot(commands.Bot):
         super().dispatch(event_name, *args, **kwargs)
 
     def _interaction_create(self, data: Any) -> None:
+        if data.get("type") == AUTOCOMPLETE and forged_option(self.tree, data) is not None:
+            typing = discord.Interaction(data=data, state=self._connection)  # no choices for a forged one
+            task = asyncio.create_task(self._no_choices(typing), name=f"refuse {typing.id}")
+            self._clicks.add(task)
+            task.add_done_callback(self._clicks.discard)
+            return
         if data.get("type") == 2 and (option := forged_option(self.tree, data)) is not None:
             # (2: a command's) An option Discord's client would not have sent: refused, never run.
             refusal = discord.Interaction(data=data, state=self._connection)
@@ -472,6 +478,15 @@ class MafiaBot(commands.Bot):
         task.add_done_callback(self._clicks.discard)
         self.game_clicks_direct += 1
         self.dispatch("interaction", interaction)
+
+    @staticmethod
+    async def _no_choices(interaction: discord.Interaction[MafiaBot]) -> None:
+        try:
+            await interaction.response.autocomplete([])
+        except discord.HTTPException as error:
+            if not expired(error):
+                raise
+            note_expired(interaction)
 
     @staticmethod
     async def _refuse_forged(interaction: discord.Interaction[MafiaBot], option: str) -> None:

@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.enums import AppCommandOptionType as Kind
 
 SUBCOMMANDS = (1, 2)  # a subcommand, a group of them
+AUTOCOMPLETE = 4  # an interaction's type: the choices for what a member is typing
 _MENUS = {2: "users", 3: "messages"}  # a context menu's kind: where Discord resolves its target
 _RESOLVED = {Kind.user: ("users",), Kind.channel: ("channels",), Kind.role: ("roles",),
              Kind.mentionable: ("users", "roles"), Kind.attachment: ("attachments",)}  # fmt: skip
@@ -56,6 +57,21 @@ def _bad_value(parameter: app_commands.Parameter, value: Any, resolved: dict[str
     return bool(choices) and not parameter.autocomplete and value not in choices
 
 
+def _bad_typed(parameter: app_commands.Parameter, value: Any, focused: bool) -> bool:
+    """An option of an autocomplete request: the focused one is what is typed so far, always text; the
+    others as chosen, of their type (an id a number)."""
+    if focused:
+        return not isinstance(value, str) or len(value) > _LONGEST
+    kind = parameter.type
+    if kind in _RESOLVED:
+        return not isinstance(value, str) or not value.isdigit()
+    if kind in (Kind.integer, Kind.number):
+        return not _number(value, kind is Kind.integer)
+    if kind is Kind.boolean:
+        return not isinstance(value, bool)
+    return not isinstance(value, str)
+
+
 def forged_option(tree: app_commands.CommandTree[Any], data: Any) -> str | None:
     """The name of the first option of this chat command's interaction (``data``: INTERACTION_CREATE's)
     that Discord would not have sent, or None when they all are as declared (or the command is not the
@@ -90,6 +106,7 @@ def forged_option(tree: app_commands.CommandTree[Any], data: Any) -> str | None:
     if not isinstance(command, app_commands.Command):
         return None
     parameters = {p.display_name: p for p in command.parameters}
+    typing = data.get("type") == AUTOCOMPLETE  # the member is still typing: values need not be complete
     given = set()
     for option in options:
         if not isinstance(option, dict):
@@ -99,7 +116,13 @@ def forged_option(tree: app_commands.CommandTree[Any], data: Any) -> str | None:
         if parameter is None or name in given or option.get("type") != parameter.type.value:
             return name[:40]
         given.add(name)
-        if _bad_value(parameter, option.get("value"), resolved):
+        value = option.get("value")
+        if typing:
+            if _bad_typed(parameter, value, bool(option.get("focused"))):
+                return name
+        elif _bad_value(parameter, value, resolved):
             return name
+    if typing:
+        return None
     missing = [p.display_name for p in command.parameters if p.required and p.display_name not in given]
     return missing[0] if missing else None

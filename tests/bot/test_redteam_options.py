@@ -256,3 +256,35 @@ async def test_a_forged_context_menu_target_is_answered_and_never_logged_as_a_fa
             data["resolved"] = resolved
             record = await fake._interact(member, club.text, APPLICATION_COMMAND, data, wait=True)
             assert record.ephemeral and record.content, (target, record.callback)
+
+
+AUTOCOMPLETE = 4
+
+
+@pytest.mark.club(players=8)
+async def test_forged_autocomplete_requests_are_never_logged_as_failures(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """What a member types is sent as the focused option, always text; a script sends a number, a list,
+    nothing, or a user id that is no number beside it."""
+    owner = club.guild.members[club.guild.owner_id]
+    player = club.players[1]
+    sent = 0
+    for definition in [c for c in fake.commands.get(None, []) if c.get("type", 1) == 1]:
+        for names, leaf in _leaves(definition):
+            specs = leaf.get("options", [])
+            for focused in [s for s in specs if s.get("autocomplete")]:
+                for value in (12345, None, ["a"], "x" * 7000, "\x00"):
+                    options = [
+                        {"name": s["name"], "type": s["type"], "value": "abc"}
+                        for s in specs
+                        if s is not focused and s["type"] in (USER, CHANNEL, ROLE, INTEGER)
+                    ]
+                    options.append(
+                        {"name": focused["name"], "type": focused["type"], "value": value, "focused": True}
+                    )
+                    data = _payload(fake, definition, names, options, club, player)
+                    record = await fake._interact(owner, club.text, AUTOCOMPLETE, data, wait=True)
+                    assert record.callback_type == 8, record.callback  # (choices, if none)
+                    sent += 1
+    assert sent > 5, sent
