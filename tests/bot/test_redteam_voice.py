@@ -101,3 +101,32 @@ async def test_a_player_a_moderator_muted_before_the_game_speaks_in_turn_and_get
     assert stopped.ephemeral
     await fake.wait_for(lambda: not d.games.tables, what="the table to close")
     await fake.wait_for(lambda: d.muted_seats() == {seat}, what="the moderator's mute given back alone")
+
+
+async def test_a_muted_player_removed_from_the_server_mid_game_leaves_no_failure_and_the_game_goes_on(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """A player kicked from the server (or who leaves it) while the table has him muted: Discord forgets
+    the member; the table lets his seat go, the ledger keeps what it owes him for his return without
+    asking Discord for an unmute it cannot make, and nothing is logged as a failure."""
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    d.games.presence.leave_grace = 0.2
+    await d.start("classic")
+    gone = d.member(5)
+    assert fake.voice_state(gone).mute  # type: ignore[union-attr]
+    await fake.remove_player(club, gone)
+    await d.until(lambda: 5 not in d.state.alive, "his seat let go")
+    d.players.remove(gone)
+    while d.state.step.kind == "speech":
+        await d.pass_speech()
+    stopped = await fake.slash(d.players[0], "mafia stop", channel=club.text)
+    assert stopped.ephemeral
+    await fake.wait_for(lambda: not d.games.tables, what="the table to close")
+    await fake.wait_for(
+        lambda: not any(fake.voice_state(p) and fake.voice_state(p).mute for p in d.players),  # type: ignore[union-attr]
+        what="everyone given back",
+    )
+    mark = len(fake.calls)
+    await d.games.reconciler.settle(club.id)  # he is owed his voice if he comes back: nothing sent now
+    assert [c for c in fake.calls[mark:] if c.route == MEMBER_EDIT] == []
