@@ -120,6 +120,11 @@ class TeamChats:
             if thread is None:
                 channel = table.channel
                 if not isinstance(channel, discord.TextChannel):
+                    # A voice channel's own chat (the game opened there) has no threads: said once, as a
+                    # failure is, rather than leaving the mafia without a chat and nobody knowing why.
+                    if game not in self.failed:
+                        self.failed.add(game)
+                        table.post(text(table.session.language, "team-chat-no-threads"))
                     return
                 thread = await channel.create_thread(
                     name=_name(game, table.session.language),

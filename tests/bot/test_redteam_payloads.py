@@ -36,3 +36,36 @@ async def test_game_clicks_without_their_message_are_answered(
         await d.settled()
     assert d.state.step.seat == 2, "the speaker's own «Пас» counted, from wherever it came"
     d.assert_mutes()
+
+
+@pytest.mark.club(players=10)
+@pytest.mark.parametrize("preset", ["classic", "city"])
+async def test_a_game_opened_in_the_voice_channels_own_chat_plays(
+    preset: str, bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """Discord's voice channels have a text chat of their own; «/mafia new» typed there. It has no threads:
+    where the rules give the mafia a night chat (city), the table says it could not open, once."""
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:9])
+    d.without_host_voice()
+    await d.seat_everyone()
+    opened = await fake.slash(d.players[0], "mafia new", channel=club.voice, ruleset=preset)
+    assert opened.callback is not None
+    if opened.ephemeral:
+        return  # refused, with a reason: as good as playing
+    d.lobby_message_id = opened.message.id
+    lobby_message = lambda: next(m for m in fake.messages(club.voice) if m.id == d.lobby_message_id)  # noqa: E731
+    for p in d.players[1:]:
+        await fake.click(p, lobby_message(), label=d.t("lobby-button-join"))
+    await fake.click(d.players[0], lobby_message(), label=d.t("lobby-button-start"))
+    await fake.wait_for(lambda: club.voice.id in d.games.tables, what="the start")
+    d.table = d.games.tables[club.voice.id]
+    await d.settled()
+    for _ in range(12):
+        if d.state.over:
+            break
+        await d.skip_step()
+    d.assert_mutes()
+    if preset == "city":
+        said = [m.content for m in fake.messages(club.voice) if "Ночной чат мафии" in m.content]
+        assert len(said) == 1, said

@@ -39,6 +39,7 @@ team-chat-title = Mafia · game { $game }
 team-chat-open = 🌙 The mafia is awake: the chat is open until the mafia falls asleep.
 team-chat-closed = The mafia falls asleep: the chat is closed.
 team-chat-failed = ⚠️ The mafia's night chat did not open: the bot lacks permissions for private threads (`/mafia check`). The game goes on.
+team-chat-no-threads = ⚠️ The mafia's night chat did not open: a voice channel's chat has no threads (open the game from a text channel). The game goes on.
 table-restarting = ⏸ The host is restarting. The game is saved and goes on from where it was, with the same time left.
 table-damaged-button = This button is damaged or out of date: nothing changed. Open the game's panel again.
 summary-blood = Vampires against hunters, with day and night swapped: at night the town executes, in the day the hunters choose a victim. The vampires' masters, and a shapeshifter as a third side.
