@@ -130,3 +130,31 @@ async def test_a_muted_player_removed_from_the_server_mid_game_leaves_no_failure
     mark = len(fake.calls)
     await d.games.reconciler.settle(club.id)  # he is owed his voice if he comes back: nothing sent now
     assert [c for c in fake.calls[mark:] if c.route == MEMBER_EDIT] == []
+
+
+async def test_a_removed_player_who_goes_round_by_another_channel_is_muted_again_at_the_table(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """The eliminated stay muted (D-G6). One who leaves, connects to another channel (where the bot gives
+    him his voice back) and then walks back in to the table is muted again; his seat stays out."""
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    d.games.presence.leave_grace = 0.2
+    await d.start("classic")
+    kicked = await fake.slash(d.players[0], "mafia kick", channel=club.text, seat=3)
+    assert kicked.ephemeral
+    await d.settled()
+    out = d.member(3)
+    assert 3 not in d.state.alive and fake.voice_state(out).mute  # type: ignore[union-attr]
+    lounge = await fake.add_channel(club, "Курилка", type=2)
+    await fake.leave_voice(out)
+    await fake.join_voice(out, lounge)
+    await fake.wait_for(lambda: not fake.voice_state(out).mute, what="his voice in the lounge")  # type: ignore[union-attr]
+    await fake.move_voice(out, club.voice)
+    await fake.wait_for(lambda: fake.voice_state(out).mute, what="muted again at the table")  # type: ignore[union-attr]
+    await d.settled()
+    d.assert_mutes()
+    while d.state.step.kind == "speech":
+        await d.pass_speech()
+        d.assert_mutes()
+    assert 3 not in d.state.alive
