@@ -30,7 +30,7 @@ from engine.registry import DAY_STEPS, NIGHT_RESOLUTIONS
 from engine.resolution import resolve_attempts, resolve_step
 from engine.rules.model import StepDef
 from engine.seats import holders_of, speech_lost
-from engine.state import EMPTY_LEDGER, Draft, GameState, Step, clear_choices, put_step, step_of
+from engine.state import EMPTY_LEDGER, Draft, GameState, LedgerDraft, Step, clear_choices, put_step, step_of
 
 # -- night -----------------------------------------------------------------------------------------
 
@@ -217,7 +217,10 @@ def next_night_step(s: Draft, out: Out) -> None:
         s.step = opened  # the same every time the step is called (records are never changed)
         led = s.ledger
         if led.actions or led.skipped or led.proposals or led.team_target:
-            clear_choices(s)
+            if isinstance(led, LedgerDraft):  # clear_choices(s), without the call where the draft owns it
+                led.actions, led.skipped, led.proposals, led.team_target = (), frozenset(), (), 0
+            else:
+                clear_choices(s)
         out.append(called)
         if awake:
             # to_seats(*awake) without the call where the group is kept

@@ -44,7 +44,8 @@ def eliminate(s: Draft, seat: int, how: str, out: Out, reveal: bool, phrase: str
     out.append(event_of((how, EVERYONE, data, phrases.get(phrase_key), params)))  # Event(…), in C
     if by_role:
         say(s, out, "revealed_left", seat=seat, role=params["role"])
-    _werewolf_trigger(s, seat, out)
+    if rules.joining_roles():  # asked here: most presets have no role that joins a team
+        _werewolf_trigger(s, seat, out)
     if s.jail:  # asked here: most games jail nobody
         _free_prisoners(s, seat, out)
 
@@ -92,9 +93,7 @@ def _count_killers(s: GameState) -> int:
 def _werewolf_trigger(s: Draft, seat: int, out: Out) -> None:
     """D-CL7: the first elimination of a clan member turns a dormant werewolf into that clan's member
     «ближайшей же ночью»."""
-    joining = s.ruleset.joining_roles()
-    if not joining:
-        return  # the preset has no role that joins a team (asked first: one call where it has none)
+    joining = s.ruleset.joining_roles()  # not empty: eliminate asks before the call
     team = s.team_of(seat)
     if not team or not s.ruleset.teams[team].kill_step:
         return
