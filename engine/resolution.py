@@ -261,9 +261,17 @@ def _strike(s: Draft, target: int, group: bool) -> None:
         return
     if group:
         # D-H9: group shots are simultaneous; their victims die together when the next step begins.
-        put_ledger_field(s, "pending", (*s.ledger.pending, target))
+        led = s.ledger
+        if isinstance(led, LedgerDraft):  # put_ledger_field, without the call where the draft owns it
+            led.pending = (*s.ledger.pending, target)
+        else:
+            put_ledger_field(s, "pending", (*s.ledger.pending, target))
     else:
-        put_ledger_field(s, "dead_tonight", (*s.ledger.dead_tonight, target))
+        led = s.ledger
+        if isinstance(led, LedgerDraft):  # put_ledger_field, without the call where the draft owns it
+            led.dead_tonight = (*s.ledger.dead_tonight, target)
+        else:
+            put_ledger_field(s, "dead_tonight", (*s.ledger.dead_tonight, target))
 
 
 def _survives(s: Draft, target: int) -> bool:
@@ -325,14 +333,22 @@ def _kill(s: Draft, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: 
 def _protect(s: Draft, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out) -> None:
     """«не страшен в эту ночь ни кинжал маньяка, ни шальная пуля мафии» — kill attempts on the target fail.
     With ``revive`` (classic doctor, variant 2) the target is one of tonight's victims."""
-    put_ledger_field(s, "protected", s.ledger.protected | set(targets))
+    led = s.ledger
+    if isinstance(led, LedgerDraft):  # put_ledger_field, without the call where the draft owns it
+        led.protected = s.ledger.protected | set(targets)
+    else:
+        put_ledger_field(s, "protected", s.ledger.protected | set(targets))
 
 
 @ability_kind("block")
 def _block(s: Draft, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out) -> None:
     """«блокирует действие любого игрока» — the target's ability has no effect tonight; blocking a
     team's leader (the don) makes the team miss."""
-    put_ledger_field(s, "blocked", s.ledger.blocked | set(targets))
+    led = s.ledger
+    if isinstance(led, LedgerDraft):  # put_ledger_field, without the call where the draft owns it
+        led.blocked = s.ledger.blocked | set(targets)
+    else:
+        put_ledger_field(s, "blocked", s.ledger.blocked | set(targets))
     for t in targets:
         for tid, team in s.ruleset.teams.items():
             if team.leader and s.roles[t - 1] == team.leader:

@@ -13,14 +13,18 @@ from engine.announce import Out
 from engine.events import Event, to_seats
 from engine.registry import ability_kind, night_resolution, win_check
 from engine.rules.model import AbilityDef
-from engine.state import Draft, GameState, put_ledger, put_ledger_field
+from engine.state import Draft, GameState, LedgerDraft, put_ledger, put_ledger_field
 from engine.wins import seats_of_side
 
 MISSED = ("missed", 0)  # the mafia missed in a way the host announces (D-C10, D-C15)
 
 
 def _mark(s: Draft, *marks: tuple[str, int]) -> None:
-    put_ledger_field(s, "marks", s.ledger.marks | set(marks))
+    led = s.ledger
+    if isinstance(led, LedgerDraft):  # put_ledger_field, without the call where the draft owns it
+        led.marks = s.ledger.marks | set(marks)
+    else:
+        put_ledger_field(s, "marks", s.ledger.marks | set(marks))
 
 
 def has_mark(s: GameState, what: str, seat: int) -> bool:
@@ -35,7 +39,11 @@ def _agent(s: Draft, seat: int, ab: AbilityDef, targets: tuple[int, ...], index:
     """«Если заблокирован любой член команды мафии, выстрела от мафии не будет, то же самое с маньяком.
     Блокировка любого активного персонажа приведет к невозможности выполнения им своей функции … Днем у
     игрока, у которого был Агент, будет алиби.»"""
-    put_ledger_field(s, "blocked", s.ledger.blocked | set(targets))
+    led = s.ledger
+    if isinstance(led, LedgerDraft):  # put_ledger_field, without the call where the draft owns it
+        led.blocked = s.ledger.blocked | set(targets)
+    else:
+        put_ledger_field(s, "blocked", s.ledger.blocked | set(targets))
     for t in targets:
         team = s.team_of(t)
         if team and s.ruleset.teams[team].kill_step:
@@ -47,7 +55,11 @@ def _agent(s: Draft, seat: int, ab: AbilityDef, targets: tuple[int, ...], index:
 def _lawyer(s: Draft, seat: int, ab: AbilityDef, targets: tuple[int, ...], index: int, out: Out) -> None:
     """«Игрок, на которого указал адвокат, получает алиби и одновременно лечится (от выстрела маньяка
     вылечить не может).»"""
-    put_ledger_field(s, "protected", s.ledger.protected | set(targets))
+    led = s.ledger
+    if isinstance(led, LedgerDraft):  # put_ledger_field, without the call where the draft owns it
+        led.protected = s.ledger.protected | set(targets)
+    else:
+        put_ledger_field(s, "protected", s.ledger.protected | set(targets))
     _mark(s, *(("alibi", t) for t in targets))
 
 
