@@ -66,11 +66,9 @@ def resolve_step(s: Draft, step: StepDef, out: Out) -> bool:
                 break
         else:
             raise StopIteration
-        # _count_use(s, seat, step.id, targets), written out: the seat's uses of the step, one more
-        n, kept = (
-            None,
-            [],
-        )  # uses_of (the first entry of the seat and step) and the other entries, in one pass
+        # The seat's uses of the step, one more, and his self-target noted: uses_of (the first entry of the
+        # seat and step) and the other entries, in one pass.
+        n, kept = None, []
         for use in s.uses:
             if use[0] == seat and use[1] == step.id:
                 if n is None:
