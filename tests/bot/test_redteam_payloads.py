@@ -69,3 +69,31 @@ async def test_a_game_opened_in_the_voice_channels_own_chat_plays(
     if preset == "city":
         said = [m.content for m in fake.messages(club.voice) if "Ночной чат мафии" in m.content]
         assert len(said) == 1, said
+
+
+@pytest.mark.club(players=10)
+async def test_only_the_speaker_nominates_during_a_speech_and_nobody_on_behalf_of_another(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    """The panel's nomination select is shown to everyone during a day speech; the others' picks from it,
+    a spectator's and a dead player's are refused privately and change nothing."""
+    from conduct_helpers import Game
+
+    g = Game(fake, club, bot)
+    await g.start("city")
+    await g.skip_until(lambda s: s.phase == "day" and s.step.kind == "speech" and s.step.round == "day")
+    speaker = g.state.step.seat
+    panel = g.panel()
+    select = next(c for c in panel.items() if c["type"] == 3)
+    target = next(int(o["value"]) for o in select["options"] if int(o["value"]) != speaker)
+    assert g.table is not None
+    log = len(g.table.session.log)
+    others = [s for s in sorted(g.state.alive) if s != speaker][:3]
+    spectator = club.players[9]
+    await fake.join_voice(spectator, club.voice)
+    for who in [g.member(s) for s in others] + [spectator]:
+        answer = await fake.select(who, panel, select["custom_id"], [str(target)])
+        assert answer.ephemeral and answer.content, answer.callback
+    await g.settled()
+    assert len(g.table.session.log) == log, g.table.session.log[log:]
+    assert not g.state.nominations
