@@ -56,6 +56,7 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
         # out of a running game.
         self.commands_of: dict[int, tuple[int, engine.Command]] = {}
         self.text_fouls: dict[int, bool] = {}  # game id -> automatic fouls for messages (D-F2)
+        self.withdrawing: set[int] = set()  # foul ids whose withdrawal is under way (a double submit)
 
     async def cog_load(self) -> None:
         self.games.event_hooks.append(self.on_game_events)
@@ -145,6 +146,15 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
     async def withdraw(self, interaction: discord.Interaction[Any], foul_id: int, reason: str) -> str:
         """Withdraw a foul of this table's game: stored with who and why; in a running game the foul is
         taken out of the game (replayed without it), so a right it had cost is given back."""
+        if foul_id in self.withdrawing:  # (two withdrawals at once: both would pass the check below)
+            raise UserFacingError("conduct-foul-withdrawn-already", record=str(foul_id))
+        self.withdrawing.add(foul_id)
+        try:
+            return await self._withdraw(interaction, foul_id, reason)
+        finally:
+            self.withdrawing.discard(foul_id)
+
+    async def _withdraw(self, interaction: discord.Interaction[Any], foul_id: int, reason: str) -> str:
         table, foul = await self._withdrawable(interaction, foul_id)
         storage = self.games.storage
         assert storage is not None  # _withdrawable refuses without one

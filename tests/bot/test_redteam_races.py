@@ -168,3 +168,32 @@ async def test_moderator_commands_sent_twice_at_once_act_once(
     await fake.wait_for(lambda: not d.muted_seats(), what="everyone given back")
     storage = d.games.storage
     assert storage is not None and storage.running_games() == []
+
+
+@pytest.mark.club(players=8)
+async def test_a_foul_withdrawn_twice_at_once_is_withdrawn_once(
+    bot: MafiaBot, fake: FakeDiscord, club: Club
+) -> None:
+    fake.rate_limits.set(MEMBER_EDIT, 100, 1)
+    d = TableDriver(fake, club, bot, club.players[:7])
+    await d.start("city")
+    creator = d.players[0]
+    given = await fake.slash(creator, "mafia foul", channel=club.text, reason="shouting", seat=2)
+    assert given.callback is not None
+    await d.settled()
+    assert d.state.fouls_of(2) == 1, given.content
+    storage = d.games.storage
+    assert storage is not None and d.table is not None
+    [foul] = storage.fouls(d.table.game_id)
+    public = len(fake.messages(club.text))
+    records = await _twice(
+        fake,
+        lambda wait: fake.slash(
+            creator, "mafia conduct withdraw", channel=club.text, foul_id=foul.id, reason="ошибка", wait=wait
+        ),
+    )
+    await d.settled()
+    assert all(r.ephemeral for r in records), [r.callback for r in records]  # type: ignore[attr-defined]
+    assert d.state.fouls_of(2) == 0
+    said = [m.content for m in fake.messages(club.text)[public:] if "сня" in m.content.lower()]
+    assert len(said) <= 1, said
