@@ -27,6 +27,7 @@ class FoulRecords:
     bot: Any
     # foul id -> (game id, the command of the session's log that gave it)
     commands_of: dict[int, tuple[int, engine.Command]]
+    forgiving: set[tuple[int, int]]  # (game id, seat) of a leaving penalty being lifted (a double click)
 
     @property
     def games(self) -> GameService:
@@ -141,11 +142,18 @@ class FoulRecords:
         if storage is None:
             raise UserFacingError("conduct-no-database")
         # Only from a seat that left and still carries it: a seat forged into the button (still at the
-        # table) or a second click would post at the table a lifting that is untrue or said already.
-        places = await asyncio.to_thread(storage.participants, game_id)
-        if not any(p.seat == seat and p.left for p in places):
+        # table) or a second click (even one at the same moment) would post at the table a lifting that
+        # is untrue or said already.
+        if (game_id, seat) in self.forgiving:
             raise UserFacingError("conduct-not-left", seat=seat)
-        await asyncio.to_thread(storage.mark_participant, game_id, seat, left=False)
+        self.forgiving.add((game_id, seat))
+        try:
+            places = await asyncio.to_thread(storage.participants, game_id)
+            if not any(p.seat == seat and p.left for p in places):
+                raise UserFacingError("conduct-not-left", seat=seat)
+            await asyncio.to_thread(storage.mark_participant, game_id, seat, left=False)
+        finally:
+            self.forgiving.discard((game_id, seat))
         table.post(text(table.session.language, "conduct-forgiven-post", seat=seat))
         log.info("Leaving penalty of seat %s lifted by %s", seat, member.id, extra={"game_id": game_id})
         return text(table.session.language, "conduct-forgiven")

@@ -57,6 +57,7 @@ class ConductCog(commands.Cog, FoulRecords, name="Conduct"):
         self.commands_of: dict[int, tuple[int, engine.Command]] = {}
         self.text_fouls: dict[int, bool] = {}  # game id -> automatic fouls for messages (D-F2)
         self.withdrawing: set[int] = set()  # foul ids whose withdrawal is under way (a double submit)
+        self.forgiving: set[tuple[int, int]] = set()
 
     async def cog_load(self) -> None:
         self.games.event_hooks.append(self.on_game_events)

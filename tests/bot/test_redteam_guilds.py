@@ -222,3 +222,25 @@ async def test_hundreds_of_unknown_variants_are_refused_in_one_private_line(
     answer = await fake.slash(d.players[0], "mafia new", channel=home.text, ruleset="classic", options=typed)
     assert answer.ephemeral and 0 < len(answer.content) <= 2000, answer.callback
     assert home.voice.id not in d.games.lobbies
+
+
+async def test_a_leaving_penalty_lifted_by_two_clicks_at_once_is_lifted_and_said_once(
+    bot: MafiaBot, fake: FakeDiscord, clubs: list[Club]
+) -> None:
+    home, _ = clubs
+    d = TableDriver(fake, home, bot, home.players[:7])
+    await d.start("classic")
+    d.games.presence.leave_grace = 0.0
+    await fake.leave_voice(d.member(3))
+    await d.until(lambda: 3 not in d.state.alive, "seat 3 removed for leaving")
+    note = await fake.wait_for_message(home.text, lambda m: "покинул голосовой канал" in m.content)
+    public = len(fake.messages(home.text))
+    label = text("ru", "conduct-forgive-button")
+    first = await fake.click(d.players[0], note, label=label, wait=False)
+    second = await fake.click(d.players[0], note, label=label, wait=False)
+    for record in (first, second):
+        await fake.wait_for(lambda r=record: r.callback is not None, what="both answered")
+    await d.settled()
+    said = [m.content for m in fake.messages(home.text)[public:] if "Штраф за уход снят" in m.content]
+    assert len(said) == 1, said
+    assert sorted([first.content, second.content]).count(text("ru", "conduct-forgiven")) == 1
