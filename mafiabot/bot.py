@@ -434,14 +434,9 @@ class MafiaBot(commands.Bot):
         super().dispatch(event_name, *args, **kwargs)
 
     def _interaction_create(self, data: Any) -> None:
-        if data.get("type") == AUTOCOMPLETE and forged_option(self.tree, data) is not None:
-            typing = discord.Interaction(data=data, state=self._connection)  # no choices for a forged one
-            task = asyncio.create_task(self._no_choices(typing), name=f"refuse {typing.id}")
-            self._clicks.add(task)
-            task.add_done_callback(self._clicks.discard)
-            return
-        if data.get("type") == 2 and (option := forged_option(self.tree, data)) is not None:
-            # (2: a command's) An option Discord's client would not have sent: refused, never run.
+        if data.get("type") in (2, AUTOCOMPLETE) and (option := forged_option(self.tree, data)) is not None:
+            # (2: a command's) An option Discord's client would not have sent: a command refused, never run;
+            # what is typed offered no choices.
             refusal = discord.Interaction(data=data, state=self._connection)
             task = asyncio.create_task(self._refuse_forged(refusal, option), name=f"refuse {refusal.id}")
             self._clicks.add(task)
@@ -480,22 +475,19 @@ class MafiaBot(commands.Bot):
         self.dispatch("interaction", interaction)
 
     @staticmethod
-    async def _no_choices(interaction: discord.Interaction[MafiaBot]) -> None:
-        try:
-            await interaction.response.autocomplete([])
-        except discord.HTTPException as error:
-            if not expired(error):
-                raise
-            note_expired(interaction)
-
-    @staticmethod
     async def _refuse_forged(interaction: discord.Interaction[MafiaBot], option: str) -> None:
-        bind(guild_id=interaction.guild_id, channel_id=interaction.channel_id, user_id=interaction.user.id)
-        log.info("A command with a forged option refused: %s", option)
-        try:
-            await reply_ephemeral(
+        if interaction.type is discord.InteractionType.autocomplete:
+            answer = interaction.response.autocomplete([])  # (what is typed: no choices)
+        else:
+            bind(
+                guild_id=interaction.guild_id, channel_id=interaction.channel_id, user_id=interaction.user.id
+            )
+            log.info("A command with a forged option refused: %s", option)
+            answer = reply_ephemeral(
                 interaction, text(language_of(interaction), "error-forged-option", option=option)
             )
+        try:
+            await answer
         except discord.HTTPException as error:
             if not expired(error):
                 raise
