@@ -33,25 +33,32 @@ def _number(value: Any, integer: bool) -> bool:
     return math.isfinite(value)
 
 
+def _wrong_type(kind: Kind, value: Any) -> bool:
+    """Not a value of the option's type as Discord sends it (a resolved one as its id's digits)."""
+    if kind in _RESOLVED:
+        return not isinstance(value, str) or not value.isdigit()
+    if kind in (Kind.integer, Kind.number):
+        return not _number(value, kind is Kind.integer)
+    if kind is Kind.boolean:
+        return not isinstance(value, bool)
+    return not isinstance(value, str)
+
+
 def _bad_value(parameter: app_commands.Parameter, value: Any, resolved: dict[str, Any]) -> bool:
     kind = parameter.type
+    if _wrong_type(kind, value):
+        return True
     if kind is Kind.string:
-        if not isinstance(value, str):
-            return True
         shortest, longest = parameter.min_value or 1, parameter.max_value or _LONGEST  # (its lengths)
         if not shortest <= len(value) <= longest:
             return True
     elif kind in (Kind.integer, Kind.number):
-        if not _number(value, kind is Kind.integer):
-            return True
         low, high = parameter.min_value, parameter.max_value
         if (low is not None and value < low) or (high is not None and value > high):
             return True
     elif kind is Kind.boolean:
-        return not isinstance(value, bool)
+        return False
     elif kind in _RESOLVED:
-        if not isinstance(value, str) or not value.isdigit():
-            return True
         return not any(value in (resolved.get(where) or {}) for where in _RESOLVED[kind])
     choices = [choice.value for choice in parameter.choices]
     return bool(choices) and not parameter.autocomplete and value not in choices
@@ -62,14 +69,7 @@ def _bad_typed(parameter: app_commands.Parameter, value: Any, focused: bool) -> 
     others as chosen, of their type (an id a number)."""
     if focused:
         return not isinstance(value, str) or len(value) > _LONGEST
-    kind = parameter.type
-    if kind in _RESOLVED:
-        return not isinstance(value, str) or not value.isdigit()
-    if kind in (Kind.integer, Kind.number):
-        return not _number(value, kind is Kind.integer)
-    if kind is Kind.boolean:
-        return not isinstance(value, bool)
-    return not isinstance(value, str)
+    return _wrong_type(parameter.type, value)
 
 
 def forged_option(tree: app_commands.CommandTree[Any], data: Any) -> str | None:
